@@ -1,0 +1,37 @@
+"""Clocks. ``cms`` never reads the wall clock itself; it is handed one of these."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Protocol
+
+
+class Clock(Protocol):
+    def now(self) -> datetime:
+        """An aware datetime in the person's local offset."""
+        ...
+
+
+class ManualClock:
+    """A clock set by hand: replays and tests move it to each trace timestamp."""
+
+    def __init__(self, start: datetime) -> None:
+        if start.tzinfo is None:
+            raise ValueError("ManualClock needs an aware datetime")
+        self._now = start
+
+    def now(self) -> datetime:
+        return self._now
+
+    def set(self, when: datetime) -> None:
+        if when.tzinfo is None:
+            raise ValueError("ManualClock needs an aware datetime")
+        self._now = when
+
+
+def parse_ts(text: str) -> datetime:
+    """Parse an ISO 8601 timestamp that carries an offset."""
+    value = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    if value.tzinfo is None:
+        raise ValueError(f"timestamp without an offset: {text!r}")
+    return value

@@ -1,0 +1,497 @@
+"""The context manager: when the prompt is rebuilt, and what each request carries.
+
+Between rebuild points every request repeats the previous one and only appends. The
+rebuild points are few and named (they are the ``yes`` rows of replay.md's event
+table): ``sunset_fold``, ``ceiling_fold``, ``emergency_fold``, ``thread_switch_fold``,
+``pending_resolved``, ``memory_changed`` and ``settings_changed``. What was rendered at
+the last rebuild point (pinned block, context block, TI) is stored in ``PromptState`` so
+that a restart sends the same body.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import Session
+
+from cms import timeline
+from cms.clock import Clock
+from cms.days import day_of
+from cms.events import RequestLog
+from cms.prompt import build_body, user_turn_text
+from cms.settings import Settings
+from cms.tokens import TokenEstimator, count_json
+from cms.tools import TOOLS
+from storage import Database, queries
+from storage.errors import UserFacingError
+from storage.models import Message, PromptState, Thread
+
+
+class EmptyMessageError(UserFacingError):
+    pass
+
+
+class PromptTooLargeError(UserFacingError):
+    pass
+
+
+def clean_text(text: str) -> str:
+    """Keep what was typed; only replace what cannot be stored or sent (lone surrogates)."""
+    text = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def is_blank(text: str) -> bool:
+    return all(ch.isspace() or unicodedata.category(ch) in ("Cf", "Zs") for ch in text)
+
+
+@dataclass
+class PreparedRequest:
+    body: dict[str, Any]
+    estimated_input_tokens: int
+    raw_tokens: int
+
+
+class ContextManager:
+    """Folds and rebuild points over one MONET database. Not thread-safe: one owner."""
+
+    def __init__(
+        self,
+        db: Database,
+        settings: Settings,
+        clock: Clock,
+        estimator: TokenEstimator,
+        log: RequestLog | None = None,
+    ) -> None:
+        self.db = db
+        self.settings = settings.validated()
+        self.clock = clock
+        self.estimator = estimator
+        self.log = log or RequestLog(None)
+        self._tools_tokens = count_json(estimator, TOOLS)
+
+    # ----- small helpers ----------------------------------------------------------------
+    def now_ts(self) -> str:
+        return self.clock.now().isoformat()
+
+    def _event(self, session: Session, name: str, detail: dict[str, Any]) -> None:
+        self.log.event(session, self.now_ts(), name, detail)
+
+    def fingerprint(self) -> str:
+        """Everything outside the TI and the turns that shapes the body."""
+        s = self.settings
+        key = json.dumps(
+            [s.model, s.max_tokens, s.core_prompt, TOOLS, s.sunset_model],
+            ensure_ascii=False,
+            sort_keys=True,
+        )
+        return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+    def today(self) -> str:
+        return day_of(self.clock.now(), self.settings.day_start_time)
+
+    # ----- what the person does ---------------------------------------------------------
+    def app_started(self) -> None:
+        with self.db.session() as session:
+            queries.prompt_state(session)
+            self._event(session, "app_started", {})
+
+    def current_tab(self) -> str:
+        with self.db.session() as session:
+            return queries.prompt_state(session).current_tab
+
+    def switch_tab(self, tab: str) -> None:
+        """A tab only labels and filters: logged, nothing in the body changes."""
+        with self.db.session() as session:
+            state = queries.prompt_state(session)
+            if state.current_tab and state.current_tab != tab:
+                self._event(session, "tab_switch", {"from": state.current_tab, "to": tab})
+            state.current_tab = tab
+            session.add(state)
+
+    def open_day(self, day: str) -> None:
+        with self.db.session() as session:
+            self._event(session, "open_day", {"day": day})
+
+    def thread_named(self, title: str) -> int:
+        with self.db.session() as session:
+            thread = queries.topic_thread(session, title, self.now_ts())
+            assert thread.id is not None
+            return thread.id
+
+    def switch_thread(self, thread_id: int) -> None:
+        """Thread model: leaving a thread folds it into the TI (placeholders at once)."""
+        with self.db.session() as session:
+            state = queries.prompt_state(session)
+            previous = state.current_thread_id
+            if previous == thread_id:
+                return
+            state.current_thread_id = thread_id
+            if previous is not None:
+                fold_id, count = self._fold_thread(session, previous)
+                self._event(
+                    session,
+                    "thread_switch_fold",
+                    {"fold_id": fold_id, "from": previous, "to": thread_id, "pending": count},
+                )
+                state.prompt_thread_id = thread_id
+                self._render(session, state)
+            session.add(state)
+
+    def commit_user_message(self, text: str, tab: str) -> Message:
+        """Store what the person typed, before any request leaves. Returns the stored row."""
+        text = clean_text(text)
+        if is_blank(text):
+            raise EmptyMessageError("The message is empty; nothing was sent.")
+        now = self.clock.now()
+        ts = now.isoformat()
+        with self.db.session() as session:
+            state = queries.prompt_state(session)
+            day = day_of(now, self.settings.day_start_time)
+            if state.current_day and day < state.current_day:
+                day = state.current_day  # a clock that went back never reopens a past day
+            if day != state.current_day:
+                self._event(session, "day_started", {"day": day})
+                state.current_day = day
+            if self.settings.sunset_model:
+                thread = queries.day_thread(session, day, ts)
+            else:
+                thread = self._current_topic_thread(session, state, tab, ts)
+            label = self.settings.tab_label(tab)
+            assert thread.id is not None
+            message = Message(
+                thread_id=thread.id,
+                day=day,
+                tab=tab,
+                tab_label=label,
+                role="user",
+                text=text,
+                ts=ts,
+                token_estimate=self.estimator.count(user_turn_text(label, ts, text)),
+            )
+            session.add(message)
+            state.current_tab = tab
+            session.add(state)
+        return message
+
+    def _current_topic_thread(
+        self, session: Session, state: PromptState, tab: str, ts: str
+    ) -> Thread:
+        if state.current_thread_id is not None:
+            thread = session.get(Thread, state.current_thread_id)
+            if thread is not None:
+                return thread
+        thread = queries.topic_thread(session, tab, ts)
+        state.current_thread_id = thread.id
+        return thread
+
+    def record_reply(self, text: str, tab: str, *, status: str = "complete") -> Message:
+        return self._record("assistant", text, tab, None, status)
+
+    def record_tool_round(
+        self, call: list[dict[str, Any]], result: list[dict[str, Any]], text: str, tab: str
+    ) -> Message:
+        content = {"call": call, "result": result}
+        return self._record("tool", text, tab, content, "complete")
+
+    def _record(
+        self, role: str, text: str, tab: str, content: dict[str, Any] | None, status: str
+    ) -> Message:
+        """Replies land in today's conversation (the prompt's day or thread), always."""
+        text = clean_text(text)
+        ts = self.now_ts()
+        with self.db.session() as session:
+            state = queries.prompt_state(session)
+            if self.settings.sunset_model or state.current_thread_id is None:
+                thread = queries.day_thread(session, state.current_day or self.today(), ts)
+            else:
+                found = session.get(Thread, state.current_thread_id)
+                assert found is not None
+                thread = found
+            assert thread.id is not None
+            content_json = json.dumps(content, ensure_ascii=False) if content else None
+            estimate = (
+                count_json(self.estimator, content) if content else self.estimator.count(text)
+            )
+            message = Message(
+                thread_id=thread.id,
+                day=state.current_day or self.today(),
+                tab=tab,
+                tab_label=self.settings.tab_label(tab),
+                role=role,
+                text=text,
+                content_json=content_json,
+                ts=ts,
+                token_estimate=estimate,
+                status=status,
+            )
+            session.add(message)
+        return message
+
+    # ----- the request ------------------------------------------------------------------
+    def prepare_request(self) -> PreparedRequest:
+        """Apply any due rebuild point, then build the body for the next chat request."""
+        with self.db.session() as session:
+            state = queries.prompt_state(session)
+            dirty = False
+            fingerprint = self.fingerprint()
+            if state.fingerprint != fingerprint:
+                if state.fingerprint:
+                    self._event(session, "settings_changed", {"fingerprint": fingerprint})
+                state.fingerprint = fingerprint
+                state.pinned_text = self.settings.core_prompt
+                state.pinned_tokens = self.estimator.count(state.pinned_text)
+                state.prompt_day = state.current_day
+                state.prompt_thread_id = state.current_thread_id
+                dirty = True
+            if self.settings.sunset_model and state.prompt_day != state.current_day:
+                if state.prompt_day:
+                    fold_id, count = self._fold_before_day(session, state.current_day)
+                    self._event(
+                        session,
+                        "sunset_fold",
+                        {
+                            "fold_id": fold_id,
+                            "day": state.prompt_day,
+                            "new_day": state.current_day,
+                            "segments": count,
+                            "pending": count,
+                        },
+                    )
+                state.prompt_day = state.current_day
+                dirty = True
+            if not self.settings.sunset_model and state.prompt_thread_id != state.current_thread_id:
+                state.prompt_thread_id = state.current_thread_id
+                dirty = True
+            if self._resolve_pending(session, state):
+                dirty = True
+            if self.settings.sunset_model and self._ceiling_fold(session, state):
+                dirty = True
+            if dirty or not state.ti_text:
+                self._render(session, state)
+            prepared = self._build(session, state)
+            if prepared.estimated_input_tokens + self.settings.max_tokens > self.settings.context_window:
+                prepared = self._emergency(session, state, prepared)
+            session.add(state)
+        return prepared
+
+    def emergency_fold(self, reason: str = "prompt_too_long") -> bool:
+        """Fold the oldest exchanges now (the API said the prompt is too long).
+
+        Returns False when only the newest exchange is left, so the caller never loops."""
+        with self.db.session() as session:
+            state = queries.prompt_state(session)
+            raw = self._raw(session, state)
+            exchanges = timeline.group_exchanges(raw)
+            if len(exchanges) <= 1:
+                return False
+            count = max(1, len(exchanges) // 2)
+            folded = [m for ex in exchanges[:count] for m in ex]
+            fold_id, segments = self._fold_raw(session, state, folded, "emergency")
+            self._event(
+                session,
+                "emergency_fold",
+                {"fold_id": fold_id, "exchanges": count, "reason": reason, "pending": segments},
+            )
+            self._render(session, state)
+            session.add(state)
+        return True
+
+    def _emergency(
+        self, session: Session, state: PromptState, prepared: PreparedRequest
+    ) -> PreparedRequest:
+        window = self.settings.context_window - self.settings.max_tokens
+        raw = self._raw(session, state)
+        exchanges = timeline.group_exchanges(raw)
+        fixed = prepared.estimated_input_tokens - prepared.raw_tokens
+        remaining = prepared.raw_tokens
+        count = 0
+        while count < len(exchanges) - 1 and fixed + remaining > window:
+            remaining -= timeline.exchange_tokens(exchanges[count])
+            count += 1
+        if count:
+            folded = [m for ex in exchanges[:count] for m in ex]
+            fold_id, segments = self._fold_raw(session, state, folded, "emergency")
+            self._event(
+                session,
+                "emergency_fold",
+                {
+                    "fold_id": fold_id,
+                    "exchanges": count,
+                    "tokens_before": prepared.raw_tokens,
+                    "tokens_after": remaining,
+                    "pending": segments,
+                },
+            )
+            self._render(session, state)
+            prepared = self._build(session, state)
+        if prepared.estimated_input_tokens > window:
+            raise PromptTooLargeError(
+                f"This message is too long for {self.settings.model}: about "
+                f"{prepared.estimated_input_tokens:,} tokens with the context, and the model "
+                f"takes {window:,}. It was saved; shorten it or split it and send again."
+            )
+        return prepared
+
+    # ----- folds ------------------------------------------------------------------------
+    def _raw(self, session: Session, state: PromptState) -> Sequence[Message]:
+        if self.settings.sunset_model:
+            return queries.raw_messages_of_day(session, state.current_day)
+        if state.current_thread_id is None:
+            return []
+        thread = session.get(Thread, state.current_thread_id)
+        return queries.raw_messages_of_thread(session, thread) if thread else []
+
+    def _new_fold(
+        self, session: Session, kind: str, messages: Sequence[Message], thread_id: int | None
+    ) -> tuple[int | None, int]:
+        if not messages:
+            return None, 0  # an empty day or thread never folds and summarizes nothing
+        fold, entries = timeline.create_fold(
+            session,
+            kind=kind,
+            day=messages[-1].day,
+            thread_id=thread_id,
+            messages=messages,
+            created_ts=self.now_ts(),
+            pause_minutes=self.settings.segment_pause_minutes,
+            max_tokens=self.settings.segment_max_tokens,
+        )
+        return fold.id, len(entries)
+
+    def _fold_before_day(self, session: Session, day: str) -> tuple[int | None, int]:
+        return self._new_fold(session, "sunset", queries.unsegmented_before_day(session, day), None)
+
+    def _fold_thread(self, session: Session, thread_id: int) -> tuple[int | None, int]:
+        messages = queries.unsegmented_of_thread(session, thread_id)
+        return self._new_fold(session, "thread_switch", messages, thread_id)
+
+    def _fold_raw(
+        self, session: Session, state: PromptState, folded: Sequence[Message], kind: str
+    ) -> tuple[int | None, int]:
+        """Move the oldest raw exchanges out of the prompt (sunset day or thread window)."""
+        unsegmented = [m for m in folded if m.segment_id is None]
+        thread_id = state.current_thread_id if not self.settings.sunset_model else None
+        fold_id, count = self._new_fold(session, kind, unsegmented, thread_id)
+        if not self.settings.sunset_model and state.current_thread_id is not None and folded:
+            thread = session.get(Thread, state.current_thread_id)
+            if thread is not None and folded[-1].id is not None:
+                thread.raw_from_message_id = folded[-1].id + 1
+                session.add(thread)
+        return fold_id, count
+
+    def _ceiling_fold(self, session: Session, state: PromptState) -> bool:
+        """Over the ceiling: fold the oldest whole exchanges down to the low-water mark."""
+        s = self.settings
+        raw = self._raw(session, state)
+        exchanges = timeline.group_exchanges(raw)
+        sizes = [timeline.exchange_tokens(ex) for ex in exchanges]
+        before = sum(sizes)
+        if before <= s.ceiling_tokens:
+            return False  # equal to the ceiling does not fold
+        remaining, count = before, 0
+        while len(exchanges) - count > s.keep_exchanges and remaining > s.low_water_tokens:
+            remaining -= sizes[count]
+            count += 1
+        # The newest `keep` exchanges alone may exceed the ceiling: then keep fewer, down
+        # to only the newest one.
+        while len(exchanges) - count > 1 and remaining > s.ceiling_tokens:
+            remaining -= sizes[count]
+            count += 1
+        if count == 0:
+            return False
+        folded = [m for ex in exchanges[:count] for m in ex]
+        fold_id, segments = self._fold_raw(session, state, folded, "ceiling")
+        self._event(
+            session,
+            "ceiling_fold",
+            {
+                "fold_id": fold_id,
+                "exchanges": count,
+                "tokens_before": before,
+                "tokens_after": remaining,
+                "pending": segments,
+            },
+        )
+        return True
+
+    def _resolve_pending(self, session: Session, state: PromptState) -> bool:
+        """A fold whose placeholders all have summaries gets its one re-render."""
+        shown = timeline.pending_ids_from_json(state.ti_pending_ids_json)
+        rerender = False
+        for fold in queries.unresolved_folds(session):
+            assert fold.id is not None
+            entries = queries.entries_of_fold(session, fold.id)
+            if any(e.summary is None for e in entries):
+                continue
+            fold.resolved_ts = self.now_ts()
+            session.add(fold)
+            if any(e.id in shown for e in entries):
+                self._event(session, "pending_resolved", {"fold_id": fold.id})
+                rerender = True
+        return rerender
+
+    # ----- rendering --------------------------------------------------------------------
+    def _ti_filter(self, session: Session, state: PromptState) -> timeline.EntryFilter:
+        if self.settings.sunset_model or state.current_thread_id is None:
+            return lambda entry: True
+        return timeline.thread_scope_filter(session, session.get(Thread, state.current_thread_id))
+
+    def _render(self, session: Session, state: PromptState) -> None:
+        """Render the pinned, context and TI blocks at a rebuild point and store them."""
+        day = state.current_day or self.today()
+        rendered = timeline.render_timeline(
+            session,
+            rendered_day=day,
+            estimator=self.estimator,
+            budget=self.settings.ti_budget_tokens,
+            visible=self._ti_filter(session, state),
+            created_ts=self.now_ts(),
+        )
+        state.ti_text = rendered.text
+        state.ti_tokens = rendered.tokens
+        state.ti_rendered_day = day
+        state.ti_pending_ids_json = json.dumps(rendered.pending_ids)
+        if not state.pinned_text:
+            state.pinned_text = self.settings.core_prompt
+            state.pinned_tokens = self.estimator.count(state.pinned_text)
+        state.context_text = ""  # the librarian issue fills the daily context summary here
+        state.context_tokens = 0
+        session.add(state)
+
+    def _build(self, session: Session, state: PromptState) -> PreparedRequest:
+        raw = self._raw(session, state)
+        body = build_body(
+            model=self.settings.model,
+            max_tokens=self.settings.max_tokens,
+            tools=TOOLS,
+            pinned=state.pinned_text,
+            context=state.context_text,
+            timeline=state.ti_text,
+            raw=raw,
+        )
+        raw_tokens = sum(m.token_estimate for m in raw)
+        estimate = (
+            self._tools_tokens
+            + state.pinned_tokens
+            + state.context_tokens
+            + state.ti_tokens
+            + raw_tokens
+        )
+        return PreparedRequest(body=body, estimated_input_tokens=estimate, raw_tokens=raw_tokens)
+
+    # ----- read-only views --------------------------------------------------------------
+    def timeline_now(self) -> str:
+        """The TI as it would be rendered now (no roll-up written, nothing stored)."""
+        with self.db.session() as session:
+            state = queries.prompt_state(session)
+            day = state.current_day or self.today()
+            entries = [
+                e for e in queries.top_level_entries(session) if self._ti_filter(session, state)(e)
+            ]
+            return timeline.render_lines(day, entries)

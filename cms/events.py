@@ -1,0 +1,45 @@
+"""The event and request log.
+
+Every event goes to the ``event`` table; when a request log path is set (``--request-log``
+or ``MONET_REQUEST_LOG``) events and requests are also appended to it as JSONL in the
+order they happen, in the format of ``docs/replay.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from sqlmodel import Session
+
+from storage import queries
+
+
+class RequestLog:
+    def __init__(self, path: Path | str | None) -> None:
+        self.path = Path(path) if path else None
+        self._handle = None
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._handle = self.path.open("a", encoding="utf-8")
+
+    def write(self, record: dict[str, Any]) -> None:
+        if self._handle is None:
+            return
+        self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        self._handle.flush()
+
+    def event(self, session: Session, ts: str, name: str, detail: dict[str, Any]) -> None:
+        queries.add_event(session, ts, name, detail)
+        self.write({"kind": "event", "ts": ts, "name": name, "detail": detail})
+
+    def request(
+        self, ts: str, purpose: str, body: dict[str, Any], usage: dict[str, Any]
+    ) -> None:
+        self.write({"kind": "request", "ts": ts, "purpose": purpose, "body": body, "usage": usage})
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None

@@ -1,0 +1,158 @@
+"""MONET's settings: defaults from the design, validation, and persistence.
+
+Settings live in the ``setting`` table as JSON values. ``validated()`` refuses values
+that cannot work (a ceiling of 0, keeping 0 exchanges, a low-water mark at or above the
+ceiling ...) with one clear sentence, before anything runs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass, field, fields, replace
+from datetime import time
+from importlib import resources
+from typing import Any
+
+from sqlmodel import Session, select
+
+from storage.errors import UserFacingError
+from storage.models import Setting
+
+DEFAULT_TABS: tuple[tuple[str, str], ...] = (
+    ("chat", "チャット"),
+    ("research", "リサーチ"),
+    ("work", "仕事"),
+    ("social", "ソーシャル"),
+)
+
+# Context windows in tokens. Keep in configuration, not scattered through code.
+CONTEXT_WINDOWS: dict[str, int] = {
+    "claude-sonnet-4-6": 1_000_000,
+    "claude-sonnet-5": 1_000_000,
+    "claude-opus-4-6": 1_000_000,
+    "claude-opus-4-7": 1_000_000,
+    "claude-opus-4-8": 1_000_000,
+    "claude-sonnet-4-5": 200_000,
+    "claude-haiku-4-5": 200_000,
+    "claude-opus-4-5": 200_000,
+}
+DEFAULT_CONTEXT_WINDOW = 200_000
+
+
+class SettingsError(UserFacingError):
+    pass
+
+
+def default_core_prompt() -> str:
+    return resources.files("cms").joinpath("system_prompt_default.txt").read_text("utf-8")
+
+
+@dataclass(frozen=True)
+class Settings:
+    model: str = "claude-sonnet-4-6"
+    max_tokens: int = 4096
+    ceiling_tokens: int = 20_000
+    low_water_fraction: float = 0.5
+    keep_exchanges: int = 4
+    day_start: str = "04:00"
+    segment_pause_minutes: int = 30
+    segment_max_tokens: int = 4_000
+    ti_budget_tokens: int = 6_000
+    sunset_model: bool = True
+    librarian_interval_minutes: int = 5
+    tabs: tuple[tuple[str, str], ...] = DEFAULT_TABS
+    core_prompt: str = field(default_factory=default_core_prompt)
+    context_window_tokens: int = 0  # 0: from CONTEXT_WINDOWS by model
+
+    # ----- derived values -------------------------------------------------------------
+    @property
+    def low_water_tokens(self) -> int:
+        return int(self.ceiling_tokens * self.low_water_fraction)
+
+    @property
+    def day_start_time(self) -> time:
+        hours, minutes = self.day_start.split(":")
+        return time(int(hours), int(minutes))
+
+    @property
+    def context_window(self) -> int:
+        if self.context_window_tokens > 0:
+            return self.context_window_tokens
+        return CONTEXT_WINDOWS.get(self.model, DEFAULT_CONTEXT_WINDOW)
+
+    def tab_label(self, tab: str) -> str:
+        for tab_id, label in self.tabs:
+            if tab_id == tab:
+                return label
+        return tab
+
+    # ----- checks ---------------------------------------------------------------------
+    def validated(self) -> Settings:
+        problems: list[str] = []
+        if self.ceiling_tokens <= 0:
+            problems.append(f"the token ceiling must be above 0 (got {self.ceiling_tokens})")
+        if self.keep_exchanges < 1:
+            problems.append(
+                f"at least 1 exchange must be kept raw (keep is {self.keep_exchanges})"
+            )
+        if not 0 < self.low_water_fraction < 1:
+            problems.append(
+                "the low-water mark must be below the ceiling: a fraction between 0 and 1 "
+                f"(got {self.low_water_fraction})"
+            )
+        if not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", self.day_start):
+            problems.append(f"the day boundary must be HH:MM, 00:00-23:59 (got {self.day_start!r})")
+        if self.max_tokens <= 0:
+            problems.append(f"max_tokens must be above 0 (got {self.max_tokens})")
+        if self.segment_pause_minutes <= 0:
+            problems.append("the segment pause must be above 0 minutes")
+        if self.segment_max_tokens <= 0:
+            problems.append("the segment size must be above 0 tokens")
+        if self.ti_budget_tokens <= 0:
+            problems.append("the Timeline Index budget must be above 0 tokens")
+        if self.librarian_interval_minutes <= 0:
+            problems.append("the librarian interval must be above 0 minutes")
+        if not self.model.strip():
+            problems.append("a model name is needed")
+        if not self.tabs or len({t for t, _ in self.tabs}) != len(self.tabs):
+            problems.append("tabs need at least one entry and unique ids")
+        if not self.core_prompt.strip():
+            problems.append("the core prompt (pinned instructions) cannot be empty")
+        if problems:
+            raise SettingsError("Invalid settings: " + "; ".join(problems) + ".")
+        return self
+
+    def with_overrides(self, **overrides: Any) -> Settings:
+        given = {k: v for k, v in overrides.items() if v is not None}
+        return replace(self, **given).validated()
+
+
+_FIELD_NAMES = {f.name for f in fields(Settings)}
+
+
+def load_settings(session: Session) -> Settings:
+    stored: dict[str, Any] = {}
+    for row in session.exec(select(Setting)).all():
+        if row.key in _FIELD_NAMES:
+            stored[row.key] = json.loads(row.value_json)
+    if "tabs" in stored:
+        stored["tabs"] = tuple((str(a), str(b)) for a, b in stored["tabs"])
+    return replace(Settings(), **stored)
+
+
+def save_settings(session: Session, settings: Settings) -> None:
+    settings.validated()
+    defaults = asdict(Settings())
+    for key, value in asdict(settings).items():
+        row = session.get(Setting, key)
+        if value == defaults[key]:
+            if row is not None:
+                session.delete(row)
+            continue
+        encoded = json.dumps(value, ensure_ascii=False)
+        if row is None:
+            session.add(Setting(key=key, value_json=encoded))
+        else:
+            row.value_json = encoded
+            session.add(row)

@@ -1,0 +1,138 @@
+"""Summaries of folded talk.
+
+``OfflineSummarizer`` is deterministic and extractive: it picks the person's most
+representative sentence (weighted by how often its content words recur in the
+segment) and trims it to one short line. It needs no model and no network, works on
+Japanese (character bigrams of kanji/katakana runs) as well as on space-separated
+languages, and also condenses several summary lines into one for TI roll-ups.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class Turn:
+    role: str  # "user" | "assistant" | "tool"
+    text: str
+
+
+class Summarizer(Protocol):
+    name: str
+
+    def summarize(self, turns: Sequence[Turn]) -> str:
+        """One line (no newline) describing the turns."""
+        ...
+
+
+_SENTENCE_END = re.compile(r"(?<=[。！？!?])|\n+|(?<=[.;])\s+")
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’\-]{2,}")
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f々〆ー]+")
+_HIRAGANA = re.compile(r"^[\u3040-\u309fー]+$")
+_SPACES = re.compile(r"\s+")
+_LABEL = re.compile(r"^\[[^\]\n]{1,40}\]\s*")
+
+_STOPWORDS = frozenset(
+    """the and for that this with you your are was were have has had not but can could
+    would should will what when where which who how why all any its it's i'm i've i'd
+    from they them their there then than been being into about just also some more most
+    very really like get got make made want know think need one two out our ours off own
+    here only over such too did does doing done let lets sure yes okay hello thanks thank
+    please well much many may might must shall let's these those each other again still""".split()
+)
+
+
+def _terms(text: str) -> list[str]:
+    terms = [w.lower() for w in _LATIN_WORD.findall(text)]
+    terms = [t for t in terms if t not in _STOPWORDS]
+    for run in _CJK_RUN.findall(text):
+        if len(run) == 1:
+            continue
+        for i in range(len(run) - 1):
+            gram = run[i : i + 2]
+            if not _HIRAGANA.match(gram):
+                terms.append(gram)
+    return terms
+
+
+def _sentences(text: str) -> list[str]:
+    text = _LABEL.sub("", text.strip())
+    parts = (_SPACES.sub(" ", p).strip() for p in _SENTENCE_END.split(text))
+    return [p for p in parts if len(p) >= 2]
+
+
+def _trim(text: str, max_chars: int) -> str:
+    text = _SPACES.sub(" ", text).strip()
+    if len(text) <= max_chars:
+        return text
+    return text[: max_chars - 1].rstrip(" 、,") + "…"
+
+
+def _rank(candidates: Sequence[str], weights: Counter[str]) -> list[int]:
+    """Candidate indexes, best first; ties keep the original order."""
+    scored = []
+    for index, sentence in enumerate(candidates):
+        distinct = set(_terms(sentence))
+        score = sum(weights[t] for t in distinct) / (1.0 + math.log1p(len(sentence)))
+        if index == 0:
+            score *= 1.1
+        scored.append((-score, index))
+    scored.sort()
+    return [index for _, index in scored]
+
+
+class OfflineSummarizer:
+    """Deterministic extractive summaries; no model, no network."""
+
+    name = "offline"
+
+    def __init__(self, max_chars: int = 110) -> None:
+        self.max_chars = max_chars
+
+    def summarize(self, turns: Sequence[Turn]) -> str:
+        weights: Counter[str] = Counter()
+        user_sentences: list[str] = []
+        other_sentences: list[str] = []
+        for turn in turns:
+            if turn.role == "tool":
+                continue
+            factor = 2 if turn.role == "user" else 1
+            for term in _terms(turn.text):
+                weights[term] += factor
+            (user_sentences if turn.role == "user" else other_sentences).extend(
+                _sentences(turn.text)
+            )
+        candidates = user_sentences or other_sentences
+        if not candidates:
+            return "（内容なし）"
+        return self._pick(candidates, weights, self.max_chars)
+
+    def condense(self, lines: Sequence[str], max_chars: int) -> str:
+        """Several summary lines into one, for TI roll-ups."""
+        candidates = [_SPACES.sub(" ", line).strip() for line in lines if line.strip()]
+        if not candidates:
+            return "（内容なし）"
+        weights: Counter[str] = Counter()
+        for line in candidates:
+            weights.update(set(_terms(line)))
+        return self._pick(candidates, weights, max_chars)
+
+    @staticmethod
+    def _pick(candidates: Sequence[str], weights: Counter[str], max_chars: int) -> str:
+        order = _rank(candidates, weights)
+        chosen = [order[0]]
+        used = len(candidates[order[0]])
+        for index in order[1:]:
+            if used >= max_chars * 0.6:
+                break
+            if used + 3 + len(candidates[index]) <= max_chars:
+                chosen.append(index)
+                used += 3 + len(candidates[index])
+        chosen.sort()
+        return _trim(" / ".join(candidates[i] for i in chosen), max_chars)

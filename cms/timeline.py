@@ -1,0 +1,293 @@
+"""The Timeline Index: cutting folded talk into segments, and rendering the TI.
+
+A segment is a run of consecutive exchanges in one tab and one thread; it ends at a
+tab change, a pause longer than the segment pause, a day change, or about
+``segment_max_tokens``. Each segment gets one timeline entry, pending (``要約作成中``)
+until the librarian writes its summary. When the rendered TI is over its budget, the
+oldest detail rolls up (segments -> one line per day -> per week -> per month),
+deterministically from existing summaries, with no model call.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from sqlmodel import Session
+
+from cms.clock import parse_ts
+from cms.summarizer import OfflineSummarizer
+from cms.tokens import TokenEstimator
+from storage import queries
+from storage.models import Fold, Message, Segment, Thread, TimelineEntry
+
+PENDING_MARKER = "要約作成中"
+PENDING_TEXT = f"{PENDING_MARKER}…"
+EMPTY_TI = "（まだ記録はありません）"
+ROLLUP_MAX_CHARS = {"day": 160, "week": 200, "month": 240}
+
+
+def group_exchanges(messages: Sequence[Message]) -> list[list[Message]]:
+    """Whole exchanges: each starts at a user message and carries what answered it.
+
+    A tool call and its result live in one ``tool`` row, so they never separate."""
+    exchanges: list[list[Message]] = []
+    for message in messages:
+        if message.role == "user" or not exchanges:
+            exchanges.append([message])
+        else:
+            exchanges[-1].append(message)
+    return exchanges
+
+
+def exchange_tokens(exchange: Sequence[Message]) -> int:
+    return sum(m.token_estimate for m in exchange)
+
+
+def cut_segments(
+    messages: Sequence[Message], pause_minutes: int, max_tokens: int
+) -> list[list[Message]]:
+    """Split folded messages into segments at exchange boundaries."""
+    segments: list[list[Message]] = []
+    current: list[Message] = []
+    current_tokens = 0
+    for exchange in group_exchanges(messages):
+        head = exchange[0]
+        tokens = exchange_tokens(exchange)
+        if current:
+            last = current[-1]
+            gap = parse_ts(head.ts) - parse_ts(last.ts)
+            if (
+                head.tab != current[0].tab
+                or head.thread_id != current[0].thread_id
+                or head.day != current[0].day
+                or gap > timedelta(minutes=pause_minutes)
+                or current_tokens + tokens > max_tokens
+            ):
+                segments.append(current)
+                current, current_tokens = [], 0
+        current.extend(exchange)
+        current_tokens += tokens
+    if current:
+        segments.append(current)
+    return segments
+
+
+def create_fold(
+    session: Session,
+    *,
+    kind: str,
+    day: str,
+    thread_id: int | None,
+    messages: Sequence[Message],
+    created_ts: str,
+    pause_minutes: int,
+    max_tokens: int,
+) -> tuple[Fold, list[TimelineEntry]]:
+    """Move ``messages`` into new segments with pending TI entries, under one fold."""
+    groups = cut_segments(messages, pause_minutes, max_tokens)
+    fold = Fold(
+        kind=kind, day=day, thread_id=thread_id, created_ts=created_ts, segment_count=len(groups)
+    )
+    session.add(fold)
+    session.flush()
+    entries: list[TimelineEntry] = []
+    for group in groups:
+        first, last = group[0], group[-1]
+        assert first.id is not None and last.id is not None
+        segment = Segment(
+            thread_id=first.thread_id,
+            fold_id=fold.id,
+            day=first.day,
+            tab=first.tab,
+            first_message_id=first.id,
+            last_message_id=last.id,
+            start_ts=first.ts,
+            end_ts=last.ts,
+            tokens=sum(m.token_estimate for m in group),
+        )
+        session.add(segment)
+        session.flush()
+        for message in group:
+            message.segment_id = segment.id
+            session.add(message)
+        entry = TimelineEntry(
+            level="segment",
+            segment_id=segment.id,
+            day_from=first.day,
+            day_to=last.day,
+            start_ts=first.ts,
+            end_ts=last.ts,
+            tabs=first.tab,
+            first_message_id=first.id,
+        )
+        session.add(entry)
+        entries.append(entry)
+    session.flush()
+    return fold, entries
+
+
+def _hhmm(ts: str) -> str:
+    return parse_ts(ts).strftime("%H:%M")
+
+
+def entry_line(entry: TimelineEntry) -> str:
+    text = entry.summary if entry.summary is not None else PENDING_TEXT
+    tabs = entry.tabs
+    if entry.level == "segment":
+        return f"{entry.day_from} {_hhmm(entry.start_ts)}–{_hhmm(entry.end_ts)} [{tabs}] {text}"
+    if entry.level == "day":
+        return f"{entry.day_from} [{tabs}] {text}"
+    if entry.level == "week":
+        return f"{entry.day_from}〜{entry.day_to} [{tabs}] {text}"
+    return f"{entry.day_from[:7]} [{tabs}] {text}"
+
+
+def ti_header(rendered_day: str) -> str:
+    return f"# Timeline Index（{rendered_day} 時点）\n過去の会話の要約、古い順。"
+
+
+def render_lines(rendered_day: str, entries: Sequence[TimelineEntry]) -> str:
+    lines = [entry_line(e) for e in entries]
+    return ti_header(rendered_day) + "\n" + ("\n".join(lines) if lines else EMPTY_TI)
+
+
+@dataclass
+class RenderedTimeline:
+    text: str
+    tokens: int
+    pending_ids: list[int]
+
+
+EntryFilter = Callable[[TimelineEntry], bool]
+
+
+def _period_key(level: str, day_text: str) -> str:
+    day = date.fromisoformat(day_text)
+    if level == "day":
+        return day_text
+    if level == "week":
+        return (day - timedelta(days=day.weekday())).isoformat()
+    return day_text[:7]
+
+
+def _next_level(level: str) -> str:
+    return {"segment": "day", "day": "week", "week": "month"}[level]
+
+
+def _roll_up_once(
+    session: Session,
+    visible: Sequence[TimelineEntry],
+    current_day: str,
+    summarizer: OfflineSummarizer,
+    created_ts: str,
+) -> bool:
+    """Roll the oldest rollable group of one level up into a single entry."""
+    for level in ("segment", "day", "week"):
+        target = _next_level(level)
+        groups: dict[str, list[TimelineEntry]] = {}
+        for entry in visible:
+            if entry.level != level or entry.summary is None or entry.day_to >= current_day:
+                continue
+            groups.setdefault(_period_key(target, entry.day_from), []).append(entry)
+        if target == "month":
+            current_key = _period_key("month", current_day)
+        elif target == "week":
+            current_key = _period_key("week", current_day)
+        else:
+            current_key = current_day
+        candidates = [k for k in sorted(groups) if k != current_key or target == "day"]
+        if not candidates:
+            continue
+        children = groups[candidates[0]]
+        summary = summarizer.condense(
+            [c.summary or "" for c in children], ROLLUP_MAX_CHARS[target]
+        )
+        tabs = sorted({t for c in children for t in c.tabs.split(",") if t})
+        parent = TimelineEntry(
+            level=target,
+            day_from=min(c.day_from for c in children),
+            day_to=max(c.day_to for c in children),
+            start_ts=children[0].start_ts,
+            end_ts=children[-1].end_ts,
+            tabs=",".join(tabs),
+            summary=summary,
+            summary_source="rollup",
+            summarized_ts=created_ts,
+            first_message_id=min(c.first_message_id for c in children),
+        )
+        session.add(parent)
+        session.flush()
+        for child in children:
+            child.parent_id = parent.id
+            session.add(child)
+        session.flush()
+        return True
+    return False
+
+
+def render_timeline(
+    session: Session,
+    *,
+    rendered_day: str,
+    estimator: TokenEstimator,
+    budget: int,
+    visible: EntryFilter,
+    created_ts: str,
+    roll_up: bool = True,
+) -> RenderedTimeline:
+    """Render the TI from the database, rolling up old detail while over ``budget``."""
+    summarizer = OfflineSummarizer()
+    line_tokens: dict[int, int] = {}
+
+    def tokens_of(entries: Sequence[TimelineEntry]) -> int:
+        total = estimator.count(ti_header(rendered_day)) + 1
+        for e in entries:
+            assert e.id is not None
+            if e.id not in line_tokens:
+                line_tokens[e.id] = estimator.count(entry_line(e)) + 1
+            total += line_tokens[e.id]
+        return total
+
+    while True:
+        entries = [e for e in queries.top_level_entries(session) if visible(e)]
+        total = tokens_of(entries)
+        if not roll_up or total <= budget:
+            break
+        if not _roll_up_once(session, entries, rendered_day, summarizer, created_ts):
+            break
+    text = render_lines(rendered_day, entries)
+    pending = [e.id for e in entries if e.summary is None and e.id is not None]
+    return RenderedTimeline(text=text, tokens=estimator.count(text), pending_ids=pending)
+
+
+def thread_scope_filter(session: Session, thread: Thread | None) -> EntryFilter:
+    """Thread model: leave out the current thread's segments that are raw again."""
+    if thread is None:
+        return lambda entry: True
+    segment_ids = [
+        e.segment_id for e in queries.top_level_entries(session) if e.segment_id is not None
+    ]
+    segments = queries.segments_by_id(session, segment_ids)
+
+    def visible(entry: TimelineEntry) -> bool:
+        if entry.segment_id is None:
+            return True
+        segment = segments.get(entry.segment_id)
+        if segment is None:
+            seg = session.get(Segment, entry.segment_id)
+            if seg is None:
+                return True
+            segment = seg
+        return not (
+            segment.thread_id == thread.id
+            and segment.last_message_id >= thread.raw_from_message_id
+        )
+
+    return visible
+
+
+def pending_ids_from_json(text: str) -> set[int]:
+    return {int(x) for x in json.loads(text or "[]")}

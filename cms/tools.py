@@ -1,0 +1,117 @@
+"""Claude's tools. Their definitions are part of the cached prefix, so they are constants.
+
+``search_history`` here is the minimal one the core needs: a plain scan of stored
+messages scored by how many query terms each contains. The memory issue moves it onto a
+full-text index.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from sqlmodel import Session
+
+from cms.clock import parse_ts
+from storage import queries
+
+SEARCH_HISTORY: dict[str, Any] = {
+    "name": "search_history",
+    "description": (
+        "Search the person's whole stored conversation history with MONET (every past day "
+        "and today, including talk that is only summarized in the Timeline Index). Returns "
+        "the best-matching messages with their day, tab, time, role and exact text. Use it "
+        "to check details instead of guessing."
+    ),
+    "input_schema": {
+        "type": "object",
+        "properties": {
+            "query": {
+                "type": "string",
+                "description": "Words or a phrase to look for, in the language of the talk.",
+            },
+            "limit": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 20,
+                "description": "How many messages to return (default 5).",
+            },
+        },
+        "required": ["query"],
+    },
+}
+
+TOOLS: list[dict[str, Any]] = [SEARCH_HISTORY]
+
+_LATIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'\-]{2,}")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaffー々]+")
+_HIRAGANA_ONLY = re.compile(r"^[\u3040-\u309fー]+$")
+_STOP = frozenset(
+    "the and for that this with you your are was were have has had how many much what when "
+    "where which who why did does do can could would should since about into from".split()
+)
+MAX_TEXT = 600
+
+
+def query_terms(query: str) -> list[str]:
+    terms: list[str] = []
+    phrase = query.strip()
+    if phrase:
+        terms.append(phrase)
+    for word in _LATIN.findall(query):
+        if word.lower() not in _STOP:
+            terms.append(word)
+    for run in _CJK.findall(query):
+        if len(run) <= 3:
+            if not _HIRAGANA_ONLY.match(run):
+                terms.append(run)
+            continue
+        for i in range(len(run) - 1):
+            gram = run[i : i + 2]
+            if not _HIRAGANA_ONLY.match(gram):
+                terms.append(gram)
+    seen: set[str] = set()
+    unique = []
+    for term in terms:
+        key = term.lower()
+        if key not in seen:
+            seen.add(key)
+            unique.append(term)
+    return unique[:24]
+
+
+def search_history(
+    session: Session, query: str, limit: int = 5, before_id: int | None = None
+) -> dict[str, Any]:
+    limit = max(1, min(int(limit or 5), 20))
+    found = queries.search_messages(session, query_terms(query), limit, before_id=before_id)
+    results = []
+    for message in found:
+        text = message.text if len(message.text) <= MAX_TEXT else message.text[:MAX_TEXT] + "…"
+        results.append(
+            {
+                "day": message.day,
+                "tab": message.tab,
+                "time": parse_ts(message.ts).strftime("%H:%M"),
+                "role": message.role,
+                "text": text,
+            }
+        )
+    return {"query": query, "results": results}
+
+
+def run_tool(
+    session: Session, name: str, tool_input: dict[str, Any], before_id: int | None
+) -> tuple[str, bool]:
+    """Run one tool call. Returns (result text, is_error)."""
+    if name == "search_history":
+        query = tool_input.get("query")
+        if not isinstance(query, str) or not query.strip():
+            return "search_history needs a non-empty 'query' string.", True
+        limit = tool_input.get("limit", 5)
+        if not isinstance(limit, int):
+            limit = 5
+        result = search_history(session, query, limit, before_id=before_id)
+        return json.dumps(result, ensure_ascii=False), False
+    return f"Unknown tool: {name}", True

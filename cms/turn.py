@@ -1,0 +1,101 @@
+"""One turn of conversation: commit the message, ask the model, run tools, keep the reply.
+
+The person's message is committed before any request leaves. A reply that breaks off
+is kept and marked incomplete. "Prompt is too long" folds and retries once, never more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cms.context import ContextManager
+from cms.events import RequestLog
+from cms.model import ChatModel, Completed, ModelError, PromptTooLongError, TextDelta, ToolCall, Usage
+from cms.tools import run_tool
+from storage.models import Message
+
+MAX_TOOL_ROUNDS = 4
+
+
+@dataclass
+class TurnResult:
+    user_message: Message
+    reply: Message | None
+    requests: int = 0
+    usages: list[Usage] = field(default_factory=list)
+    error: str | None = None
+
+
+class TurnRunner:
+    def __init__(self, cm: ContextManager, model: ChatModel, log: RequestLog) -> None:
+        self.cm = cm
+        self.model = model
+        self.log = log
+
+    def send(
+        self, text: str, tab: str, on_text: Callable[[str], None] | None = None
+    ) -> TurnResult:
+        user_message = self.cm.commit_user_message(text, tab)
+        result = TurnResult(user_message=user_message, reply=None)
+        retried_too_long = False
+        rounds = 0
+        while True:
+            prepared = self.cm.prepare_request()
+            request_ts = self.cm.now_ts()
+            pieces: list[str] = []
+            calls: list[ToolCall] = []
+            completed: Completed | None = None
+            try:
+                for event in self.model.stream(prepared.body):
+                    if isinstance(event, TextDelta):
+                        pieces.append(event.text)
+                        if on_text is not None:
+                            on_text(event.text)
+                    elif isinstance(event, ToolCall):
+                        calls.append(event)
+                    elif isinstance(event, Completed):
+                        completed = event
+            except PromptTooLongError:
+                if not retried_too_long and self.cm.emergency_fold():
+                    retried_too_long = True
+                    continue
+                raise
+            except ModelError as exc:
+                if pieces:
+                    result.reply = self.cm.record_reply("".join(pieces), tab, status="incomplete")
+                result.error = str(exc)
+                raise
+            result.requests += 1
+            usage = completed.usage if completed else Usage()
+            result.usages.append(usage)
+            self.log.request(request_ts, "chat", prepared.body, usage.as_dict())
+            if completed is None:
+                result.reply = self.cm.record_reply("".join(pieces), tab, status="incomplete")
+                return result
+            if calls and rounds < MAX_TOOL_ROUNDS:
+                rounds += 1
+                self._run_tools(completed, calls, tab, user_message)
+                continue
+            result.reply = self.cm.record_reply("".join(pieces), tab)
+            return result
+
+    def _run_tools(
+        self, completed: Completed, calls: list[ToolCall], tab: str, user_message: Message
+    ) -> None:
+        results: list[dict[str, Any]] = []
+        texts: list[str] = []
+        with self.cm.db.session() as session:
+            for call in calls:
+                output, is_error = run_tool(session, call.name, call.input, user_message.id)
+                block: dict[str, Any] = {
+                    "type": "tool_result",
+                    "tool_use_id": call.id,
+                    "content": output,
+                }
+                if is_error:
+                    block["is_error"] = True
+                results.append(block)
+                texts.append(output)
+        self.cm.record_tool_round(list(completed.content), results, "\n".join(texts), tab)

@@ -1,0 +1,153 @@
+"""The ``monet`` command.
+
+Errors the person can act on are printed as one sentence (exit 2); anything unexpected
+prints a short line and writes the traceback to ``monet.log`` in the data folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from storage.errors import UserFacingError
+
+log = logging.getLogger("monet")
+
+
+def _on_off(value: str) -> bool:
+    if value not in ("on", "off"):
+        raise argparse.ArgumentTypeError("use on or off")
+    return value == "on"
+
+
+def _home(value: str | None) -> Path:
+    from storage.database import default_home
+
+    return Path(value).expanduser() if value else default_home()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="monet",
+        description="MONET: one continuous conversation with Claude per day.",
+    )
+    parser.add_argument("--home", help="data folder (default: MONET_HOME or the user data folder)")
+    sub = parser.add_subparsers(dest="command")
+
+    rp = sub.add_parser("replay", help="run a trace through MONET on a simulated clock")
+    rp.add_argument("trace", type=Path)
+    rp.add_argument("--home", dest="sub_home")
+    rp.add_argument("--request-log", type=Path)
+    rp.add_argument("--sunset", type=_on_off, metavar="on|off")
+    rp.add_argument("--ceiling", type=int, metavar="TOKENS")
+    rp.add_argument("--low-water", type=float, metavar="FRACTION")
+    rp.add_argument("--keep", type=int, metavar="N")
+    rp.add_argument("--day-start", metavar="HH:MM")
+    rp.add_argument("--librarian", type=_on_off, default=True, metavar="on|off")
+
+    ex = sub.add_parser("export", help="write every stored message (JSONL or Markdown)")
+    ex.add_argument("--home", dest="sub_home")
+    ex.add_argument("--format", choices=["jsonl", "markdown"], default="jsonl")
+    ex.add_argument("--day", metavar="YYYY-MM-DD")
+    ex.add_argument("--out", type=Path)
+
+    tl = sub.add_parser("timeline", help="print the Timeline Index as it would be rendered now")
+    tl.add_argument("--home", dest="sub_home")
+    return parser
+
+
+def _setup_logging(home: Path) -> None:
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        handler: logging.Handler = logging.FileHandler(home / "monet.log", encoding="utf-8")
+    except OSError:
+        handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.getLogger().addHandler(handler)
+    logging.getLogger().setLevel(logging.INFO)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    home = _home(getattr(args, "sub_home", None) or args.home)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    _setup_logging(home)
+    try:
+        return _run(args, home)
+    except UserFacingError as exc:
+        print(f"monet: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("monet: interrupted; everything stored so far is kept.", file=sys.stderr)
+        return 130
+    except Exception as exc:  # noqa: BLE001 - the last line of defence for the person
+        log.exception("unexpected error")
+        print(
+            f"monet: unexpected error: {exc.__class__.__name__}: {exc} "
+            f"(details in {home / 'monet.log'})",
+            file=sys.stderr,
+        )
+        return 1
+
+
+def _run(args: argparse.Namespace, home: Path) -> int:
+    from storage import Database
+
+    if args.command == "replay":
+        from monet_app.replay import replay
+
+        overrides = {
+            "sunset_model": args.sunset,
+            "ceiling_tokens": args.ceiling,
+            "low_water_fraction": args.low_water,
+            "keep_exchanges": args.keep,
+            "day_start": args.day_start,
+        }
+        request_log = args.request_log or (
+            Path(os.environ["MONET_REQUEST_LOG"]) if os.environ.get("MONET_REQUEST_LOG") else None
+        )
+        summary = replay(
+            args.trace, home, request_log, overrides=overrides, librarian=args.librarian
+        )
+        print(summary.text())
+        return 0
+    if args.command == "export":
+        from monet_app.export import export_jsonl, export_markdown
+
+        db = Database(home)
+        chunks = (export_jsonl if args.format == "jsonl" else export_markdown)(db, args.day)
+        if args.out:
+            args.out.parent.mkdir(parents=True, exist_ok=True)
+            tmp = args.out.with_name(args.out.name + ".partial")
+            with tmp.open("w", encoding="utf-8") as handle:
+                handle.writelines(chunks)
+            tmp.replace(args.out)
+        else:
+            sys.stdout.writelines(chunks)
+        return 0
+    if args.command == "timeline":
+        from cms.clock import ManualClock
+        from cms.context import ContextManager
+        from cms.settings import load_settings
+        from cms.tokens import TiktokenEstimator
+        from datetime import datetime
+
+        db = Database(home)
+        with db.session() as session:
+            settings = load_settings(session)
+        clock = ManualClock(datetime.now().astimezone())
+        cm = ContextManager(db, settings, clock, TiktokenEstimator())
+        print(cm.timeline_now())
+        return 0
+    raise AssertionError(args.command)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

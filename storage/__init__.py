@@ -1,0 +1,9 @@
+"""Persistence for MONET: SQLModel tables, the database session, migrations and queries.
+
+Nothing here imports Qt or talks to the network. SQLite-specific SQL is confined to
+``storage.database`` (connection pragmas); everything else is portable SQLAlchemy.
+"""
+
+from storage.database import Database, DatabaseError, DatabaseTooNewError, default_home
+
+__all__ = ["Database", "DatabaseError", "DatabaseTooNewError", "default_home"]

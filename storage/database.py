@@ -1,0 +1,143 @@
+"""Opening the database: where it lives, connection pragmas, and migrations.
+
+The data folder is ``MONET_HOME`` if set, else the platform's user data folder
+(platformdirs). The schema is managed by Alembic from the first version on; a database
+written by a newer MONET (a revision this code does not know) is refused rather than
+guessed at. This is the one module that knows it talks to SQLite.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DatabaseError as SADatabaseError
+from sqlalchemy.exc import OperationalError
+from sqlmodel import Session, create_engine
+
+from storage.errors import DatabaseError, DatabaseTooNewError
+
+DB_FILENAME = "monet.db"
+MIGRATIONS_DIR = Path(__file__).parent / "migrations"
+
+
+def default_home() -> Path:
+    env = os.environ.get("MONET_HOME")
+    if env:
+        return Path(env).expanduser()
+    return Path(platformdirs.user_data_dir("MONET", appauthor=False))
+
+
+def _pragmas(busy_timeout_ms: int) -> Any:
+    def set_pragmas(dbapi_conn: Any, _record: Any) -> None:
+        _set_sqlite_pragmas(dbapi_conn, busy_timeout_ms)
+
+    return set_pragmas
+
+
+def _set_sqlite_pragmas(dbapi_conn: Any, busy_timeout_ms: int) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.close()
+
+
+def _alembic_config(connection: Any) -> Any:
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    cfg.attributes["connection"] = connection
+    return cfg
+
+
+def explain_db_error(path: Path, exc: BaseException) -> DatabaseError:
+    text = str(getattr(exc, "orig", exc) or exc)
+    if "locked" in text or "busy" in text:
+        return DatabaseError(
+            f"The database {path} is locked by another program. Close the other MONET "
+            "window or process and try again; nothing was lost."
+        )
+    if "not a database" in text or "malformed" in text or "disk image" in text:
+        return DatabaseError(
+            f"The database {path} is damaged ({text}). MONET did not change it. Keep a copy "
+            "of the file; restore a backup or move the file away to start fresh."
+        )
+    if "readonly" in text or "unable to open" in text:
+        return DatabaseError(f"The database {path} cannot be written ({text}).")
+    return DatabaseError(f"Database error on {path}: {text}")
+
+
+class Database:
+    """One MONET data folder: the SQLite file plus the text files beside it."""
+
+    def __init__(
+        self,
+        home: Path | str | None = None,
+        *,
+        migrate: bool = True,
+        busy_timeout_ms: int = 5000,
+    ) -> None:
+        self.home = Path(home) if home is not None else default_home()
+        self.home.mkdir(parents=True, exist_ok=True)
+        self.path = self.home / DB_FILENAME
+        self.engine: Engine = create_engine(f"sqlite:///{self.path}")
+        event.listen(self.engine, "connect", _pragmas(busy_timeout_ms))
+        if migrate:
+            self.migrate()
+
+    def migrate(self) -> None:
+        from alembic import command
+        from alembic.runtime.migration import MigrationContext
+        from alembic.script import ScriptDirectory
+
+        try:
+            with self.engine.begin() as conn:
+                cfg = _alembic_config(conn)
+                script = ScriptDirectory.from_config(cfg)
+                current = MigrationContext.configure(conn).get_current_revision()
+                known = {rev.revision for rev in script.walk_revisions()}
+                if current is not None and current not in known:
+                    raise DatabaseTooNewError(
+                        f"The database {self.path} was written by a newer MONET (schema "
+                        f"{current}). Update MONET to open it; it was not changed."
+                    )
+                if current != script.get_current_head():
+                    command.upgrade(cfg, "head")
+        except (OperationalError, SADatabaseError, sqlite3.DatabaseError) as exc:
+            raise explain_db_error(self.path, exc) from exc
+
+    def schema_revision(self) -> str | None:
+        from alembic.runtime.migration import MigrationContext
+
+        with self.engine.connect() as conn:
+            rev: str | None = MigrationContext.configure(conn).get_current_revision()
+            return rev
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session that commits on success and turns SQLite errors into plain words."""
+        session = Session(self.engine, expire_on_commit=False)
+        try:
+            yield session
+            session.commit()
+        except (OperationalError, SADatabaseError) as exc:
+            session.rollback()
+            raise explain_db_error(self.path, exc) from exc
+        except BaseException:
+            session.rollback()
+            raise
+        finally:
+            session.close()
+
+    def close(self) -> None:
+        self.engine.dispose()

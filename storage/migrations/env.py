@@ -1,0 +1,23 @@
+"""Alembic environment: MONET passes an open connection in ``config.attributes``."""
+
+from alembic import context
+from sqlmodel import SQLModel
+
+import storage.models  # noqa: F401  (registers the tables on SQLModel.metadata)
+
+target_metadata = SQLModel.metadata
+connection = context.config.attributes.get("connection")
+
+if connection is None:
+    from sqlalchemy import create_engine
+
+    url = context.config.get_main_option("sqlalchemy.url") or "sqlite:///monet-migrations.db"
+    connection = create_engine(url).connect()
+
+context.configure(
+    connection=connection,
+    target_metadata=target_metadata,
+    render_as_batch=True,  # SQLite cannot ALTER most things; batch mode copies tables
+)
+with context.begin_transaction():
+    context.run_migrations()

@@ -1,0 +1,117 @@
+"""The tables MONET stores.
+
+A *thread* holds messages. In the sunset model every day is a thread created
+automatically (``kind="day"``); in the thread model the person's own threads have
+``kind="topic"``. A *segment* is a run of consecutive exchanges that has been folded out
+of the raw prompt; each segment has one *timeline entry* (a Timeline Index line) whose
+``summary`` is ``None`` while it is pending. Roll-up entries (day / week / month) group
+older entries through ``parent_id``. A *fold* records one rebuild that moved exchanges
+into segments, so its single ``pending_resolved`` re-render can be found later.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from sqlmodel import Field, SQLModel
+
+
+class Thread(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    kind: str = Field(index=True)  # "day" | "topic"
+    day: Optional[str] = Field(default=None, index=True)  # YYYY-MM-DD for day threads
+    title: str
+    created_ts: str
+    # The first message of this thread still sent raw; older ones were folded.
+    raw_from_message_id: int = 0
+
+
+class Message(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    thread_id: int = Field(foreign_key="thread.id", index=True)
+    day: str = Field(index=True)
+    tab: str
+    tab_label: str
+    role: str  # "user" | "assistant" | "tool"
+    text: str
+    # Exact API content for tool rows: {"call": [...assistant blocks], "result": [...]}.
+    content_json: Optional[str] = None
+    ts: str  # ISO 8601 with the offset the clock gave
+    token_estimate: int
+    status: str = "complete"  # "complete" | "incomplete"
+    segment_id: Optional[int] = Field(default=None, foreign_key="segment.id", index=True)
+
+
+class Fold(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    kind: str  # "sunset" | "ceiling" | "emergency" | "thread_switch"
+    day: str
+    thread_id: Optional[int] = Field(default=None, foreign_key="thread.id")
+    created_ts: str
+    segment_count: int
+    resolved_ts: Optional[str] = None
+
+
+class Segment(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    thread_id: int = Field(foreign_key="thread.id", index=True)
+    fold_id: Optional[int] = Field(default=None, foreign_key="fold.id", index=True)
+    day: str = Field(index=True)
+    tab: str
+    first_message_id: int
+    last_message_id: int
+    start_ts: str
+    end_ts: str
+    tokens: int
+
+
+class TimelineEntry(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    level: str = Field(index=True)  # "segment" | "day" | "week" | "month"
+    segment_id: Optional[int] = Field(default=None, foreign_key="segment.id", index=True)
+    parent_id: Optional[int] = Field(default=None, foreign_key="timelineentry.id", index=True)
+    day_from: str = Field(index=True)
+    day_to: str
+    start_ts: str
+    end_ts: str
+    tabs: str  # comma-separated tab ids
+    first_message_id: int = Field(index=True)  # orders the TI (message ids follow time)
+    summary: Optional[str] = None  # None while pending
+    summary_source: Optional[str] = None  # "offline" | model name | "rollup"
+    summarized_ts: Optional[str] = None
+    attempts: int = 0
+
+
+class Event(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    ts: str
+    name: str = Field(index=True)
+    detail_json: str = "{}"
+
+
+class Setting(SQLModel, table=True):
+    key: str = Field(primary_key=True)
+    value_json: str
+
+
+class PromptState(SQLModel, table=True):
+    """What was rendered at the last rebuild point, so a restart sends the same body."""
+
+    id: int = Field(default=1, primary_key=True)
+    fingerprint: str = ""
+    pinned_text: str = ""
+    context_text: str = ""
+    pinned_tokens: int = 0
+    context_tokens: int = 0
+    ti_text: str = ""
+    ti_tokens: int = 0
+    ti_rendered_day: str = ""
+    # Timeline entry ids rendered as placeholders (JSON list): their fold's one re-render.
+    ti_pending_ids_json: str = "[]"
+    # The day (sunset model) or thread (thread model) the rendered prompt belongs to.
+    prompt_day: str = ""
+    prompt_thread_id: Optional[int] = None
+    current_day: str = ""
+    current_thread_id: Optional[int] = None
+    current_tab: str = ""
+    librarian_last_run_ts: str = ""

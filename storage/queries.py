@@ -1,0 +1,174 @@
+"""Queries over the tables. Portable SQLAlchemy only (no SQLite-specific SQL here)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import case, func
+from sqlmodel import Session, col, select
+
+from storage.models import Event, Fold, Message, PromptState, Segment, Thread, TimelineEntry
+
+
+def prompt_state(session: Session) -> PromptState:
+    state = session.get(PromptState, 1)
+    if state is None:
+        state = PromptState(id=1)
+        session.add(state)
+        session.flush()
+    return state
+
+
+def day_thread(session: Session, day: str, created_ts: str) -> Thread:
+    thread = session.exec(select(Thread).where(Thread.kind == "day", Thread.day == day)).first()
+    if thread is None:
+        thread = Thread(kind="day", day=day, title=day, created_ts=created_ts)
+        session.add(thread)
+        session.flush()
+    return thread
+
+
+def topic_thread(session: Session, title: str, created_ts: str) -> Thread:
+    thread = session.exec(
+        select(Thread).where(Thread.kind == "topic", Thread.title == title)
+    ).first()
+    if thread is None:
+        thread = Thread(kind="topic", title=title, created_ts=created_ts)
+        session.add(thread)
+        session.flush()
+    return thread
+
+
+def add_event(session: Session, ts: str, name: str, detail: dict[str, Any]) -> Event:
+    event = Event(ts=ts, name=name, detail_json=json.dumps(detail, ensure_ascii=False))
+    session.add(event)
+    session.flush()
+    return event
+
+
+def raw_messages_of_day(session: Session, day: str) -> Sequence[Message]:
+    """Sunset model: today's messages not yet folded."""
+    return session.exec(
+        select(Message)
+        .where(Message.day == day, col(Message.segment_id).is_(None))
+        .order_by(col(Message.id))
+    ).all()
+
+
+def raw_messages_of_thread(session: Session, thread: Thread) -> Sequence[Message]:
+    """Thread model: all of the thread's messages from its raw window start."""
+    assert thread.id is not None
+    return session.exec(
+        select(Message)
+        .where(Message.thread_id == thread.id, col(Message.id) >= thread.raw_from_message_id)
+        .order_by(col(Message.id))
+    ).all()
+
+
+def unsegmented_before_day(session: Session, day: str) -> Sequence[Message]:
+    return session.exec(
+        select(Message)
+        .where(Message.day < day, col(Message.segment_id).is_(None))
+        .order_by(col(Message.id))
+    ).all()
+
+
+def unsegmented_of_thread(session: Session, thread_id: int) -> Sequence[Message]:
+    return session.exec(
+        select(Message)
+        .where(Message.thread_id == thread_id, col(Message.segment_id).is_(None))
+        .order_by(col(Message.id))
+    ).all()
+
+
+def messages_of_segment(session: Session, segment_id: int) -> Sequence[Message]:
+    return session.exec(
+        select(Message).where(Message.segment_id == segment_id).order_by(col(Message.id))
+    ).all()
+
+
+def top_level_entries(session: Session) -> Sequence[TimelineEntry]:
+    return session.exec(
+        select(TimelineEntry)
+        .where(col(TimelineEntry.parent_id).is_(None))
+        .order_by(col(TimelineEntry.first_message_id), col(TimelineEntry.id))
+    ).all()
+
+
+def segments_by_id(session: Session, ids: Sequence[int]) -> dict[int, Segment]:
+    if not ids:
+        return {}
+    rows = session.exec(select(Segment).where(col(Segment.id).in_(list(ids)))).all()
+    return {row.id: row for row in rows if row.id is not None}
+
+
+def pending_entries(session: Session, limit: int | None = None) -> Sequence[TimelineEntry]:
+    query = (
+        select(TimelineEntry)
+        .where(TimelineEntry.level == "segment", col(TimelineEntry.summary).is_(None))
+        .order_by(col(TimelineEntry.id))
+    )
+    if limit is not None:
+        query = query.limit(limit)
+    return session.exec(query).all()
+
+
+def unresolved_folds(session: Session) -> Sequence[Fold]:
+    return session.exec(
+        select(Fold)
+        .where(col(Fold.resolved_ts).is_(None), Fold.segment_count > 0)
+        .order_by(col(Fold.id))
+    ).all()
+
+
+def entries_of_fold(session: Session, fold_id: int) -> Sequence[TimelineEntry]:
+    return session.exec(
+        select(TimelineEntry)
+        .join(Segment, col(TimelineEntry.segment_id) == col(Segment.id))
+        .where(Segment.fold_id == fold_id)
+    ).all()
+
+
+def all_messages(session: Session, day: str | None = None) -> Sequence[Message]:
+    query = select(Message).order_by(col(Message.id))
+    if day is not None:
+        query = query.where(Message.day == day)
+    return session.exec(query).all()
+
+
+def threads_by_id(session: Session) -> dict[int, Thread]:
+    return {t.id: t for t in session.exec(select(Thread)).all() if t.id is not None}
+
+
+def day_message_counts(session: Session) -> list[tuple[str, int]]:
+    rows = session.exec(
+        select(Message.day, func.count(col(Message.id)))
+        .group_by(Message.day)
+        .order_by(col(Message.day).desc())
+    ).all()
+    return [(day, int(n)) for day, n in rows]
+
+
+def search_messages(
+    session: Session, terms: Sequence[str], limit: int, before_id: int | None = None
+) -> Sequence[Message]:
+    """Messages containing the most of ``terms`` (case-insensitive substrings), newest first
+    among equals. A plain scan; the memory issue replaces it with a full-text index."""
+    if not terms:
+        return []
+    lowered = func.lower(Message.text)
+    score = sum(
+        (case((lowered.contains(term.lower(), autoescape=True), 1), else_=0) for term in terms),
+        start=case((Message.id == -1, 1), else_=0),
+    )
+    query = select(Message, score.label("score")).where(
+        col(Message.role).in_(["user", "assistant"])
+    )
+    if before_id is not None:
+        query = query.where(col(Message.id) < before_id)
+    rows = session.exec(
+        query.where(score > 0).order_by(score.desc(), col(Message.id).desc()).limit(limit)
+    ).all()
+    return [row[0] for row in rows]

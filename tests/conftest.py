@@ -1,0 +1,25 @@
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.pop("ANTHROPIC_API_KEY", None)
+
+REPO = Path(__file__).resolve().parents[1]
+TRACES = Path(os.environ.get("MONET_TRACES", REPO.parent / "shared" / "data" / "traces"))
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    path = tmp_path / "home"
+    monkeypatch.setenv("MONET_HOME", str(path))
+    yield path
+
+
+@pytest.fixture(scope="session")
+def traces() -> list[Path]:
+    return sorted(TRACES.glob("*.jsonl"))

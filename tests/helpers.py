@@ -1,0 +1,111 @@
+"""A small world for context-manager tests: a real database, a manual clock, exact tokens."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from cms.clock import ManualClock, parse_ts
+from cms.context import ContextManager
+from cms.events import RequestLog
+from cms.librarian import Librarian
+from cms.model import StandInModel
+from cms.settings import Settings
+from cms.summarizer import OfflineSummarizer, Summarizer, Turn
+from cms.tokens import CharEstimator, TokenEstimator
+from cms.turn import TurnRunner
+from storage import Database
+
+
+class CountingSummarizer:
+    name = "counting"
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.inner = OfflineSummarizer()
+
+    def summarize(self, turns: Any) -> str:
+        self.calls += 1
+        return self.inner.summarize(turns)
+
+
+@dataclass
+class World:
+    home: Path
+    settings: Settings
+    estimator: TokenEstimator = field(default_factory=CharEstimator)
+    start: str = "2026-03-02T09:00:00+09:00"
+    summarizer: Summarizer = field(default_factory=CountingSummarizer)
+
+    def __post_init__(self) -> None:
+        self.db = Database(self.home)
+        self.clock = ManualClock(parse_ts(self.start))
+        self.log_path = self.home / "requests.jsonl"
+        self.log = RequestLog(self.log_path)
+        self.cm = ContextManager(self.db, self.settings, self.clock, self.estimator, self.log)
+        self.model = StandInModel(self.estimator)
+        self.runner = TurnRunner(self.cm, self.model, self.log)
+        self.librarian = Librarian(self.db, self.summarizer, self.clock)
+        self.bodies: list[dict[str, Any]] = []
+        self.cm.app_started()
+
+    def at(self, ts: str) -> World:
+        self.clock.set(parse_ts(ts))
+        return self
+
+    def later(self, minutes: float = 1) -> World:
+        self.clock.set(self.clock.now() + timedelta(minutes=minutes))
+        return self
+
+    def turn(self, user: str, reply: str = "ok", tab: str = "chat", recall: str | None = None) -> dict[str, Any]:
+        self.cm.switch_tab(tab)
+        self.model.expect(reply, recall)
+        original = self.model.stream
+        seen: list[dict[str, Any]] = []
+
+        def spy(body: Any) -> Any:
+            seen.append(body)
+            return original(body)
+
+        self.model.stream = spy  # type: ignore[method-assign]
+        try:
+            self.runner.send(user, tab)
+        finally:
+            self.model.stream = original  # type: ignore[method-assign]
+        self.bodies.extend(seen)
+        return seen[-1]
+
+    def events(self) -> list[str]:
+        import json
+
+        return [
+            json.loads(line)["name"]
+            for line in self.log_path.read_text(encoding="utf-8").splitlines()
+            if json.loads(line)["kind"] == "event"
+        ]
+
+    def close(self) -> None:
+        self.log.close()
+        self.db.close()
+
+
+def now_iso(dt: datetime) -> str:
+    return dt.isoformat()
+
+
+def turn_texts(body: dict[str, Any]) -> list[str]:
+    return [
+        block.get("text", "")
+        for message in body["messages"]
+        for block in message["content"]
+        if block.get("type") == "text"
+    ]
+
+
+def ti_text(body: dict[str, Any]) -> str:
+    return str(body["system"][-1]["text"])
+
+
+__all__ = ["World", "CountingSummarizer", "Turn", "turn_texts", "ti_text"]

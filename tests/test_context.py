@@ -1,0 +1,252 @@
+"""The context manager's promises, each as a person (or the cache) would notice it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from sqlmodel import select
+
+from cms.prompt import extends
+from cms.settings import Settings, SettingsError
+from cms.timeline import PENDING_MARKER
+from storage import queries
+from storage.models import Message, TimelineEntry
+from tests.helpers import CountingSummarizer, World, ti_text, turn_texts
+
+
+def settings(**kw: object) -> Settings:
+    return Settings().with_overrides(**kw)
+
+
+def test_pinned_block_identical_over_40_turns_with_folds(home: Path) -> None:
+    s = settings(ceiling_tokens=600, keep_exchanges=2, low_water_fraction=0.5)
+    w = World(home, s)
+    for i in range(40):
+        w.later(3).turn(f"メッセージ {i}: " + "あいうえお" * 12, reply=f"返事 {i} " + "x" * 60)
+        if i % 7 == 6:
+            w.librarian.run_once()
+    events = w.events()
+    assert events.count("ceiling_fold") >= 3
+    pinned = [b["system"][0] for b in w.bodies]
+    assert len(pinned) == 40
+    assert all(p == pinned[0] for p in pinned)
+    assert pinned[0]["text"] == s.core_prompt
+    # folding never touches it: it is not in any segment, summary or TI line
+    with w.db.session() as session:
+        for entry in session.exec(select(TimelineEntry)).all():
+            assert s.core_prompt[:40] not in (entry.summary or "")
+    assert all(s.core_prompt[:40] not in ti_text(b) for b in w.bodies)
+    w.close()
+
+
+def _exchange_world(home: Path, ceiling: int) -> tuple[World, list[dict[str, object]]]:
+    w = World(home, settings(ceiling_tokens=ceiling, keep_exchanges=2, low_water_fraction=0.5))
+    bodies = []
+    for i in range(4):
+        bodies.append(w.later(1).turn(f"U{i}" + "a" * 48, reply=f"A{i}" + "b" * 28))
+    return w, bodies
+
+
+def test_exactly_at_ceiling_does_not_fold_one_over_folds_once(tmp_path: Path) -> None:
+    # Every user turn is 13 (label) + 50 chars, every reply 30: the 4th request holds
+    # three exchanges and the new message: 3 * 93 + 63 = 342 tokens.
+    at, _ = _exchange_world(tmp_path / "at", 342)
+    assert "ceiling_fold" not in at.events()
+    at.close()
+
+    over, bodies = _exchange_world(tmp_path / "over", 341)
+    assert over.events().count("ceiling_fold") == 1
+    last = turn_texts(bodies[-1])
+    assert not any(t.endswith("U0" + "a" * 48) or t.endswith("U1" + "a" * 48) for t in last)
+    assert any(t.endswith("U2" + "a" * 48) for t in last)  # newest exchanges kept raw
+    assert any(t.endswith("U3" + "a" * 48) for t in last)
+    log = [json.loads(x) for x in over.log_path.read_text("utf-8").splitlines()]
+    fold = next(r for r in log if r.get("name") == "ceiling_fold")
+    assert fold["detail"]["tokens_before"] == 342
+    assert fold["detail"]["tokens_after"] <= 341
+    over.close()
+
+
+def test_summary_from_first_fold_survives_second_fold(home: Path) -> None:
+    w = World(home, settings(ceiling_tokens=200, keep_exchanges=1, low_water_fraction=0.5))
+    w.later().turn("最初の話題は北海道旅行の計画です。" + "。" * 40, tab="chat")
+    w.later().turn("二つ目の話題。" + "x" * 60)
+    w.later().turn("三つ目の話題。" + "y" * 60)
+    assert w.events().count("ceiling_fold") == 1
+    w.librarian.run_once()
+    with w.db.session() as session:
+        first_summary = [e.summary for e in session.exec(select(TimelineEntry)).all()][0]
+    assert first_summary and "北海道旅行" in first_summary
+    for i in range(6):
+        w.later().turn(f"続きの話 {i}。" + "z" * 80)
+    assert w.events().count("ceiling_fold") >= 2
+    assert first_summary in ti_text(w.bodies[-1])
+    w.close()
+
+
+def test_exchange_pushed_out_is_in_next_requests_ti(home: Path) -> None:
+    w = World(home, settings(ceiling_tokens=200, keep_exchanges=1, low_water_fraction=0.4))
+    w.at("2026-03-02T09:00:00+09:00").turn("朝ごはんはパンでした。" + "a" * 60, tab="chat")
+    w.at("2026-03-02T09:05:00+09:00").turn("お昼の予定。" + "b" * 60, tab="work")
+    body = w.at("2026-03-02T09:10:00+09:00").turn("夕方の予定。" + "c" * 60, tab="chat")
+    assert "ceiling_fold" in w.events()
+    assert not any("朝ごはん" in t for t in turn_texts(body))
+    ti = ti_text(body)
+    assert f"2026-03-02 09:00–09:00 [chat] {PENDING_MARKER}" in ti
+    w.librarian.run_once()
+    body = w.at("2026-03-02T09:15:00+09:00").turn("もう一つ。")
+    assert "朝ごはんはパンでした" in ti_text(body)
+    w.close()
+
+
+@pytest.mark.parametrize(
+    "overrides, words",
+    [
+        ({"ceiling_tokens": 0}, "ceiling"),
+        ({"keep_exchanges": 0}, "exchange"),
+        ({"low_water_fraction": 1.0}, "low-water"),
+        ({"low_water_fraction": 1.5}, "low-water"),
+        ({"day_start": "25:00"}, "day boundary"),
+    ],
+)
+def test_invalid_settings_are_refused(overrides: dict[str, object], words: str) -> None:
+    with pytest.raises(SettingsError) as info:
+        Settings().with_overrides(**overrides)
+    assert words in str(info.value)
+
+
+def test_empty_day_never_folds_or_summarizes(home: Path) -> None:
+    summarizer = CountingSummarizer()
+    w = World(home, settings(), summarizer=summarizer)
+    w.cm.switch_tab("work")
+    w.cm.open_day("2026-03-01")
+    w.at("2026-03-03T10:00:00+09:00").turn("久しぶり。")
+    w.librarian.run_once()
+    assert "sunset_fold" not in w.events() and "ceiling_fold" not in w.events()
+    assert summarizer.calls == 0
+    # a day whose talk was all folded already leaves nothing to summarize at sunset
+    w.at("2026-03-04T10:00:00+09:00").turn("次の日。")
+    w.librarian.run_once()
+    assert summarizer.calls == 1  # only the one segment of 03-03
+    w.close()
+
+
+def test_tab_switch_and_open_day_change_nothing(home: Path) -> None:
+    w = World(home, settings())
+    first = w.later().turn("仕事の話です。", tab="work")
+    w.cm.switch_tab("social")
+    w.cm.open_day("2026-02-01")
+    w.cm.switch_tab("research")
+    second = w.later().turn("リサーチの話です。", tab="research")
+    assert extends(first, second)
+    assert first["system"] == second["system"]
+    w.close()
+
+
+def test_librarian_mid_day_changes_nothing_until_one_rerender(home: Path) -> None:
+    w = World(home, settings(ceiling_tokens=300, keep_exchanges=1, low_water_fraction=0.3))
+    w.later().turn("仕事A。" + "a" * 80, tab="work")
+    w.later().turn("雑談B。" + "b" * 80, tab="chat")
+    w.later().turn("仕事C。" + "c" * 80, tab="work")
+    body = w.later().turn("雑談D。" + "d" * 80, tab="chat")
+    assert w.events().count("ceiling_fold") == 1
+    with w.db.session() as session:
+        pending = [e.id for e in queries.pending_entries(session)]
+    assert len(pending) >= 2
+    assert w.librarian._summarize(pending[0])  # one summary in; the fold still waits
+    after_one = w.later().turn("E。")
+    assert extends(body, after_one)
+    for entry_id in pending[1:]:
+        w.librarian._summarize(entry_id)
+    resolved = w.later().turn("F。")
+    assert w.events().count("pending_resolved") == 1
+    assert PENDING_MARKER not in ti_text(resolved)
+    assert not extends(after_one, resolved)
+    again = w.later().turn("G。")
+    assert extends(resolved, again)
+    assert w.events().count("pending_resolved") == 1
+    w.close()
+
+
+def test_sunset_at_first_message_after_boundary_app_running(home: Path) -> None:
+    w = World(home, settings(), start="2026-03-02T23:50:00+09:00")
+    w.turn("夜の話。")
+    w.at("2026-03-03T03:59:00+09:00").turn("まだ同じ日。")
+    assert "sunset_fold" not in w.events()
+    body = w.at("2026-03-03T04:01:00+09:00").turn("新しい朝。")
+    events = w.events()
+    assert events.count("sunset_fold") == 1 and events.count("day_started") == 2
+    assert [t.split("\n", 1)[1] for t in turn_texts(body)] == ["新しい朝。"]
+    assert "夜の話" in ti_text(body) or PENDING_MARKER in ti_text(body)
+    w.close()
+
+
+def test_clock_going_back_loses_nothing_and_opens_no_past_day(home: Path) -> None:
+    w = World(home, settings(), start="2026-03-03T10:00:00+09:00")
+    w.turn("十時の話。")
+    w.at("2026-03-02T22:00:00+09:00").turn("時計が戻った。")
+    w.at("2026-03-01T08:00:00+09:00").turn("もっと戻った。")
+    events = w.events()
+    assert events.count("day_started") == 1 and "sunset_fold" not in events
+    with w.db.session() as session:
+        rows = session.exec(select(Message).where(Message.role == "user")).all()
+    assert [m.text for m in rows] == ["十時の話。", "時計が戻った。", "もっと戻った。"]
+    assert {m.day for m in rows} == {"2026-03-03"}
+    w.close()
+
+
+def test_restart_mid_day_rebuilds_the_same_body(home: Path) -> None:
+    first = World(home, settings(ceiling_tokens=400, keep_exchanges=1))
+    for i in range(6):
+        first.later(2).turn(f"話 {i}。" + "a" * 60, tab=["chat", "work"][i % 2])
+    first.librarian.run_once()
+    first.later(2).turn("要約が届いた後。")
+    assert first.events().count("ceiling_fold") == 1
+    assert first.events().count("pending_resolved") == 1
+    last_before = first.later(2).turn("再起動の前。")
+    first.close()
+    second = World(home, settings(ceiling_tokens=400, keep_exchanges=1), start=first.clock.now().isoformat())
+    after = second.later(2).turn("再起動の後。")
+    assert second.events()[-1] == "app_started"  # no rebuild point between the two
+    assert extends(last_before, after)
+    second.close()
+
+
+def test_empty_and_blank_messages_are_refused(home: Path) -> None:
+    from cms.context import EmptyMessageError
+
+    w = World(home, settings())
+    for text in ["", "   ", "\n\t", "\u200b\u3000"]:
+        with pytest.raises(EmptyMessageError):
+            w.cm.commit_user_message(text, "chat")
+    w.close()
+
+
+def test_odd_unicode_is_stored_and_sent(home: Path) -> None:
+    w = World(home, settings())
+    text = "絵文字👩‍👩‍👧 結合文字が\u0301 制御\x07 孤立サロゲート\ud800 終わり"
+    body = w.turn(text)
+    json.dumps(body, ensure_ascii=False).encode("utf-8")  # sendable
+    with w.db.session() as session:
+        stored = session.exec(select(Message).where(Message.role == "user")).one().text
+    assert stored.startswith("絵文字👩‍👩‍👧 結合文字が\u0301 制御\x07 孤立サロゲート")
+    w.close()
+
+
+def test_huge_paste_over_the_window_is_kept_and_refused_clearly(home: Path) -> None:
+    from cms.context import PromptTooLargeError
+
+    w = World(home, settings(context_window_tokens=5000, max_tokens=500))
+    w.turn("普通の話。")
+    with pytest.raises(PromptTooLargeError) as info:
+        w.turn("x" * 10_000)
+    assert "saved" in str(info.value)
+    with w.db.session() as session:
+        texts = [m.text for m in session.exec(select(Message)).all()]
+    assert "x" * 10_000 in texts
+    # the next ordinary message still goes through: the paste folds away
+    w.turn("短い話。")
+    assert "emergency_fold" in w.events()
+    w.close()

@@ -1,0 +1,81 @@
+"""Small parts: layering, offline tokens, the offline summarizer, days."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from datetime import time
+from pathlib import Path
+
+from cms.clock import parse_ts
+from cms.days import day_of
+from cms.summarizer import OfflineSummarizer, Turn
+from cms.tools import query_terms
+
+
+def test_cms_and_storage_do_not_load_qt() -> None:
+    code = (
+        "import sys, cms.context, cms.turn, cms.librarian, storage, monet_app.replay, "
+        "monet_app.cli; "
+        "bad = [m for m in sys.modules if m.startswith(('PySide6', 'PyQt'))]; "
+        "assert not bad, bad"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_token_estimator_works_with_no_network(tmp_path: Path) -> None:
+    code = (
+        "import socket\n"
+        "def refuse(*a, **k):\n"
+        "    raise OSError('network is off in this test')\n"
+        "socket.socket.connect = refuse\n"
+        "socket.create_connection = refuse\n"
+        "from cms.tokens import TiktokenEstimator\n"
+        "e = TiktokenEstimator()\n"
+        "assert 5 < e.count('今日はいい天気ですね。Hello, world!') < 40\n"
+    )
+    env = {"TIKTOKEN_CACHE_DIR": str(tmp_path / "empty"), "PATH": "/usr/bin:/bin"}
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
+
+
+def test_day_boundary() -> None:
+    four = time(4, 0)
+    assert day_of(parse_ts("2026-03-03T01:30:00+09:00"), four) == "2026-03-02"
+    assert day_of(parse_ts("2026-03-03T04:00:00+09:00"), four) == "2026-03-03"
+    assert day_of(parse_ts("2026-03-03T03:59:59-05:00"), four) == "2026-03-02"
+    assert day_of(parse_ts("2026-03-03T00:00:00+00:00"), time(0, 0)) == "2026-03-03"
+
+
+JA_TURNS = [
+    Turn("user", "来週の京都旅行の計画を立てたいです。嵐山と伏見稲荷に行きたいと思っています。"),
+    Turn("assistant", "いいですね！嵐山は朝早く行くと竹林が空いています。伏見稲荷は夕方もきれいです。"),
+    Turn("user", "京都旅行では、嵐山の竹林を朝一番に歩く予定にします。"),
+    Turn("assistant", "それが良いと思います。"),
+]
+
+
+def test_offline_summary_is_one_short_deterministic_line_in_japanese() -> None:
+    s = OfflineSummarizer(max_chars=80)
+    line = s.summarize(JA_TURNS)
+    assert line == s.summarize(JA_TURNS)
+    assert "\n" not in line and 0 < len(line) <= 80
+    assert "京都旅行" in line and "嵐山" in line
+
+
+def test_offline_summary_in_english_and_empty() -> None:
+    s = OfflineSummarizer(max_chars=120)
+    line = s.summarize(
+        [
+            Turn("user", "I adopted a rescue dog named Biscuit last month. Biscuit loves the beach."),
+            Turn("assistant", "Congratulations on adopting Biscuit!"),
+        ]
+    )
+    assert "Biscuit" in line and len(line) <= 120
+    assert s.summarize([]) == "（内容なし）"
+    assert s.condense(["a / b", "  "], 50)
+
+
+def test_search_terms_for_japanese_and_english() -> None:
+    assert "京都" in query_terms("京都旅行はいつ?")
+    terms = [t.lower() for t in query_terms("How many MCU films did I watch?")]
+    assert "mcu" in terms and "films" in terms and "how" not in terms

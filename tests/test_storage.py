@@ -1,0 +1,106 @@
+"""The database file: migrations, refusing a newer schema, and clear words on damage."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+from sqlmodel import select
+
+from storage import Database, DatabaseError, DatabaseTooNewError, default_home
+from storage.models import Message, Thread
+
+
+def test_fresh_home_is_migrated_to_head_in_wal(tmp_path: Path) -> None:
+    db = Database(tmp_path / "h")
+    assert db.schema_revision() == "0001"
+    with sqlite3.connect(db.path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    db.close()
+    again = Database(tmp_path / "h")  # reopening is a no-op
+    assert again.schema_revision() == "0001"
+    again.close()
+
+
+def test_monet_home_moves_the_data_folder(home: Path) -> None:
+    assert default_home() == home
+    db = Database()
+    assert db.path == home / "monet.db" and db.path.exists()
+    db.close()
+
+
+def test_database_newer_than_the_code_is_refused(tmp_path: Path) -> None:
+    Database(tmp_path / "h").close()
+    path = tmp_path / "h" / "monet.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE alembic_version SET version_num = '9999_future'")
+    before = path.read_bytes()
+    with pytest.raises(DatabaseTooNewError) as info:
+        Database(tmp_path / "h")
+    assert "newer MONET" in str(info.value)
+    assert path.read_bytes() == before
+
+
+def test_damaged_database_gives_a_clear_error(tmp_path: Path) -> None:
+    home = tmp_path / "h"
+    home.mkdir()
+    (home / "monet.db").write_bytes(b"this is not sqlite at all" * 100)
+    with pytest.raises(DatabaseError) as info:
+        Database(home)
+    assert "damaged" in str(info.value)
+    assert (home / "monet.db").read_bytes().startswith(b"this is not sqlite")
+
+
+def test_locked_database_gives_a_clear_error_and_keeps_data(tmp_path: Path) -> None:
+    db = Database(tmp_path / "h", busy_timeout_ms=200)
+    with db.session() as session:
+        thread = Thread(kind="day", day="2026-03-02", title="2026-03-02", created_ts="t")
+        session.add(thread)
+    locker = sqlite3.connect(db.path, check_same_thread=False)
+    locker.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(DatabaseError) as info:
+            with db.session() as session:
+                session.add(
+                    Message(
+                        thread_id=thread.id or 0, day="2026-03-02", tab="chat", tab_label="c",
+                        role="user", text="x", ts="2026-03-02T09:00:00+09:00", token_estimate=1,
+                    )
+                )
+        assert "locked" in str(info.value)
+    finally:
+        locker.rollback()
+        locker.close()
+    with db.session() as session:
+        assert session.exec(select(Thread)).all()
+    db.close()
+
+
+def test_two_writers_in_threads_lose_nothing(tmp_path: Path) -> None:
+    db = Database(tmp_path / "h")
+    with db.session() as session:
+        thread = Thread(kind="day", day="2026-03-02", title="2026-03-02", created_ts="t")
+        session.add(thread)
+    assert thread.id is not None
+
+    def write(prefix: str) -> None:
+        for i in range(50):
+            with db.session() as session:
+                session.add(
+                    Message(
+                        thread_id=thread.id or 0, day="2026-03-02", tab="chat", tab_label="c",
+                        role="user", text=f"{prefix}{i}", ts="2026-03-02T09:00:00+09:00",
+                        token_estimate=1,
+                    )
+                )
+
+    workers = [threading.Thread(target=write, args=(p,)) for p in "ab"]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    with db.session() as session:
+        assert len(session.exec(select(Message)).all()) == 100
+    db.close()
