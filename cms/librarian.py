@@ -60,7 +60,7 @@ class Librarian:
             turns = [Turn(role=m.role, text=m.text) for m in messages]
         summary = self.summarizer.summarize(turns).replace("\n", " ").strip() or "（内容なし）"
         with self.db.session() as session:
-            claimed = session.exec(  # type: ignore[call-overload]
+            claimed = session.exec(
                 update(TimelineEntry)
                 .where(col(TimelineEntry.id) == entry_id, col(TimelineEntry.summary).is_(None))
                 .values(

@@ -139,7 +139,8 @@ def entry_line(entry: TimelineEntry) -> str:
     if entry.level == "segment":
         return f"{entry.day_from} {_hhmm(entry.start_ts)}–{_hhmm(entry.end_ts)} [{tabs}] {text}"
     if entry.level == "day":
-        return f"{entry.day_from} [{tabs}] {text}"
+        span = f"{_hhmm(entry.start_ts)}–{_hhmm(entry.end_ts)}"
+        return f"{entry.day_from} {span} [{tabs}] {text}"
     if entry.level == "week":
         return f"{entry.day_from}〜{entry.day_to} [{tabs}] {text}"
     return f"{entry.day_from[:7]} [{tabs}] {text}"
@@ -177,6 +178,36 @@ def _next_level(level: str) -> str:
     return {"segment": "day", "day": "week", "week": "month"}[level]
 
 
+def _merge(
+    session: Session,
+    children: Sequence[TimelineEntry],
+    level: str,
+    summarizer: OfflineSummarizer,
+    created_ts: str,
+) -> None:
+    summary = summarizer.condense([c.summary or "" for c in children], ROLLUP_MAX_CHARS[level])
+    tabs = sorted({t for c in children for t in c.tabs.split(",") if t})
+    ordered = sorted(children, key=lambda c: (c.first_message_id, c.id or 0))
+    parent = TimelineEntry(
+        level=level,
+        day_from=min(c.day_from for c in children),
+        day_to=max(c.day_to for c in children),
+        start_ts=ordered[0].start_ts,
+        end_ts=ordered[-1].end_ts,
+        tabs=",".join(tabs),
+        summary=summary,
+        summary_source="rollup",
+        summarized_ts=created_ts,
+        first_message_id=ordered[0].first_message_id,
+    )
+    session.add(parent)
+    session.flush()
+    for child in children:
+        child.parent_id = parent.id
+        session.add(child)
+    session.flush()
+
+
 def _roll_up_once(
     session: Session,
     visible: Sequence[TimelineEntry],
@@ -184,7 +215,11 @@ def _roll_up_once(
     summarizer: OfflineSummarizer,
     created_ts: str,
 ) -> bool:
-    """Roll the oldest rollable group of one level up into a single entry."""
+    """Roll the oldest rollable detail up one step. Pending entries never roll up.
+
+    Past days first: segments -> day, days -> week, weeks -> month (never the current
+    week or month). Only when that is exhausted, the oldest half of today's summarized
+    lines merge into one, so even a very long day keeps the TI within its budget."""
     for level in ("segment", "day", "week"):
         target = _next_level(level)
         groups: dict[str, list[TimelineEntry]] = {}
@@ -192,38 +227,19 @@ def _roll_up_once(
             if entry.level != level or entry.summary is None or entry.day_to >= current_day:
                 continue
             groups.setdefault(_period_key(target, entry.day_from), []).append(entry)
-        if target == "month":
-            current_key = _period_key("month", current_day)
-        elif target == "week":
-            current_key = _period_key("week", current_day)
-        else:
-            current_key = current_day
+        current_key = _period_key(target, current_day)
         candidates = [k for k in sorted(groups) if k != current_key or target == "day"]
-        if not candidates:
-            continue
-        children = groups[candidates[0]]
-        summary = summarizer.condense(
-            [c.summary or "" for c in children], ROLLUP_MAX_CHARS[target]
-        )
-        tabs = sorted({t for c in children for t in c.tabs.split(",") if t})
-        parent = TimelineEntry(
-            level=target,
-            day_from=min(c.day_from for c in children),
-            day_to=max(c.day_to for c in children),
-            start_ts=children[0].start_ts,
-            end_ts=children[-1].end_ts,
-            tabs=",".join(tabs),
-            summary=summary,
-            summary_source="rollup",
-            summarized_ts=created_ts,
-            first_message_id=min(c.first_message_id for c in children),
-        )
-        session.add(parent)
-        session.flush()
-        for child in children:
-            child.parent_id = parent.id
-            session.add(child)
-        session.flush()
+        if candidates:
+            _merge(session, groups[candidates[0]], target, summarizer, created_ts)
+            return True
+    today = [
+        e
+        for e in visible
+        if e.day_from >= current_day and e.summary is not None and e.level in ("segment", "day")
+    ]
+    if len(today) >= 2:
+        today.sort(key=lambda e: (e.first_message_id, e.id or 0))
+        _merge(session, today[: max(2, (len(today) + 1) // 2)], "day", summarizer, created_ts)
         return True
     return False
 

@@ -4,6 +4,7 @@ Nothing here imports Qt or talks to the network. SQLite-specific SQL is confined
 ``storage.database`` (connection pragmas); everything else is portable SQLAlchemy.
 """
 
-from storage.database import Database, DatabaseError, DatabaseTooNewError, default_home
+from storage.database import Database, default_home
+from storage.errors import DatabaseError, DatabaseTooNewError, UserFacingError
 
-__all__ = ["Database", "DatabaseError", "DatabaseTooNewError", "default_home"]
+__all__ = ["Database", "DatabaseError", "DatabaseTooNewError", "UserFacingError", "default_home"]

@@ -159,10 +159,10 @@ def search_messages(
     if not terms:
         return []
     lowered = func.lower(Message.text)
-    score = sum(
-        (case((lowered.contains(term.lower(), autoescape=True), 1), else_=0) for term in terms),
-        start=case((Message.id == -1, 1), else_=0),
-    )
+    hits = [case((lowered.contains(term.lower(), autoescape=True), 1), else_=0) for term in terms]
+    score: Any = hits[0]
+    for hit in hits[1:]:
+        score = score + hit
     query = select(Message, score.label("score")).where(
         col(Message.role).in_(["user", "assistant"])
     )

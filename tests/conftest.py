@@ -37,3 +37,12 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 @pytest.fixture(scope="session")
 def traces() -> list[Path]:
     return sorted(TRACES.glob("*.jsonl"))
+
+
+@pytest.fixture(autouse=True)
+def _close_worlds() -> Iterator[None]:
+    yield
+    from tests.helpers import OPEN_WORLDS
+
+    while OPEN_WORLDS:
+        OPEN_WORLDS.pop().close()

@@ -31,6 +31,9 @@ class CountingSummarizer:
         return self.inner.summarize(turns)
 
 
+OPEN_WORLDS: list["World"] = []
+
+
 @dataclass
 class World:
     home: Path
@@ -49,6 +52,7 @@ class World:
         self.runner = TurnRunner(self.cm, self.model, self.log)
         self.librarian = Librarian(self.db, self.summarizer, self.clock)
         self.bodies: list[dict[str, Any]] = []
+        OPEN_WORLDS.append(self)
         self.cm.app_started()
 
     def at(self, ts: str) -> World:

@@ -250,3 +250,86 @@ def test_huge_paste_over_the_window_is_kept_and_refused_clearly(home: Path) -> N
     w.turn("短い話。")
     assert "emergency_fold" in w.events()
     w.close()
+
+
+def test_thread_model_folds_a_thread_when_it_is_left(home: Path) -> None:
+    w = World(home, settings(sunset_model=False))
+    work = w.cm.thread_named("work")
+    chat = w.cm.thread_named("chat")
+    w.cm.switch_thread(work)
+    w.later().turn("仕事スレッドの話。", tab="work")
+    w.cm.switch_thread(chat)
+    body = w.later().turn("雑談スレッドの話。", tab="chat")
+    assert "thread_switch_fold" in w.events()
+    assert not any("仕事スレッド" in t for t in turn_texts(body))
+    assert f"[work] {PENDING_MARKER}" in ti_text(body)
+    w.librarian.run_once()
+    w.cm.switch_thread(work)
+    back = w.later().turn("仕事に戻った。", tab="work")
+    texts = turn_texts(back)
+    assert any("仕事スレッドの話。" in t for t in texts)  # its own turns are raw again
+    assert f"[chat] {PENDING_MARKER}" in ti_text(back)  # the thread just left
+    assert "[work]" not in ti_text(back)
+    w.librarian.run_once()
+    later = w.later().turn("続き。", tab="work")
+    assert "雑談スレッドの話" in ti_text(later)  # the other thread is remembered
+    w.close()
+
+
+def test_switching_the_flag_loses_nothing(home: Path) -> None:
+    w = World(home, settings())
+    w.later().turn("日没モデルでの話。")
+    w.close()
+    off = World(home, settings(sunset_model=False), start=w.clock.now().isoformat())
+    off.cm.switch_thread(off.cm.thread_named("chat"))
+    off.later().turn("スレッドモデルでの話。")
+    assert "settings_changed" in off.events()
+    off.close()
+    on = World(home, settings(), start=off.clock.now().isoformat())
+    body = on.later().turn("また日没モデル。")
+    with on.db.session() as session:
+        texts = [m.text for m in session.exec(select(Message).where(Message.role == "user")).all()]
+    assert texts == ["日没モデルでの話。", "スレッドモデルでの話。", "また日没モデル。"]
+    assert any("日没モデルでの話。" in t for t in turn_texts(body))
+    on.close()
+
+
+def test_prompt_too_long_folds_and_retries_once_never_loops(home: Path) -> None:
+    from cms.model import PromptTooLongError
+
+    w = World(home, settings())
+    for i in range(4):
+        w.later().turn(f"話 {i}。")
+    calls = {"n": 0}
+    original = w.model.stream
+
+    def too_long(body: object) -> object:
+        calls["n"] += 1
+        raise PromptTooLongError("prompt is too long: 1200000 tokens > 1000000 maximum")
+
+    w.model.stream = too_long  # type: ignore[assignment]
+    with pytest.raises(PromptTooLongError):
+        w.runner.send("長すぎる？", "chat")
+    assert calls["n"] == 2  # the first try, one fold, one retry: never a loop
+    assert w.events().count("emergency_fold") == 1
+    w.model.stream = original  # type: ignore[method-assign]
+    with w.db.session() as session:
+        assert any(m.text == "長すぎる？" for m in session.exec(select(Message)).all())
+    w.close()
+
+
+def test_timeline_stays_within_budget_on_a_very_long_day(home: Path) -> None:
+    from cms.tokens import TiktokenEstimator
+
+    estimator = TiktokenEstimator()
+    w = World(home, settings(ceiling_tokens=400, keep_exchanges=1, ti_budget_tokens=300),
+              estimator=estimator)
+    for i in range(60):
+        w.later(4).turn(f"話題 {i}: " + "今日は色々なことがありました。" * 3, tab=["chat", "work"][i % 3 == 0])
+        if i % 5 == 4:
+            w.librarian.run_once()
+    sizes = [estimator.count(ti_text(b)) for b in w.bodies]
+    assert w.events().count("ceiling_fold") >= 10
+    # pending placeholders cannot roll up, so allow the lines of one fold above the budget
+    assert max(sizes) <= 300 + 120
+    w.close()
