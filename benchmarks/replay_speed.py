@@ -1,0 +1,79 @@
+"""Replay every public trace and print speed and prompt figures.
+
+    python benchmarks/replay_speed.py [TRACE_DIR]
+
+For each trace and model (sunset on / off): turns per second of the whole replay,
+context-manager time per request (p50 / p95 ms, model excluded: building the body,
+folds, renders), rebuilds per day, the largest prompt in tokens, and the largest TI.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from cms.clock import parse_ts  # noqa: E402
+from cms.days import day_of  # noqa: E402
+from cms.settings import Settings  # noqa: E402
+from cms.tokens import TiktokenEstimator  # noqa: E402
+from monet_app.replay import read_trace, replay  # noqa: E402
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def main() -> None:
+    default = next(
+        (p / "shared/data/traces" for p in ROOT.parents if (p / "shared/data/traces").is_dir()),
+        ROOT.parent / "shared/data/traces",
+    )
+    folder = Path(sys.argv[1]) if len(sys.argv) > 1 else default
+    estimator = TiktokenEstimator()
+    start = Settings().day_start_time
+    header = (
+        f"{'trace':22} {'model':6} {'turns':>5} {'turns/s':>8} {'cm p50':>7} {'cm p95':>7} "
+        f"{'days':>4} {'rebuilds':>8} {'/day':>5} {'max prompt':>10} {'max TI':>7}"
+    )
+    print(header)
+    print("-" * len(header))
+    for trace in sorted(folder.glob("*.jsonl")):
+        lines = read_trace(trace)
+        days = {day_of(parse_ts(x.ts), start) for x in lines if "user" in x.data}
+        for sunset in (True, False):
+            with tempfile.TemporaryDirectory() as tmp:
+                log = Path(tmp) / "log.jsonl"
+                summary = replay(
+                    trace, Path(tmp) / "home", log,
+                    overrides={"sunset_model": sunset}, estimator=estimator,
+                )
+                max_ti = 0
+                seen: set[str] = set()
+                for raw in log.read_text("utf-8").splitlines():
+                    record = json.loads(raw)
+                    if record["kind"] == "request":
+                        ti = record["body"]["system"][-1]["text"]
+                        if ti not in seen:
+                            seen.add(ti)
+                            max_ti = max(max_ti, estimator.count(ti))
+            print(
+                f"{trace.stem:22} {'sunset' if sunset else 'thread':6} {summary.turns:5d} "
+                f"{summary.turns / summary.seconds:8.1f} "
+                f"{statistics.median(summary.cm_ms):7.2f} {percentile(summary.cm_ms, 0.95):7.2f} "
+                f"{len(days):4d} {summary.rebuilds:8d} {summary.rebuilds / len(days):5.1f} "
+                f"{summary.largest_prompt:10,d} {max_ti:7,d}"
+            )
+
+
+if __name__ == "__main__":
+    main()
