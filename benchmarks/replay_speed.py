@@ -18,11 +18,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cms.clock import parse_ts  # noqa: E402
-from cms.days import day_of  # noqa: E402
-from cms.settings import Settings  # noqa: E402
-from cms.tokens import TiktokenEstimator  # noqa: E402
-from monet_app.replay import read_trace, replay  # noqa: E402
+from cms.clock import parse_ts
+from cms.days import day_of
+from cms.settings import Settings
+from cms.tokens import TiktokenEstimator
+from monet_app.replay import read_trace, replay
 
 
 def percentile(values: list[float], q: float) -> float:

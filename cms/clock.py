@@ -31,7 +31,7 @@ class ManualClock:
 
 def parse_ts(text: str) -> datetime:
     """Parse an ISO 8601 timestamp that carries an offset."""
-    value = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    value = datetime.fromisoformat(text)
     if value.tzinfo is None:
         raise ValueError(f"timestamp without an offset: {text!r}")
     return value

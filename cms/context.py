@@ -291,13 +291,7 @@ class ContextManager:
             if len(exchanges) <= 1:
                 return False
             count = max(1, len(exchanges) // 2)
-            folded = [m for ex in exchanges[:count] for m in ex]
-            fold_id, segments = self._fold_raw(session, state, folded, "emergency")
-            self._event(
-                session,
-                "emergency_fold",
-                {"fold_id": fold_id, "exchanges": count, "reason": reason, "pending": segments},
-            )
+            self._fold_oldest(session, state, exchanges, count, "emergency", {"reason": reason})
             self._render(session, state)
             session.add(state)
         return True
@@ -315,19 +309,8 @@ class ContextManager:
             remaining -= timeline.exchange_tokens(exchanges[count])
             count += 1
         if count:
-            folded = [m for ex in exchanges[:count] for m in ex]
-            fold_id, segments = self._fold_raw(session, state, folded, "emergency")
-            self._event(
-                session,
-                "emergency_fold",
-                {
-                    "fold_id": fold_id,
-                    "exchanges": count,
-                    "tokens_before": prepared.raw_tokens,
-                    "tokens_after": remaining,
-                    "pending": segments,
-                },
-            )
+            detail = {"tokens_before": prepared.raw_tokens, "tokens_after": remaining}
+            self._fold_oldest(session, state, exchanges, count, "emergency", detail)
             self._render(session, state)
             prepared = self._build(session, state)
         if prepared.estimated_input_tokens > window:
@@ -385,6 +368,24 @@ class ContextManager:
                 session.add(thread)
         return fold_id, count
 
+    def _fold_oldest(
+        self,
+        session: Session,
+        state: PromptState,
+        exchanges: Sequence[Sequence[Message]],
+        count: int,
+        kind: str,
+        detail: dict[str, Any],
+    ) -> None:
+        """Fold the oldest ``count`` whole exchanges and log ``{kind}_fold``."""
+        folded = [m for ex in exchanges[:count] for m in ex]
+        fold_id, segments = self._fold_raw(session, state, folded, kind)
+        self._event(
+            session,
+            f"{kind}_fold",
+            {"fold_id": fold_id, "exchanges": count, **detail, "pending": segments},
+        )
+
     def _ceiling_fold(self, session: Session, state: PromptState) -> bool:
         """Over the ceiling: fold the oldest whole exchanges down to the low-water mark."""
         s = self.settings
@@ -405,19 +406,8 @@ class ContextManager:
             count += 1
         if count == 0:
             return False
-        folded = [m for ex in exchanges[:count] for m in ex]
-        fold_id, segments = self._fold_raw(session, state, folded, "ceiling")
-        self._event(
-            session,
-            "ceiling_fold",
-            {
-                "fold_id": fold_id,
-                "exchanges": count,
-                "tokens_before": before,
-                "tokens_after": remaining,
-                "pending": segments,
-            },
-        )
+        detail = {"tokens_before": before, "tokens_after": remaining}
+        self._fold_oldest(session, state, exchanges, count, "ceiling", detail)
         return True
 
     def _resolve_pending(self, session: Session, state: PromptState) -> bool:

@@ -35,7 +35,7 @@ class TiktokenEstimator:
         if not text:
             return 0
         n = len(self._enc.encode(text, disallowed_special=()))
-        return int(math.ceil(n * self.ratio))
+        return math.ceil(n * self.ratio)
 
 
 class CharEstimator:

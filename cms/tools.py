@@ -48,8 +48,7 @@ _LATIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'\-]{2,}")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaffー々]+")
 _HIRAGANA_ONLY = re.compile(r"^[\u3040-\u309fー]+$")
 _STOP = frozenset(
-    "the and for that this with you your are was were have has had how many much what when "
-    "where which who why did does do can could would should since about into from".split()
+    ["the", "and", "for", "that", "this", "with", "you", "your", "are", "was", "were", "have", "has", "had", "how", "many", "much", "what", "when", "where", "which", "who", "why", "did", "does", "do", "can", "could", "would", "should", "since", "about", "into", "from"]
 )
 MAX_TEXT = 600
 

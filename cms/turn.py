@@ -12,7 +12,15 @@ from typing import Any
 
 from cms.context import ContextManager
 from cms.events import RequestLog
-from cms.model import ChatModel, Completed, ModelError, PromptTooLongError, TextDelta, ToolCall, Usage
+from cms.model import (
+    ChatModel,
+    Completed,
+    ModelError,
+    PromptTooLongError,
+    TextDelta,
+    ToolCall,
+    Usage,
+)
 from cms.tools import run_tool
 from storage.models import Message
 

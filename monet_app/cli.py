@@ -87,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("monet: interrupted; everything stored so far is kept.", file=sys.stderr)
         return 130
-    except Exception as exc:  # noqa: BLE001 - the last line of defence for the person
+    except Exception as exc:
         log.exception("unexpected error")
         print(
             f"monet: unexpected error: {exc.__class__.__name__}: {exc} "
@@ -133,11 +133,12 @@ def _run(args: argparse.Namespace, home: Path) -> int:
             sys.stdout.writelines(chunks)
         return 0
     if args.command == "timeline":
+        from datetime import datetime
+
         from cms.clock import ManualClock
         from cms.context import ContextManager
         from cms.settings import load_settings
         from cms.tokens import TiktokenEstimator
-        from datetime import datetime
 
         db = Database(home)
         with db.session() as session:

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sqlmodel import col, select
+
 from cms.clock import ManualClock, parse_ts
 from cms.context import ContextManager
 from cms.events import RequestLog
@@ -24,7 +26,6 @@ from cms.turn import TurnRunner
 from storage import Database
 from storage.errors import UserFacingError
 from storage.models import Event
-from sqlmodel import col, select
 
 
 class TraceError(UserFacingError):

@@ -11,15 +11,13 @@ into segments, so its single ``pending_resolved`` re-render can be found later.
 
 from __future__ import annotations
 
-from typing import Optional
-
 from sqlmodel import Field, SQLModel
 
 
 class Thread(SQLModel, table=True):
-    id: Optional[int] = Field(default=None, primary_key=True)
+    id: int | None = Field(default=None, primary_key=True)
     kind: str = Field(index=True)  # "day" | "topic"
-    day: Optional[str] = Field(default=None, index=True)  # YYYY-MM-DD for day threads
+    day: str | None = Field(default=None, index=True)  # YYYY-MM-DD for day threads
     title: str
     created_ts: str
     # The first message of this thread still sent raw; older ones were folded.
@@ -27,7 +25,7 @@ class Thread(SQLModel, table=True):
 
 
 class Message(SQLModel, table=True):
-    id: Optional[int] = Field(default=None, primary_key=True)
+    id: int | None = Field(default=None, primary_key=True)
     thread_id: int = Field(foreign_key="thread.id", index=True)
     day: str = Field(index=True)
     tab: str
@@ -35,27 +33,27 @@ class Message(SQLModel, table=True):
     role: str  # "user" | "assistant" | "tool"
     text: str
     # Exact API content for tool rows: {"call": [...assistant blocks], "result": [...]}.
-    content_json: Optional[str] = None
+    content_json: str | None = None
     ts: str  # ISO 8601 with the offset the clock gave
     token_estimate: int
     status: str = "complete"  # "complete" | "incomplete"
-    segment_id: Optional[int] = Field(default=None, foreign_key="segment.id", index=True)
+    segment_id: int | None = Field(default=None, foreign_key="segment.id", index=True)
 
 
 class Fold(SQLModel, table=True):
-    id: Optional[int] = Field(default=None, primary_key=True)
+    id: int | None = Field(default=None, primary_key=True)
     kind: str  # "sunset" | "ceiling" | "emergency" | "thread_switch"
     day: str
-    thread_id: Optional[int] = Field(default=None, foreign_key="thread.id")
+    thread_id: int | None = Field(default=None, foreign_key="thread.id")
     created_ts: str
     segment_count: int
-    resolved_ts: Optional[str] = None
+    resolved_ts: str | None = None
 
 
 class Segment(SQLModel, table=True):
-    id: Optional[int] = Field(default=None, primary_key=True)
+    id: int | None = Field(default=None, primary_key=True)
     thread_id: int = Field(foreign_key="thread.id", index=True)
-    fold_id: Optional[int] = Field(default=None, foreign_key="fold.id", index=True)
+    fold_id: int | None = Field(default=None, foreign_key="fold.id", index=True)
     day: str = Field(index=True)
     tab: str
     first_message_id: int
@@ -66,24 +64,24 @@ class Segment(SQLModel, table=True):
 
 
 class TimelineEntry(SQLModel, table=True):
-    id: Optional[int] = Field(default=None, primary_key=True)
+    id: int | None = Field(default=None, primary_key=True)
     level: str = Field(index=True)  # "segment" | "day" | "week" | "month"
-    segment_id: Optional[int] = Field(default=None, foreign_key="segment.id", index=True)
-    parent_id: Optional[int] = Field(default=None, foreign_key="timelineentry.id", index=True)
+    segment_id: int | None = Field(default=None, foreign_key="segment.id", index=True)
+    parent_id: int | None = Field(default=None, foreign_key="timelineentry.id", index=True)
     day_from: str = Field(index=True)
     day_to: str
     start_ts: str
     end_ts: str
     tabs: str  # comma-separated tab ids
     first_message_id: int = Field(index=True)  # orders the TI (message ids follow time)
-    summary: Optional[str] = None  # None while pending
-    summary_source: Optional[str] = None  # "offline" | model name | "rollup"
-    summarized_ts: Optional[str] = None
+    summary: str | None = None  # None while pending
+    summary_source: str | None = None  # "offline" | model name | "rollup"
+    summarized_ts: str | None = None
     attempts: int = 0
 
 
 class Event(SQLModel, table=True):
-    id: Optional[int] = Field(default=None, primary_key=True)
+    id: int | None = Field(default=None, primary_key=True)
     ts: str
     name: str = Field(index=True)
     detail_json: str = "{}"
@@ -110,8 +108,8 @@ class PromptState(SQLModel, table=True):
     ti_pending_ids_json: str = "[]"
     # The day (sunset model) or thread (thread model) the rendered prompt belongs to.
     prompt_day: str = ""
-    prompt_thread_id: Optional[int] = None
+    prompt_thread_id: int | None = None
     current_day: str = ""
-    current_thread_id: Optional[int] = None
+    current_thread_id: int | None = None
     current_tab: str = ""
     librarian_last_run_ts: str = ""

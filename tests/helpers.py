@@ -31,7 +31,7 @@ class CountingSummarizer:
         return self.inner.summarize(turns)
 
 
-OPEN_WORLDS: list["World"] = []
+OPEN_WORLDS: list[World] = []
 
 
 @dataclass
@@ -112,4 +112,4 @@ def ti_text(body: dict[str, Any]) -> str:
     return str(body["system"][-1]["text"])
 
 
-__all__ = ["World", "CountingSummarizer", "Turn", "turn_texts", "ti_text"]
+__all__ = ["CountingSummarizer", "Turn", "World", "ti_text", "turn_texts"]

@@ -14,7 +14,8 @@ TRACE = TRACES / "synthetic-actions.jsonl"
 
 def monet(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "monet_app.cli", *args], capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "monet_app.cli", *args],
+        capture_output=True, text=True, timeout=300, check=False,
     )
 
 

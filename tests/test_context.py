@@ -59,7 +59,7 @@ def test_exactly_at_ceiling_does_not_fold_one_over_folds_once(tmp_path: Path) ->
     over, bodies = _exchange_world(tmp_path / "over", 341)
     assert over.events().count("ceiling_fold") == 1
     last = turn_texts(bodies[-1])
-    assert not any(t.endswith("U0" + "a" * 48) or t.endswith("U1" + "a" * 48) for t in last)
+    assert not any(t.endswith(("U0" + "a" * 48, "U1" + "a" * 48)) for t in last)
     assert any(t.endswith("U2" + "a" * 48) for t in last)  # newest exchanges kept raw
     assert any(t.endswith("U3" + "a" * 48) for t in last)
     log = [json.loads(x) for x in over.log_path.read_text("utf-8").splitlines()]
@@ -77,7 +77,7 @@ def test_summary_from_first_fold_survives_second_fold(home: Path) -> None:
     assert w.events().count("ceiling_fold") == 1
     w.librarian.run_once()
     with w.db.session() as session:
-        first_summary = [e.summary for e in session.exec(select(TimelineEntry)).all()][0]
+        first_summary = session.exec(select(TimelineEntry)).first().summary  # type: ignore[union-attr]
     assert first_summary and "北海道旅行" in first_summary
     for i in range(6):
         w.later().turn(f"続きの話 {i}。" + "z" * 80)

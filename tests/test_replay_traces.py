@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from cms.days import day_of
 from cms.clock import parse_ts
+from cms.days import day_of
 from cms.settings import Settings
 from cms.timeline import PENDING_MARKER
 from cms.tokens import TiktokenEstimator

@@ -61,14 +61,13 @@ def test_locked_database_gives_a_clear_error_and_keeps_data(tmp_path: Path) -> N
     locker = sqlite3.connect(db.path, check_same_thread=False)
     locker.execute("BEGIN EXCLUSIVE")
     try:
-        with pytest.raises(DatabaseError) as info:
-            with db.session() as session:
-                session.add(
-                    Message(
-                        thread_id=thread.id or 0, day="2026-03-02", tab="chat", tab_label="c",
-                        role="user", text="x", ts="2026-03-02T09:00:00+09:00", token_estimate=1,
-                    )
+        with pytest.raises(DatabaseError) as info, db.session() as session:
+            session.add(
+                Message(
+                    thread_id=thread.id or 0, day="2026-03-02", tab="chat", tab_label="c",
+                    role="user", text="x", ts="2026-03-02T09:00:00+09:00", token_estimate=1,
                 )
+            )
         assert "locked" in str(info.value)
     finally:
         locker.rollback()
