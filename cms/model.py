@@ -11,11 +11,15 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import deque
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Protocol
 
 from cms.tokens import TokenEstimator
+
+if TYPE_CHECKING:
+    from cms.cache_sim import PromptCacheSimulator
 
 
 @dataclass(frozen=True)
@@ -110,9 +114,20 @@ class StandInModel:
     """Answers with the trace's replies. A turn with ``recall`` first calls
     ``search_history`` with that query, then answers once the tool result is in."""
 
-    def __init__(self, estimator: TokenEstimator, chunk_chars: int = 400) -> None:
+    def __init__(
+        self,
+        estimator: TokenEstimator,
+        chunk_chars: int = 400,
+        *,
+        cache: PromptCacheSimulator | None = None,
+        now: Callable[[], datetime] | None = None,
+    ) -> None:
+        """With ``cache`` and ``now``, usage is priced as Anthropic's prompt cache would;
+        without, all input is reported uncached."""
         self.estimator = estimator
         self.chunk_chars = chunk_chars
+        self.cache = cache
+        self.now = now
         self._script: deque[ScriptedReply] = deque()
         self.calls = 0
 
@@ -124,7 +139,6 @@ class StandInModel:
         if not self._script:
             raise ModelError("The stand-in model has no scripted reply for this turn.")
         script = self._script[0]
-        input_tokens = body_text_tokens(self.estimator, body)
         if script.recall and not script.recall_done:
             script.recall_done = True
             digest = hashlib.sha256(
@@ -135,13 +149,20 @@ class StandInModel:
             )
             yield call
             block = {"type": "tool_use", "id": call.id, "name": call.name, "input": call.input}
-            usage = Usage(input_tokens=input_tokens, output_tokens=self.estimator.count(json.dumps(block)))
+            usage = self._usage(body, self.estimator.count(json.dumps(block)))
             yield Completed("tool_use", usage, [block])
             return
         self._script.popleft()
         text = script.text
         for start in range(0, len(text), self.chunk_chars):
             yield TextDelta(text[start : start + self.chunk_chars])
-        usage = Usage(input_tokens=input_tokens, output_tokens=self.estimator.count(text))
+        usage = self._usage(body, self.estimator.count(text))
         content = [{"type": "text", "text": text}] if text else []
         yield Completed("end_turn", usage, content)
+
+    def _usage(self, body: Mapping[str, Any], output_tokens: int) -> Usage:
+        if self.cache is not None and self.now is not None:
+            return self.cache.usage(body, self.now(), output_tokens)
+        return Usage(
+            input_tokens=body_text_tokens(self.estimator, body), output_tokens=output_tokens
+        )

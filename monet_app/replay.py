@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlmodel import col, select
 
+from cms.cache_sim import PromptCacheSimulator
 from cms.clock import ManualClock, parse_ts
 from cms.context import ContextManager
 from cms.events import RequestLog
@@ -64,11 +65,17 @@ class ReplaySummary:
     requests: int = 0
     events: dict[str, int] = field(default_factory=dict)
     input_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
     output_tokens: int = 0
     largest_prompt: int = 0
     seconds: float = 0.0
     cm_ms: list[float] = field(default_factory=list)
     librarian_summaries: int = 0
+
+    @property
+    def hit_ratio(self) -> float:
+        return self.cache_read_tokens / self.input_tokens if self.input_tokens else 0.0
 
     @property
     def folds(self) -> int:
@@ -86,7 +93,9 @@ class ReplaySummary:
     def text(self) -> str:
         return (
             f"turns {self.turns}, requests {self.requests}, folds {self.folds}, "
-            f"rebuilds {self.rebuilds}, input tokens {self.input_tokens:,}, "
+            f"rebuilds {self.rebuilds}, input tokens {self.input_tokens:,} "
+            f"(cache reads {self.cache_read_tokens:,}, writes {self.cache_write_tokens:,}, "
+            f"hit ratio {self.hit_ratio:.1%}), "
             f"output tokens {self.output_tokens:,}, largest prompt {self.largest_prompt:,}, "
             f"summaries {self.librarian_summaries}, {self.seconds:.1f} s"
         )
@@ -127,7 +136,7 @@ def replay(
     log = RequestLog(request_log)
     cm = _TimedCM(db, settings, clock, estimator, log)
     cm.timings = []
-    model = StandInModel(estimator)
+    model = StandInModel(estimator, cache=PromptCacheSimulator(estimator), now=clock.now)
     runner = TurnRunner(cm, model, log)
     keeper = Librarian(db, OfflineSummarizer(), clock, settings.librarian_interval_minutes)
     summary = ReplaySummary()
@@ -159,6 +168,8 @@ def replay(
                         + usage.cache_read_input_tokens
                     )
                     summary.input_tokens += total
+                    summary.cache_read_tokens += usage.cache_read_input_tokens
+                    summary.cache_write_tokens += usage.cache_creation_input_tokens
                     summary.output_tokens += usage.output_tokens
                     summary.largest_prompt = max(summary.largest_prompt, total)
         if librarian:

@@ -1,0 +1,163 @@
+"""A simulation of Anthropic's prompt cache, so a replay reports usage as the API would.
+
+The rules (``anthropic-caching.md``): the prefix is tools -> system -> messages; each
+block carrying ``cache_control`` is a breakpoint (at most 4) that writes one entry, a
+hash of everything up to it; a later request reads the longest prefix that is
+byte-identical to a live entry, where each breakpoint looks back at most 20 positions
+for one (a run of tool_use or of tool_result blocks counts as one position); prefixes
+shorter than the model's minimum are not cached at all; entries live 5 minutes or 1
+hour from the start of the request that wrote or last read them (a hit refreshes).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from cms.model import Usage
+from cms.tokens import TokenEstimator
+
+LOOKBACK_POSITIONS = 20
+MAX_BREAKPOINTS = 4
+
+# Minimum cacheable prefix in tokens, by model-name prefix (longest match wins).
+MIN_CACHEABLE: dict[str, int] = {
+    "claude-sonnet-4-5": 1024,
+    "claude-sonnet-4-6": 1024,
+    "claude-sonnet-5": 1024,
+    "claude-opus-4-1": 1024,
+    "claude-opus-4-8": 1024,
+    "claude-haiku-3-5": 2048,
+    "claude-opus-4-7": 2048,
+    "claude-haiku-4-5": 4096,
+    "claude-opus-4-5": 4096,
+    "claude-opus-4-6": 4096,
+    "claude-opus-5": 512,
+}
+DEFAULT_MIN_CACHEABLE = 1024
+
+
+def min_cacheable(model: str) -> int:
+    best = ""
+    for prefix in MIN_CACHEABLE:
+        if model.startswith(prefix) and len(prefix) > len(best):
+            best = prefix
+    return MIN_CACHEABLE[best] if best else DEFAULT_MIN_CACHEABLE
+
+
+@dataclass(frozen=True)
+class _Block:
+    digest: str  # hash of the prefix up to and including this block
+    tokens: int  # tokens of this block
+    kind: str  # block type, for the lookback's position counting
+    ttl: timedelta | None  # set on breakpoints
+
+
+class PromptCacheSimulator:
+    """Holds cache entries across requests; ``usage`` prices one request against them."""
+
+    def __init__(self, estimator: TokenEstimator) -> None:
+        self.estimator = estimator
+        # prefix hash -> (expiry, lifetime); a hit refreshes the expiry by the lifetime
+        self._entries: dict[str, tuple[datetime, timedelta]] = {}
+
+    def _blocks(self, body: Mapping[str, Any]) -> list[_Block]:
+        running = hashlib.sha256(json.dumps(body.get("model", "")).encode())
+        raw: list[dict[str, Any]] = [dict(t) for t in body.get("tools", [])]
+        system = body.get("system", [])
+        if isinstance(system, str):
+            raw.append({"type": "text", "text": system})
+        else:
+            raw.extend(dict(b) for b in system)
+        for message in body.get("messages", []):
+            content = message["content"]
+            if isinstance(content, str):
+                content = [{"type": "text", "text": content}]
+            for block in content:
+                raw.append({"_role": message["role"], **block})
+        blocks: list[_Block] = []
+        for block in raw:
+            control = block.pop("cache_control", None)
+            canonical = json.dumps(block, ensure_ascii=False, sort_keys=True)
+            running.update(canonical.encode())
+            text = block.get("text") if block.get("type") == "text" else None
+            tokens = self.estimator.count(text if isinstance(text, str) else canonical)
+            ttl = None
+            if control is not None:
+                ttl = timedelta(hours=1) if control.get("ttl") == "1h" else timedelta(minutes=5)
+            blocks.append(
+                _Block(running.copy().hexdigest(), tokens, str(block.get("type", "")), ttl)
+            )
+        return blocks
+
+    def usage(self, body: Mapping[str, Any], now: datetime, output_tokens: int = 0) -> Usage:
+        blocks = self._blocks(body)
+        breakpoints = [i for i, b in enumerate(blocks) if b.ttl is not None]
+        if len(breakpoints) > MAX_BREAKPOINTS:
+            raise ValueError(
+                f"A request may carry at most {MAX_BREAKPOINTS} cache breakpoints, "
+                f"this one has {len(breakpoints)}."
+            )
+        cumulative: list[int] = []
+        total = 0
+        for block in blocks:
+            total += block.tokens
+            cumulative.append(total)
+        minimum = min_cacheable(str(body.get("model", "")))
+
+        def live(index: int) -> bool:
+            entry = self._entries.get(blocks[index].digest)
+            return entry is not None and entry[0] > now
+
+        # The longest live prefix any breakpoint can reach with its lookback.
+        hit = -1
+        for bp in breakpoints:
+            position_count = 0
+            index = bp
+            while index >= 0 and position_count < LOOKBACK_POSITIONS:
+                if live(index):
+                    hit = max(hit, index)
+                    break
+                previous_kind = blocks[index].kind
+                index -= 1
+                in_tool_run = (
+                    index >= 0
+                    and previous_kind in ("tool_use", "tool_result")
+                    and blocks[index].kind == previous_kind
+                )
+                if not in_tool_run:
+                    position_count += 1
+        read = cumulative[hit] if hit >= 0 else 0
+        # A hit refreshes the entry it read and the live entries inside that prefix.
+        for index in [hit, *[bp for bp in breakpoints if bp < hit]]:
+            if index >= 0 and live(index):
+                expiry, lifetime = self._entries[blocks[index].digest]
+                self._entries[blocks[index].digest] = (max(expiry, now + lifetime), lifetime)
+
+        # Breakpoints past the hit write new entries, if long enough to be cached.
+        write_5m = write_1h = 0
+        written_to = hit
+        for bp in breakpoints:
+            if bp <= hit or cumulative[bp] < minimum:
+                continue
+            segment = cumulative[bp] - (cumulative[written_to] if written_to >= 0 else 0)
+            ttl = blocks[bp].ttl or timedelta(minutes=5)
+            if ttl >= timedelta(hours=1):
+                write_1h += segment
+            else:
+                write_5m += segment
+            self._entries[blocks[bp].digest] = (now + ttl, ttl)
+            written_to = bp
+        uncached = total - read - write_5m - write_1h
+        return Usage(
+            input_tokens=uncached,
+            cache_creation_input_tokens=write_5m + write_1h,
+            cache_read_input_tokens=read,
+            output_tokens=output_tokens,
+            cache_creation_5m=write_5m,
+            cache_creation_1h=write_1h,
+        )
