@@ -23,13 +23,15 @@ from cms import timeline
 from cms.clock import Clock
 from cms.days import day_of
 from cms.events import RequestLog
+from cms.model import Usage
+from cms.pricing import dollars, prices_from_settings
 from cms.prompt import build_body, user_turn_text
 from cms.settings import Settings
 from cms.tokens import TokenEstimator, count_json
 from cms.tools import TOOLS
 from storage import Database, queries
 from storage.errors import UserFacingError
-from storage.models import Message, PromptState, Thread
+from storage.models import Message, PromptState, Setting, Thread, UsageRecord
 
 
 class EmptyMessageError(UserFacingError):
@@ -74,6 +76,8 @@ class ContextManager:
         self.estimator = estimator
         self.log = log or RequestLog(None)
         self._tools_tokens = count_json(estimator, TOOLS)
+        self._prices = prices_from_settings(self.settings.prices)
+        self.ratio = self._load_calibration()
 
     # ----- small helpers ----------------------------------------------------------------
     def now_ts(self) -> str:
@@ -233,6 +237,72 @@ class ContextManager:
             session.add(message)
         return message
 
+    # ----- usage and calibration --------------------------------------------------------
+    def _calibration_key(self) -> str:
+        return f"calibration:{self.settings.model}"
+
+    def _load_calibration(self) -> float:
+        """Reported / estimated input tokens for this model, learnt from real replies."""
+        with self.db.session() as session:
+            row = session.get(Setting, self._calibration_key())
+            if row is None:
+                return 1.0
+            return float(json.loads(row.value_json)["ratio"])
+
+    def record_usage(
+        self,
+        purpose: str,
+        usage: Usage,
+        estimated_input: int,
+        source: str,
+        model: str | None = None,
+    ) -> UsageRecord:
+        """Write one request to the ledger; real usage also refines the token estimate."""
+        model = model or self.settings.model
+        with self.db.session() as session:
+            state = queries.prompt_state(session)
+            record = UsageRecord(
+                ts=self.now_ts(),
+                day=state.current_day or self.today(),
+                purpose=purpose,
+                model=model,
+                source=source,
+                input_tokens=usage.input_tokens,
+                cache_write_5m=usage.cache_creation_5m
+                + max(0, usage.cache_creation_input_tokens - usage.cache_creation_5m - usage.cache_creation_1h),
+                cache_write_1h=usage.cache_creation_1h,
+                cache_read=usage.cache_read_input_tokens,
+                output_tokens=usage.output_tokens,
+                dollars=dollars(usage, model, self._prices),
+                estimated_input=estimated_input,
+            )
+            session.add(record)
+            reported = (
+                usage.input_tokens
+                + usage.cache_creation_input_tokens
+                + usage.cache_read_input_tokens
+            )
+            if source == "api" and purpose == "chat" and estimated_input > 0 and reported > 0:
+                self._calibrate(session, reported / estimated_input)
+        return record
+
+    def _calibrate(self, session: Session, observed: float) -> None:
+        observed = min(3.0, max(0.5, observed))
+        row = session.get(Setting, self._calibration_key())
+        if row is None:
+            ratio, samples = observed, 1
+            row = Setting(key=self._calibration_key(), value_json="")
+        else:
+            data = json.loads(row.value_json)
+            samples = int(data.get("samples", 0)) + 1
+            ratio = 0.8 * float(data["ratio"]) + 0.2 * observed  # moving average
+        row.value_json = json.dumps({"ratio": round(ratio, 4), "samples": samples})
+        session.add(row)
+        self.ratio = ratio
+
+    def calibrated(self, tokens: int) -> int:
+        return int(tokens * self.ratio + 0.5)
+
     # ----- the request ------------------------------------------------------------------
     def prepare_request(self) -> PreparedRequest:
         """Apply any due rebuild point, then build the body for the next chat request."""
@@ -275,7 +345,8 @@ class ContextManager:
             if dirty or not state.ti_text:
                 self._render(session, state)
             prepared = self._build(session, state)
-            if prepared.estimated_input_tokens + self.settings.max_tokens > self.settings.context_window:
+            needed = self.calibrated(prepared.estimated_input_tokens) + self.settings.max_tokens
+            if needed > self.settings.context_window:
                 prepared = self._emergency(session, state, prepared)
             session.add(state)
         return prepared
@@ -302,21 +373,21 @@ class ContextManager:
         window = self.settings.context_window - self.settings.max_tokens
         raw = self._raw(session, state)
         exchanges = timeline.group_exchanges(raw)
-        fixed = prepared.estimated_input_tokens - prepared.raw_tokens
-        remaining = prepared.raw_tokens
+        fixed = self.calibrated(prepared.estimated_input_tokens - prepared.raw_tokens)
+        remaining = self.calibrated(prepared.raw_tokens)
         count = 0
         while count < len(exchanges) - 1 and fixed + remaining > window:
-            remaining -= timeline.exchange_tokens(exchanges[count])
+            remaining -= self.calibrated(timeline.exchange_tokens(exchanges[count]))
             count += 1
         if count:
             detail = {"tokens_before": prepared.raw_tokens, "tokens_after": remaining}
             self._fold_oldest(session, state, exchanges, count, "emergency", detail)
             self._render(session, state)
             prepared = self._build(session, state)
-        if prepared.estimated_input_tokens > window:
+        if self.calibrated(prepared.estimated_input_tokens) > window:
             raise PromptTooLargeError(
                 f"This message is too long for {self.settings.model}: about "
-                f"{prepared.estimated_input_tokens:,} tokens with the context, and the model "
+                f"{self.calibrated(prepared.estimated_input_tokens):,} tokens with the context, and the model "
                 f"takes {window:,}. It was saved; shorten it or split it and send again."
             )
         return prepared
@@ -391,7 +462,7 @@ class ContextManager:
         s = self.settings
         raw = self._raw(session, state)
         exchanges = timeline.group_exchanges(raw)
-        sizes = [timeline.exchange_tokens(ex) for ex in exchanges]
+        sizes = [self.calibrated(timeline.exchange_tokens(ex)) for ex in exchanges]
         before = sum(sizes)
         if before <= s.ceiling_tokens:
             return False  # equal to the ceiling does not fold
@@ -464,6 +535,8 @@ class ContextManager:
             context=state.context_text,
             timeline=state.ti_text,
             raw=raw,
+            pinned_ttl=self.settings.pinned_ttl,
+            ti_ttl=self.settings.ti_ttl,
         )
         raw_tokens = sum(m.token_estimate for m in raw)
         estimate = (

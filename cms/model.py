@@ -114,6 +114,8 @@ class StandInModel:
     """Answers with the trace's replies. A turn with ``recall`` first calls
     ``search_history`` with that query, then answers once the tool result is in."""
 
+    usage_source = "standin"
+
     def __init__(
         self,
         estimator: TokenEstimator,

@@ -16,9 +16,12 @@ from typing import Any
 from cms.clock import parse_ts
 from storage.models import Message
 
-PINNED_CACHE = {"type": "ephemeral", "ttl": "1h"}
-TI_CACHE = {"type": "ephemeral", "ttl": "1h"}
 TURN_CACHE = {"type": "ephemeral"}
+
+
+def cache_marker(ttl: str) -> dict[str, str]:
+    """A breakpoint; "5m" is the API's default lifetime, so it carries no ttl field."""
+    return {"type": "ephemeral", "ttl": "1h"} if ttl == "1h" else {"type": "ephemeral"}
 
 
 def user_turn_text(tab_label: str, ts: str, text: str) -> str:
@@ -75,13 +78,15 @@ def build_body(
     context: str,
     timeline: str,
     raw: Sequence[Message],
+    pinned_ttl: str = "1h",
+    ti_ttl: str = "1h",
 ) -> dict[str, Any]:
     system: list[dict[str, Any]] = [
-        {"type": "text", "text": pinned, "cache_control": dict(PINNED_CACHE)}
+        {"type": "text", "text": pinned, "cache_control": cache_marker(pinned_ttl)}
     ]
     if context.strip():
         system.append({"type": "text", "text": context})
-    system.append({"type": "text", "text": timeline, "cache_control": dict(TI_CACHE)})
+    system.append({"type": "text", "text": timeline, "cache_control": cache_marker(ti_ttl)})
     return {
         "model": model,
         "max_tokens": max_tokens,

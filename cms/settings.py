@@ -64,6 +64,12 @@ class Settings:
     tabs: tuple[tuple[str, str], ...] = DEFAULT_TABS
     core_prompt: str = field(default_factory=default_core_prompt)
     context_window_tokens: int = 0  # 0: from CONTEXT_WINDOWS by model
+    pinned_ttl: str = "1h"  # cache lifetime of the pinned breakpoint: "5m" | "1h"
+    ti_ttl: str = "1h"  # cache lifetime of the Timeline Index breakpoint
+    max_retries: int = 2  # SDK retries of 408/409/429/5xx, honouring retry-after
+    request_timeout_seconds: float = 600.0
+    # {"model-prefix": {"input": $/MTok, "output": $/MTok, "write_5m": x, ...}}
+    prices: dict[str, dict[str, float]] = field(default_factory=dict)
 
     # ----- derived values -------------------------------------------------------------
     @property
@@ -117,6 +123,13 @@ class Settings:
             problems.append("a model name is needed")
         if not self.tabs or len({t for t, _ in self.tabs}) != len(self.tabs):
             problems.append("tabs need at least one entry and unique ids")
+        for name, ttl in (("pinned", self.pinned_ttl), ("Timeline Index", self.ti_ttl)):
+            if ttl not in ("5m", "1h"):
+                problems.append(f"the {name} cache lifetime must be 5m or 1h (got {ttl!r})")
+        if self.pinned_ttl == "5m" and self.ti_ttl == "1h":
+            problems.append("a 1-hour breakpoint cannot follow a 5-minute one (pinned 5m, TI 1h)")
+        if self.max_retries < 0 or self.request_timeout_seconds <= 0:
+            problems.append("retries must be 0 or more and the timeout above 0 seconds")
         if not self.core_prompt.strip():
             problems.append("the core prompt (pinned instructions) cannot be empty")
         if problems:

@@ -6,6 +6,7 @@ is kept and marked incomplete. "Prompt is too long" folds and retries once, neve
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +35,7 @@ class TurnResult:
     requests: int = 0
     usages: list[Usage] = field(default_factory=list)
     error: str | None = None
+    cancelled: bool = False
 
 
 class TurnRunner:
@@ -43,8 +45,14 @@ class TurnRunner:
         self.log = log
 
     def send(
-        self, text: str, tab: str, on_text: Callable[[str], None] | None = None
+        self,
+        text: str,
+        tab: str,
+        on_text: Callable[[str], None] | None = None,
+        cancel: threading.Event | None = None,
     ) -> TurnResult:
+        """Send one message. ``cancel`` stops the reply cooperatively: what arrived is kept
+        and marked incomplete."""
         user_message = self.cm.commit_user_message(text, tab)
         result = TurnResult(user_message=user_message, reply=None)
         retried_too_long = False
@@ -55,8 +63,10 @@ class TurnRunner:
             pieces: list[str] = []
             calls: list[ToolCall] = []
             completed: Completed | None = None
+            events: Any = None
             try:
-                for event in self.model.stream(prepared.body):
+                events = self.model.stream(prepared.body)
+                for event in events:
                     if isinstance(event, TextDelta):
                         pieces.append(event.text)
                         if on_text is not None:
@@ -65,6 +75,8 @@ class TurnRunner:
                         calls.append(event)
                     elif isinstance(event, Completed):
                         completed = event
+                    if cancel is not None and cancel.is_set():
+                        break
             except PromptTooLongError:
                 if not retried_too_long and self.cm.emergency_fold():
                     retried_too_long = True
@@ -75,10 +87,22 @@ class TurnRunner:
                     result.reply = self.cm.record_reply("".join(pieces), tab, status="incomplete")
                 result.error = str(exc)
                 raise
+            finally:
+                close = getattr(events, "close", None)
+                if close is not None:
+                    close()  # ends the HTTP stream when the person pressed Stop
             result.requests += 1
             usage = completed.usage if completed else Usage()
+            if cancel is not None and cancel.is_set() and completed is None:
+                self.log.request(request_ts, "chat", prepared.body, usage.as_dict())
+                result.reply = self.cm.record_reply("".join(pieces), tab, status="incomplete")
+                result.cancelled = True
+                return result
             result.usages.append(usage)
             self.log.request(request_ts, "chat", prepared.body, usage.as_dict())
+            if completed is not None:
+                source = getattr(self.model, "usage_source", "standin")
+                self.cm.record_usage("chat", usage, prepared.estimated_input_tokens, source)
             if completed is None:
                 result.reply = self.cm.record_reply("".join(pieces), tab, status="incomplete")
                 return result

@@ -48,12 +48,27 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--keep", type=int, metavar="N")
     rp.add_argument("--day-start", metavar="HH:MM")
     rp.add_argument("--librarian", type=_on_off, default=True, metavar="on|off")
+    rp.add_argument(
+        "--live", action="store_true",
+        help="send through the real gateway (ANTHROPIC_BASE_URL, key from the environment)",
+    )
+
+    sv = sub.add_parser(
+        "standin-server", help="serve a local stand-in of Anthropic's Messages API"
+    )
+    sv.add_argument("--trace", type=Path, help="answer with this trace's replies")
+    sv.add_argument("--port", type=int, default=8765)
 
     ex = sub.add_parser("export", help="write every stored message (JSONL or Markdown)")
     ex.add_argument("--home", dest="sub_home")
     ex.add_argument("--format", choices=["jsonl", "markdown"], default="jsonl")
     ex.add_argument("--day", metavar="YYYY-MM-DD")
     ex.add_argument("--out", type=Path)
+
+    us = sub.add_parser("usage", help="tokens, cache reads/writes and dollars, per day")
+    us.add_argument("--home", dest="sub_home")
+    us.add_argument("--json", action="store_true")
+    us.add_argument("--day", metavar="YYYY-MM-DD")
 
     tl = sub.add_parser("timeline", help="print the Timeline Index as it would be rendered now")
     tl.add_argument("--home", dest="sub_home")
@@ -114,7 +129,8 @@ def _run(args: argparse.Namespace, home: Path) -> int:
             Path(os.environ["MONET_REQUEST_LOG"]) if os.environ.get("MONET_REQUEST_LOG") else None
         )
         summary = replay(
-            args.trace, home, request_log, overrides=overrides, librarian=args.librarian
+            args.trace, home, request_log, overrides=overrides, librarian=args.librarian,
+            live=args.live,
         )
         print(summary.text())
         return 0
@@ -131,6 +147,17 @@ def _run(args: argparse.Namespace, home: Path) -> int:
             tmp.replace(args.out)
         else:
             sys.stdout.writelines(chunks)
+        return 0
+    if args.command == "standin-server":
+        from monet_app.standin_server import serve
+
+        serve(args.trace, args.port)
+        return 0
+    if args.command == "usage":
+        from monet_app.usage import usage_json, usage_report, usage_text
+
+        report = usage_report(Database(home), args.day)
+        print(usage_json(report) if args.json else usage_text(report))
         return 0
     if args.command == "timeline":
         from datetime import datetime

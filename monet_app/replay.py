@@ -122,7 +122,11 @@ def replay(
     overrides: dict[str, Any] | None = None,
     librarian: bool = True,
     estimator: TokenEstimator | None = None,
+    live: bool = False,
 ) -> ReplaySummary:
+    """Replay ``trace`` on ``home``. ``live`` sends every request through the real gateway
+    (``ANTHROPIC_BASE_URL`` and the key from the environment) and ignores the trace's
+    replies; otherwise the stand-in model answers with them, priced by the cache simulator."""
     started = time.perf_counter()
     lines = read_trace(trace)
     db = Database(home)
@@ -138,6 +142,13 @@ def replay(
     cm.timings = []
     model = StandInModel(estimator, cache=PromptCacheSimulator(estimator), now=clock.now)
     runner = TurnRunner(cm, model, log)
+    if live:
+        from monet_app.gateway import AnthropicModel, make_client
+
+        client = make_client(
+            max_retries=settings.max_retries, timeout=settings.request_timeout_seconds
+        )
+        runner.model = AnthropicModel(client)
     keeper = Librarian(db, OfflineSummarizer(), clock, settings.librarian_interval_minutes)
     summary = ReplaySummary()
     try:
@@ -157,7 +168,8 @@ def replay(
             else:
                 tab = str(data["tab"])
                 _switch_tab(cm, settings, tab)
-                model.expect(str(data.get("assistant", "")), data.get("recall"))
+                if not live:
+                    model.expect(str(data.get("assistant", "")), data.get("recall"))
                 result = runner.send(str(data["user"]), tab)
                 summary.turns += 1
                 summary.requests += result.requests

@@ -113,3 +113,21 @@ class PromptState(SQLModel, table=True):
     current_thread_id: int | None = None
     current_tab: str = ""
     librarian_last_run_ts: str = ""
+
+
+class UsageRecord(SQLModel, table=True):
+    """One request to a model (chat or librarian) with its usage and price: the ledger."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    ts: str
+    day: str = Field(index=True)
+    purpose: str = Field(index=True)  # "chat" | "librarian" | ...
+    model: str
+    source: str  # "api" (reported by Anthropic) | "standin" (simulated)
+    input_tokens: int
+    cache_write_5m: int
+    cache_write_1h: int
+    cache_read: int
+    output_tokens: int
+    dollars: float
+    estimated_input: int = 0  # our estimate of the same input, for calibration

@@ -7,9 +7,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import case, func
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
-from storage.models import Event, Fold, Message, PromptState, Segment, Thread, TimelineEntry
+from storage.models import (
+    Event,
+    Fold,
+    Message,
+    PromptState,
+    Segment,
+    Thread,
+    TimelineEntry,
+    UsageRecord,
+)
 
 
 def prompt_state(session: Session) -> PromptState:
@@ -172,3 +182,48 @@ def search_messages(
         query.where(score > 0).order_by(score.desc(), col(Message.id).desc()).limit(limit)
     ).all()
     return [row[0] for row in rows]
+
+
+def usage_rows(session: Session, day: str | None = None) -> list[dict[str, Any]]:
+    """Per-day totals of the ledger, oldest day first."""
+    query = (
+        sa_select(
+            col(UsageRecord.day),
+            func.count(col(UsageRecord.id)),
+            func.sum(col(UsageRecord.input_tokens)),
+            func.sum(col(UsageRecord.cache_write_5m)),
+            func.sum(col(UsageRecord.cache_write_1h)),
+            func.sum(col(UsageRecord.cache_read)),
+            func.sum(col(UsageRecord.output_tokens)),
+            func.sum(col(UsageRecord.dollars)),
+        )
+        .group_by(col(UsageRecord.day))
+        .order_by(col(UsageRecord.day))
+    )
+    if day is not None:
+        query = query.where(col(UsageRecord.day) == day)
+    rows = []
+    for d, n, inp, w5, w1, read, out, usd in session.connection().execute(query).all():
+        rows.append(
+            {
+                "day": d,
+                "requests": int(n),
+                "input_tokens": int(inp or 0),
+                "cache_write_tokens": int((w5 or 0) + (w1 or 0)),
+                "cache_write_5m_tokens": int(w5 or 0),
+                "cache_write_1h_tokens": int(w1 or 0),
+                "cache_read_tokens": int(read or 0),
+                "output_tokens": int(out or 0),
+                "dollars": float(usd or 0.0),
+            }
+        )
+    return rows
+
+
+def usage_by_purpose(session: Session, day: str | None = None) -> dict[str, float]:
+    query = select(UsageRecord.purpose, func.sum(UsageRecord.dollars)).group_by(
+        UsageRecord.purpose
+    )
+    if day is not None:
+        query = query.where(UsageRecord.day == day)
+    return {purpose: float(usd or 0.0) for purpose, usd in session.exec(query).all()}

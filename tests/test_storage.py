@@ -15,12 +15,12 @@ from storage.models import Message, Thread
 
 def test_fresh_home_is_migrated_to_head_in_wal(tmp_path: Path) -> None:
     db = Database(tmp_path / "h")
-    assert db.schema_revision() == "0001"
+    assert db.schema_revision() == "0002"
     with sqlite3.connect(db.path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     db.close()
     again = Database(tmp_path / "h")  # reopening is a no-op
-    assert again.schema_revision() == "0001"
+    assert again.schema_revision() == "0002"
     again.close()
 
 
@@ -103,3 +103,22 @@ def test_two_writers_in_threads_lose_nothing(tmp_path: Path) -> None:
     with db.session() as session:
         assert len(session.exec(select(Message)).all()) == 100
     db.close()
+
+
+def test_an_old_schema_is_upgraded_and_keeps_its_data(tmp_path: Path) -> None:
+    from alembic import command
+
+    from storage.database import _alembic_config
+
+    home = tmp_path / "h"
+    db = Database(home, migrate=False)
+    with db.engine.begin() as conn:
+        command.upgrade(_alembic_config(conn), "0001")
+    with db.session() as session:
+        session.add(Thread(kind="day", day="2026-03-02", title="2026-03-02", created_ts="t"))
+    db.close()
+    upgraded = Database(home)
+    assert upgraded.schema_revision() == "0002"
+    with upgraded.session() as session:
+        assert [t.day for t in session.exec(select(Thread)).all()] == ["2026-03-02"]
+    upgraded.close()

@@ -1,0 +1,182 @@
+"""Claude through the official ``anthropic`` SDK, behind MONET's model protocol.
+
+``AnthropicModel.stream(body)`` calls ``client.messages.stream(**body)`` and yields text
+as it arrives, then the tool calls and one ``Completed`` with the usage Anthropic
+reported (uncached input, cache writes 5m / 1h, cache reads, output). Every failure
+becomes a ``ModelError`` whose message a person can act on; the key never appears in it.
+The SDK retries 408/409/429/5xx itself (``max_retries``), honouring ``retry-after``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import anthropic
+
+from cms.model import (
+    Completed,
+    ModelError,
+    ModelEvent,
+    PromptTooLongError,
+    TextDelta,
+    ToolCall,
+    Usage,
+)
+from monet_app.keys import load_api_key, redact
+from storage.errors import UserFacingError
+
+
+class MissingKeyError(UserFacingError):
+    pass
+
+
+class AuthError(ModelError):
+    pass
+
+
+class RateLimitedError(ModelError):
+    def __init__(self, message: str, retry_after: float | None) -> None:
+        super().__init__(message, retryable=True)
+        self.retry_after = retry_after
+
+
+def make_client(
+    api_key: str | None = None,
+    *,
+    base_url: str | None = None,
+    max_retries: int = 2,
+    timeout: float = 600.0,
+) -> anthropic.Anthropic:
+    """A client from the environment (``ANTHROPIC_BASE_URL`` honoured by the SDK)."""
+    key = api_key
+    if key is None:
+        key, _source = load_api_key()
+    if not key:
+        raise MissingKeyError(
+            "No Anthropic API key. Set ANTHROPIC_API_KEY or save a key in Settings (stored in "
+            "the OS keyring). Your messages are kept; Claude answers once a key is set."
+        )
+    kwargs: dict[str, Any] = {"api_key": key, "max_retries": max_retries, "timeout": timeout}
+    if base_url:
+        kwargs["base_url"] = base_url
+    return anthropic.Anthropic(**kwargs)
+
+
+def _usage(raw: Any) -> Usage:
+    if raw is None:
+        return Usage()
+    creation = getattr(raw, "cache_creation", None)
+    five = int(getattr(creation, "ephemeral_5m_input_tokens", 0) or 0) if creation else 0
+    hour = int(getattr(creation, "ephemeral_1h_input_tokens", 0) or 0) if creation else 0
+    return Usage(
+        input_tokens=int(getattr(raw, "input_tokens", 0) or 0),
+        cache_creation_input_tokens=int(getattr(raw, "cache_creation_input_tokens", 0) or 0),
+        cache_read_input_tokens=int(getattr(raw, "cache_read_input_tokens", 0) or 0),
+        output_tokens=int(getattr(raw, "output_tokens", 0) or 0),
+        cache_creation_5m=five,
+        cache_creation_1h=hour,
+    )
+
+
+def _block_dict(block: Any) -> dict[str, Any]:
+    """A content block as it must be sent back in the next request."""
+    kind = getattr(block, "type", "")
+    if kind == "text":
+        return {"type": "text", "text": block.text}
+    if kind == "tool_use":
+        return {"type": "tool_use", "id": block.id, "name": block.name, "input": dict(block.input)}
+    data: dict[str, Any] = block.model_dump(mode="json", exclude_none=True)
+    return data
+
+
+def _api_message(exc: anthropic.APIStatusError) -> str:
+    body = exc.body
+    if isinstance(body, dict):
+        error = body.get("error")
+        if isinstance(error, dict) and error.get("message"):
+            return str(error["message"])
+    return str(exc.message)
+
+
+class AnthropicModel:
+    """The real model. Thread-confined: one stream at a time per instance."""
+
+    usage_source = "api"
+
+    def __init__(self, client: anthropic.Anthropic) -> None:
+        self.client = client
+
+    def stream(self, body: Mapping[str, Any]) -> Iterator[ModelEvent]:
+        key = self.client.api_key
+        try:
+            with self.client.messages.stream(**dict(body)) as stream:
+                for event in stream:
+                    if event.type == "text" and event.text:
+                        yield TextDelta(event.text)
+                final = stream.get_final_message()
+        except anthropic.APIStatusError as exc:
+            raise self._status_error(exc, key) from None
+        except anthropic.APITimeoutError:
+            raise ModelError(
+                "Claude did not answer in time (timeout). Your message is saved; try again.",
+                retryable=True,
+            ) from None
+        except anthropic.APIConnectionError as exc:
+            raise ModelError(
+                "No connection to Anthropic (network down or unreachable: "
+                f"{redact(str(exc.__cause__ or exc), key)}). Your message is saved; "
+                "MONET keeps working offline and you can retry.",
+                retryable=True,
+            ) from None
+        except anthropic.AnthropicError as exc:
+            raise ModelError(f"The Anthropic SDK failed: {redact(str(exc), key)}") from None
+        except Exception as exc:  # noqa: BLE001 - a stream that broke off mid-reply
+            raise ModelError(
+                f"The reply broke off ({exc.__class__.__name__}); what arrived is kept and "
+                "marked incomplete.",
+                retryable=True,
+            ) from None
+        if final.stop_reason == "model_context_window_exceeded" and not final.content:
+            raise PromptTooLongError("prompt is too long for the model's context window")
+        content = [_block_dict(b) for b in final.content]
+        for block in content:
+            if block["type"] == "tool_use":
+                yield ToolCall(id=block["id"], name=block["name"], input=block["input"])
+        yield Completed(str(final.stop_reason or "end_turn"), _usage(final.usage), content)
+
+    @staticmethod
+    def _status_error(exc: anthropic.APIStatusError, key: str | None) -> ModelError:
+        text = redact(_api_message(exc), key)
+        status = exc.status_code
+        if status == 400 and "prompt is too long" in text.lower():
+            return PromptTooLongError(text)
+        if status == 401:
+            return AuthError(
+                "The Anthropic API key was refused (401). Check the key in Settings or "
+                "ANTHROPIC_API_KEY; your message is saved."
+            )
+        if status == 403:
+            return AuthError(f"This API key may not do that (403): {text}")
+        if status == 429:
+            retry_after = exc.response.headers.get("retry-after")
+            wait = float(retry_after) if retry_after and retry_after.replace(".", "").isdigit() else None
+            when = f" in {wait:.0f} s" if wait else " in a minute"
+            return RateLimitedError(
+                f"Anthropic's rate limit was reached (429) after retries. Try again{when}; "
+                "your message is saved.",
+                wait,
+            )
+        if status == 529:
+            return ModelError(
+                "Claude is overloaded right now (529). Your message is saved; try again shortly.",
+                retryable=True,
+            )
+        if status == 413:
+            return ModelError(f"The request is too large for the API (413): {text}")
+        if status >= 500:
+            return ModelError(
+                f"Anthropic had a server error ({status}). Your message is saved; try again.",
+                retryable=True,
+            )
+        return ModelError(f"Anthropic refused the request ({status}): {text}")
