@@ -53,7 +53,7 @@ class Settings:
     model: str = "claude-sonnet-4-6"
     max_tokens: int = 4096
     ceiling_tokens: int = 20_000
-    low_water_fraction: float = 0.5
+    low_water_fraction: float = 0.3  # measured: docs/cache-strategy.md
     keep_exchanges: int = 4
     day_start: str = "04:00"
     segment_pause_minutes: int = 30

@@ -322,7 +322,8 @@ def test_timeline_stays_within_budget_on_a_very_long_day(home: Path) -> None:
     from cms.tokens import TiktokenEstimator
 
     estimator = TiktokenEstimator()
-    w = World(home, settings(ceiling_tokens=400, keep_exchanges=1, ti_budget_tokens=300),
+    w = World(home, settings(ceiling_tokens=400, keep_exchanges=1, ti_budget_tokens=300,
+                             low_water_fraction=0.5),
               estimator=estimator)
     for i in range(60):
         w.later(4).turn(f"話題 {i}: " + "今日は色々なことがありました。" * 3, tab=["chat", "work"][i % 3 == 0])

@@ -1,0 +1,182 @@
+"""Dollars and cache hit ratio per public trace: MONET, the thread model, the naive way.
+
+    python benchmarks/cost_compare.py [--strategy] [TRACE_DIR]
+
+MONET (sunset on) and the thread model (sunset off) are replayed through the real context
+manager; the stand-in model prices each request with the prompt-cache simulator. The
+naive way sends the whole history every turn (same tools and pinned block, a rolling
+5-minute breakpoint on the newest turn), priced by the same simulator on the same clock.
+``--strategy`` instead compares cache lifetimes of the pinned and TI breakpoints and a
+few ceilings and low-water marks, and prints the markdown tables kept in docs/.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from cms.cache_sim import PromptCacheSimulator
+from cms.clock import parse_ts
+from cms.days import day_of
+from cms.model import Usage
+from cms.pricing import dollars
+from cms.prompt import user_turn_text
+from cms.settings import Settings
+from cms.tokens import TiktokenEstimator
+from cms.tools import TOOLS
+from monet_app.replay import read_trace, replay
+from monet_app.usage import usage_report
+from storage import Database
+
+ESTIMATOR = TiktokenEstimator()
+
+
+def monet_cost(trace: Path, **overrides: Any) -> tuple[float, float, int]:
+    with tempfile.TemporaryDirectory() as tmp:
+        replay(trace, Path(tmp), None, overrides=overrides, estimator=ESTIMATOR)
+        db = Database(Path(tmp))
+        totals = usage_report(db)["totals"]
+        db.close()
+    return totals["dollars"], totals["cache_hit_ratio"], totals["requests"]
+
+
+def naive_cost(trace: Path) -> tuple[float, float, int]:
+    settings = Settings()
+    sim = PromptCacheSimulator(ESTIMATOR)
+    history: list[dict[str, Any]] = []
+    usd = read = total = requests = 0.0
+    for line in read_trace(trace):
+        data = line.data
+        if "user" not in data:
+            continue
+        label = settings.tab_label(str(data["tab"]))
+        history.append({"role": "user", "content": [
+            {"type": "text", "text": user_turn_text(label, line.ts, str(data["user"]))}]})
+        messages = [dict(m, content=[dict(b) for b in m["content"]]) for m in history]
+        messages[-1]["content"][-1]["cache_control"] = {"type": "ephemeral"}
+        body = {
+            "model": settings.model, "max_tokens": settings.max_tokens, "tools": TOOLS,
+            "system": [{"type": "text", "text": settings.core_prompt}], "messages": messages,
+        }
+        reply = str(data.get("assistant", ""))
+        usage: Usage = sim.usage(body, parse_ts(line.ts), ESTIMATOR.count(reply))
+        usd += dollars(usage, settings.model)
+        read += usage.cache_read_input_tokens
+        total += usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens
+        requests += 1
+        if reply:
+            history.append({"role": "assistant", "content": [{"type": "text", "text": reply}]})
+    return usd, (read / total if total else 0.0), int(requests)
+
+
+def days_of(trace: Path) -> int:
+    start = Settings().day_start_time
+    return len({day_of(parse_ts(x.ts), start) for x in read_trace(trace) if "user" in x.data})
+
+
+def compare(traces: list[Path]) -> None:
+    print("| trace | days | MONET $ | MONET hit | thread model $ | thread hit | naive $ | naive hit | MONET / naive |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for trace in traces:
+        m, mh, _ = monet_cost(trace, sunset_model=True)
+        t, th, _ = monet_cost(trace, sunset_model=False)
+        n, nh, _ = naive_cost(trace)
+        print(f"| {trace.stem} | {days_of(trace)} | {m:.3f} | {mh:.1%} | {t:.3f} | {th:.1%} | "
+              f"{n:.3f} | {nh:.1%} | {m / n:.2f} |", flush=True)
+
+
+def sporadic_copy(trace: Path, folder: Path, seed: int = 7) -> Path:
+    """The same turns re-timed the way a person might talk through a day: sessions of 3-6
+    turns a minute or three apart, 10-50 minutes between sessions, each day from 08:00.
+    The public traces have almost no 5-60 minute gaps, the very range where a 1-hour
+    cache lifetime can pay, so lifetimes are measured on both timings."""
+    import json
+    import random
+    from datetime import datetime, timedelta
+
+    rng = random.Random(seed)
+    start = Settings().day_start_time
+    out = folder / f"{trace.stem}-sporadic.jsonl"
+    lines = []
+    current_day, clock, left_in_session = "", datetime.min, 0
+    for line in read_trace(trace):
+        ts = parse_ts(line.ts)
+        day = day_of(ts, start)
+        if day != current_day:
+            current_day = day
+            clock = datetime.fromisoformat(f"{day}T08:00:00").replace(tzinfo=ts.tzinfo)
+            left_in_session = rng.randint(3, 6)
+        elif left_in_session == 0:
+            clock += timedelta(minutes=rng.randint(10, 50))
+            left_in_session = rng.randint(3, 6)
+        else:
+            clock += timedelta(seconds=rng.randint(60, 180))
+        if "user" in line.data:
+            left_in_session -= 1
+        lines.append(json.dumps({**line.data, "ts": clock.isoformat()}, ensure_ascii=False))
+    out.write_text("\n".join(lines) + "\n", "utf-8")
+    return out
+
+
+def strategy(traces: list[Path]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        sporadic = [sporadic_copy(t, Path(tmp)) for t in traces]
+        lifetimes(traces, "as recorded")
+        lifetimes(sporadic, "re-timed into sessions 10-50 minutes apart")
+    ceilings(traces)
+
+
+def lifetimes(traces: list[Path], timing: str) -> None:
+    print(f"### Cache lifetimes of the pinned and TI breakpoints, traces {timing}\n")
+    print("(ceiling 20,000, low-water 0.5; dollars and cache hit ratio)\n")
+    variants = [("1h", "1h"), ("1h", "5m"), ("5m", "5m")]
+    print("| trace | " + " | ".join(f"pinned {p} / TI {t}" for p, t in variants) + " |")
+    print("|---|" + "---|" * len(variants))
+    sums = [0.0] * len(variants)
+    for trace in traces:
+        cells = []
+        for i, (p, t) in enumerate(variants):
+            usd, hit, _ = monet_cost(trace, pinned_ttl=p, ti_ttl=t)
+            sums[i] += usd
+            cells.append(f"${usd:.3f} ({hit:.0%})")
+        print(f"| {trace.stem} | " + " | ".join(cells) + " |", flush=True)
+    print("| **total** | " + " | ".join(f"**${s:.3f}**" for s in sums) + " |\n")
+
+
+def ceilings(traces: list[Path]) -> None:
+    print("### Ceiling and low-water mark (dollars; lifetimes as set by default)\n")
+    grid = [(c, lw) for c in (10_000, 20_000, 40_000) for lw in (0.3, 0.5, 0.7)]
+    print("| trace | " + " | ".join(f"{c // 1000}k / {lw}" for c, lw in grid) + " |")
+    print("|---|" + "---|" * len(grid))
+    totals = [0.0] * len(grid)
+    for trace in traces:
+        cells = []
+        for i, (c, lw) in enumerate(grid):
+            usd, _hit, _ = monet_cost(trace, ceiling_tokens=c, low_water_fraction=lw)
+            totals[i] += usd
+            cells.append(f"{usd:.3f}")
+        print(f"| {trace.stem} | " + " | ".join(cells) + " |", flush=True)
+    print("| **total** | " + " | ".join(f"**{s:.3f}**" for s in totals) + " |")
+
+
+def main() -> None:
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    default = next(
+        (p / "shared/data/traces" for p in ROOT.parents if (p / "shared/data/traces").is_dir()),
+        ROOT.parent / "shared/data/traces",
+    )
+    folder = Path(args[0]) if args else default
+    traces = sorted(folder.glob("*.jsonl"))
+    if "--strategy" in sys.argv:
+        strategy(traces)
+    else:
+        compare(traces)
+
+
+if __name__ == "__main__":
+    main()
