@@ -78,7 +78,9 @@ def test_usage_totals_equal_what_the_server_reported(home: Path, server: StandIn
     assert totals["cache_read_tokens"] > 0 and totals["dollars"] > 0
 
 
-@pytest.mark.parametrize("status, kind", [(429, "rate_limit_error"), (529, "overloaded_error")])
+@pytest.mark.parametrize(
+    "status, kind", [(429, "rate_limit_error"), (529, "overloaded_error"), (500, "api_error")]
+)
 def test_rate_limit_and_overload_are_retried_then_succeed(
     home: Path, server: StandInServer, status: int, kind: str
 ) -> None:
@@ -235,3 +237,66 @@ def test_token_estimate_is_calibrated_from_reported_usage(tmp_path: Path) -> Non
         other = ContextManager(w.db, Settings().with_overrides(model="claude-haiku-4-5"),
                                w.clock, TiktokenEstimator())
         assert other.ratio == 1.0  # kept per model
+
+
+def test_key_from_environment_first_then_keyring(monkeypatch: pytest.MonkeyPatch) -> None:
+    import keyring
+    from keyring.backend import KeyringBackend
+
+    from monet_app import keys
+
+    class Memory(KeyringBackend):
+        priority = 1  # type: ignore[assignment]
+        store: dict[tuple[str, str], str] = {}
+
+        def get_password(self, service: str, username: str) -> str | None:
+            return self.store.get((service, username))
+
+        def set_password(self, service: str, username: str, password: str) -> None:
+            self.store[(service, username)] = password
+
+        def delete_password(self, service: str, username: str) -> None:
+            self.store.pop((service, username), None)
+
+    previous = keyring.get_keyring()
+    keyring.set_keyring(Memory())
+    try:
+        monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+        assert keys.load_api_key() == (None, "none")
+        keys.store_api_key("  sk-ant-stored-key-123456  ")
+        assert keys.load_api_key() == ("sk-ant-stored-key-123456", "keyring")
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-env-key-abcdefgh")
+        assert keys.load_api_key() == ("sk-ant-env-key-abcdefgh", "environment")
+        keys.delete_api_key()
+        monkeypatch.delenv("ANTHROPIC_API_KEY")
+        assert keys.load_api_key() == (None, "none")
+    finally:
+        keyring.set_keyring(previous)
+
+
+def test_no_keyring_backend_is_said_plainly_and_nothing_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import keyring
+    from keyring.backends import fail
+
+    from monet_app import keys
+
+    previous = keyring.get_keyring()
+    keyring.set_keyring(fail.Keyring())
+    monkeypatch.chdir(tmp_path)
+    try:
+        assert not keys.keyring_available()
+        with pytest.raises(keys.KeyStoreError) as info:
+            keys.store_api_key("sk-ant-never-on-disk-1234")
+        assert "No OS keyring" in str(info.value) and "ANTHROPIC_API_KEY" in str(info.value)
+        assert list(tmp_path.iterdir()) == []
+    finally:
+        keyring.set_keyring(previous)
+
+
+def test_redact_hides_keys() -> None:
+    from monet_app.keys import redact
+
+    assert "sk-ant" not in redact("bad key sk-ant-api03-abcdefghijklmnop here", None)
+    assert "secret-value" not in redact("x secret-value y", "secret-value")
