@@ -6,6 +6,7 @@ import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from sqlmodel import select
@@ -247,7 +248,7 @@ def test_key_from_environment_first_then_keyring(monkeypatch: pytest.MonkeyPatch
 
     class Memory(KeyringBackend):
         priority = 1  # type: ignore[assignment]
-        store: dict[tuple[str, str], str] = {}
+        store: ClassVar[dict[tuple[str, str], str]] = {}
 
         def get_password(self, service: str, username: str) -> str | None:
             return self.store.get((service, username))
