@@ -107,6 +107,10 @@ class AnthropicModel:
     def __init__(self, client: anthropic.Anthropic) -> None:
         self.client = client
 
+    def close(self) -> None:
+        """Close the HTTP connections (the SDK keeps a pool)."""
+        self.client.close()
+
     def stream(self, body: Mapping[str, Any]) -> Iterator[ModelEvent]:
         key = self.client.api_key
         try:

@@ -188,6 +188,9 @@ def replay(
             summary.librarian_summaries += keeper.run_once()
     finally:
         log.close()
+        closer = getattr(runner.model, "close", None)
+        if closer is not None:
+            closer()
     with db.session() as session:
         for event in session.exec(select(Event).where(col(Event.id) > first_event_id)).all():
             summary.events[event.name] = summary.events.get(event.name, 0) + 1

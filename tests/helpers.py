@@ -91,6 +91,9 @@ class World:
         ]
 
     def close(self) -> None:
+        closer = getattr(self.runner.model, "close", None)
+        if closer is not None:
+            closer()
         self.log.close()
         self.db.close()
 

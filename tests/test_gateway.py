@@ -147,6 +147,7 @@ def test_timeout_and_no_network_are_said_plainly(home: Path, server: StandInServ
     with pytest.raises(ModelError) as info:
         send(w, "遅い？")
     assert "in time" in str(info.value)
+    w.runner.model.close()  # type: ignore[attr-defined]
     w.runner.model = AnthropicModel(make_client(KEY, base_url="http://127.0.0.1:9", max_retries=0))
     with pytest.raises(ModelError) as info:
         send(w, "つながらない？")
