@@ -31,7 +31,7 @@ from cms.tokens import TokenEstimator, count_json
 from cms.tools import TOOLS
 from storage import Database, queries
 from storage.errors import UserFacingError
-from storage.models import Message, PromptState, Setting, Thread, UsageRecord
+from storage.models import Message, PromptState, Setting, Thread, TimelineEntry, UsageRecord
 
 
 class EmptyMessageError(UserFacingError):
@@ -549,6 +549,23 @@ class ContextManager:
         return PreparedRequest(body=body, estimated_input_tokens=estimate, raw_tokens=raw_tokens)
 
     # ----- read-only views --------------------------------------------------------------
+    def last_user_message(self) -> Message:
+        with self.db.session() as session:
+            state = queries.prompt_state(session)
+            for message in reversed(self._raw(session, state)):
+                if message.role == "user":
+                    return message
+        raise EmptyMessageError("There is no message waiting for a reply.")
+
+    def timeline_entries(self) -> list[tuple[str, TimelineEntry]]:
+        """The TI as it would be rendered now, line by line with its entry (for the UI)."""
+        with self.db.session() as session:
+            state = queries.prompt_state(session)
+            visible = self._ti_filter(session, state)
+            return [
+                (timeline.entry_line(e), e) for e in queries.top_level_entries(session) if visible(e)
+            ]
+
     def timeline_now(self) -> str:
         """The TI as it would be rendered now (no roll-up written, nothing stored)."""
         with self.db.session() as session:

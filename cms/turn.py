@@ -54,6 +54,19 @@ class TurnRunner:
         """Send one message. ``cancel`` stops the reply cooperatively: what arrived is kept
         and marked incomplete."""
         user_message = self.cm.commit_user_message(text, tab)
+        return self.resume(tab, on_text, cancel, user_message)
+
+    def resume(
+        self,
+        tab: str,
+        on_text: Callable[[str], None] | None = None,
+        cancel: threading.Event | None = None,
+        user_message: Message | None = None,
+    ) -> TurnResult:
+        """Ask for the reply to the newest stored message (a send, or a retry after an
+        error: the message is already stored, so nothing is typed twice)."""
+        if user_message is None:
+            user_message = self.cm.last_user_message()
         result = TurnResult(user_message=user_message, reply=None)
         retried_too_long = False
         rounds = 0

@@ -90,10 +90,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     home = _home(getattr(args, "sub_home", None) or args.home)
-    if args.command is None:
-        parser.print_help()
-        return 0
     _setup_logging(home)
+    if args.command is None:
+        try:
+            from monet_app.app import run_app
+        except ImportError as exc:  # a broken Qt install: say what is missing
+            print(f"monet: the window cannot start ({exc}). See the README's Linux notes.",
+                  file=sys.stderr)
+            return 2
+        try:
+            return run_app(home)
+        except UserFacingError as exc:
+            print(f"monet: {exc}", file=sys.stderr)
+            return 2
     try:
         return _run(args, home)
     except UserFacingError as exc:

@@ -170,7 +170,7 @@ class _Handler(BaseHTTPRequestHandler):
                 failure.get("message", "stand-in failure"), failure.get("headers", {}),
             )
             return
-        if failure and "sleep" in failure:
+        if failure and failure.get("sleep"):
             time.sleep(float(failure["sleep"]))
         problem = _problem(body)
         if problem:
@@ -232,6 +232,7 @@ class _Handler(BaseHTTPRequestHandler):
         start = {**message, "content": [], "stop_reason": None, "usage": {**usage, "output_tokens": 1}}
         self._event("message_start", {"type": "message_start", "message": start})
         break_after = failure.get("break_after_chars")
+        delay = float(failure.get("chunk_delay", 0.0))
         sent = 0
         step = self.owner.chunk_chars
         for index, block in enumerate(message["content"]):
@@ -244,6 +245,8 @@ class _Handler(BaseHTTPRequestHandler):
                     self._event("content_block_delta", {"type": "content_block_delta", "index": index,
                                                         "delta": {"type": "text_delta", "text": piece}})
                     sent += len(piece)
+                    if delay:
+                        time.sleep(delay)
                     if break_after is not None and sent >= break_after:
                         self.wfile.write(b"5\r\nevent")  # half a chunk, then the line drops
                         self.wfile.flush()

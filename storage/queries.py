@@ -227,3 +227,33 @@ def usage_by_purpose(session: Session, day: str | None = None) -> dict[str, floa
     if day is not None:
         query = query.where(UsageRecord.day == day)
     return {purpose: float(usd or 0.0) for purpose, usd in session.exec(query).all()}
+
+
+def thread_messages(session: Session, thread_id: int) -> Sequence[Message]:
+    return session.exec(
+        select(Message).where(Message.thread_id == thread_id).order_by(col(Message.id))
+    ).all()
+
+
+def threads_with_counts(session: Session) -> list[tuple[Thread, int]]:
+    counts = dict(
+        session.exec(
+            select(col(Message.thread_id), func.count(col(Message.id))).group_by(
+                col(Message.thread_id)
+            )
+        ).all()
+    )
+    threads = session.exec(select(Thread).order_by(col(Thread.id))).all()
+    return [(t, int(counts.get(t.id or 0, 0))) for t in threads]
+
+
+def topic_thread_count(session: Session) -> int:
+    return len(session.exec(select(Thread).where(Thread.kind == "topic")).all())
+
+
+def last_usage(session: Session, purpose: str) -> UsageRecord | None:
+    return session.exec(
+        select(UsageRecord)
+        .where(UsageRecord.purpose == purpose)
+        .order_by(col(UsageRecord.id).desc())
+    ).first()

@@ -1,0 +1,205 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="ja_JP">
+<context>
+    <name>AppController</name>
+    <message>
+        <location filename="../../monet_app/app.py" line="232" />
+        <source>Something went wrong while asking Claude ({kind}). Your message is saved; details are in monet.log.</source>
+        <translation>Claude への問い合わせ中に問題が起きました（{kind}）。メッセージは保存済みです。詳細は monet.log にあります。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="260" />
+        <source>Thread {n}</source>
+        <translation>スレッド {n}</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="340" />
+        <source>Summarizing {n}</source>
+        <translation>要約作成中 {n}件</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="341" />
+        <source>Librarian: nothing pending</source>
+        <translation>ライブラリアン: 待ちなし</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="345" />
+        <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
+        <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="352" />
+        <source>Today ${usd:.4f}</source>
+        <translation>今日 ${usd:.4f}</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="396" />
+        <source>Wait for the reply to finish (or press Stop) before changing settings.</source>
+        <translation>返答が終わるまで（または停止を押してから）設定を変えてください。</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../../ui/main_window.py" line="80" />
+        <source>New thread</source>
+        <translation>新しいスレッド</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="108" />
+        <source>Retry</source>
+        <translation>再試行</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="118" />
+        <source>Send</source>
+        <translation>送信</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="119" />
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="138" />
+        <source>What Claude remembers (Timeline Index)</source>
+        <translation>Claude が覚えていること（Timeline Index）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="166" />
+        <source>Settings…</source>
+        <translation>設定…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="169" />
+        <source>&amp;MONET</source>
+        <translation>&amp;MONET</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="171" />
+        <source>Quit</source>
+        <translation>終了</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="229" />
+        <source>Days</source>
+        <translation>日付</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="233" />
+        <source>Today</source>
+        <translation>今日</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="243" />
+        <source>Threads</source>
+        <translation>スレッド</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="258" />
+        <source>{day} is a past day, shown read-only. Sending posts to today.</source>
+        <translation>{day} は過去の日です（読み取り専用）。送信すると今日の会話に入ります。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="260" />
+        <source>Sending returns to today</source>
+        <translation>送信すると今日に戻ります</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="263" />
+        <source>Message (Enter sends, Shift+Enter adds a line)</source>
+        <translation>メッセージ（Enter で送信、Shift+Enter で改行）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="272" />
+        <source>Nothing in this tab on this day.</source>
+        <translation>この日のこのタブには会話がありません。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="273" />
+        <source>Nothing in this tab yet today. Write below; Claude sees every tab.</source>
+        <translation>今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。</translation>
+    </message>
+</context>
+<context>
+    <name>MessageDelegate</name>
+    <message>
+        <location filename="../../ui/transcript.py" line="136" />
+        <source>You</source>
+        <translation>あなた</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript.py" line="136" />
+        <source>Tool</source>
+        <translation>ツール</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript.py" line="139" />
+        <source>(incomplete)</source>
+        <translation>（途中で途切れました）</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <location filename="../../ui/settings_dialog.py" line="54" />
+        <source>MONET settings</source>
+        <translation>MONET の設定</translation>
+    </message>
+    <message>
+        <location filename="../../ui/settings_dialog.py" line="60" />
+        <source>in use from ANTHROPIC_API_KEY</source>
+        <translation>ANTHROPIC_API_KEY を使用中</translation>
+    </message>
+    <message>
+        <location filename="../../ui/settings_dialog.py" line="61" />
+        <source>stored in the OS keyring</source>
+        <translation>OS のキーチェーンに保存済み</translation>
+    </message>
+    <message>
+        <location filename="../../ui/settings_dialog.py" line="62" />
+        <source>not set</source>
+        <translation>未設定</translation>
+    </message>
+    <message>
+        <location filename="../../ui/settings_dialog.py" line="64" />
+        <source>Anthropic API key ({where})</source>
+        <translation>Anthropic API キー（{where}）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/settings_dialog.py" line="79" />
+        <source>One conversation per day (sunset model)</source>
+        <translation>一日ひとつの会話（日没モデル）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/settings_dialog.py" line="85" />
+        <source>API key</source>
+        <translation>API キー</translation>
+    </message>
+    <message>
+        <location filename="../../ui/settings_dialog.py" line="86" />
+        <source>Model</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <location filename="../../ui/settings_dialog.py" line="87" />
+        <source>Tabs (id=label, …)</source>
+        <translation>タブ（id=表示名, …）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/settings_dialog.py" line="88" />
+        <source>Token ceiling</source>
+        <translation>トークン上限</translation>
+    </message>
+    <message>
+        <location filename="../../ui/settings_dialog.py" line="89" />
+        <source>Day starts at</source>
+        <translation>一日の始まり</translation>
+    </message>
+    <message>
+        <location filename="../../ui/settings_dialog.py" line="90" />
+        <source>Librarian every (minutes)</source>
+        <translation>ライブラリアンの間隔（分）</translation>
+    </message>
+</context>
+</TS>

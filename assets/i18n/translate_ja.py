@@ -1,0 +1,82 @@
+"""Fill monet_ja.ts with the Japanese UI text, then compile it:
+
+    python assets/i18n/translate_ja.py && pyside6-lrelease assets/i18n/monet_ja.ts
+
+Run ``pyside6-lupdate ui/*.py monet_app/app.py -ts assets/i18n/monet_ja.ts`` first when
+UI strings change; a source without an entry here is reported and left unfinished.
+"""
+
+from __future__ import annotations
+
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+JA = {
+    "Something went wrong while asking Claude ({kind}). Your message is saved; details are in monet.log.":
+        "Claude への問い合わせ中に問題が起きました（{kind}）。メッセージは保存済みです。詳細は monet.log にあります。",
+    "Thread {n}": "スレッド {n}",
+    "Summarizing {n}": "要約作成中 {n}件",
+    "Librarian: nothing pending": "ライブラリアン: 待ちなし",
+    "Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}":
+        "直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}",
+    "Today ${usd:.4f}": "今日 ${usd:.4f}",
+    "Wait for the reply to finish (or press Stop) before changing settings.":
+        "返答が終わるまで（または停止を押してから）設定を変えてください。",
+    "New thread": "新しいスレッド",
+    "Retry": "再試行",
+    "Send": "送信",
+    "Stop": "停止",
+    "What Claude remembers (Timeline Index)": "Claude が覚えていること（Timeline Index）",
+    "Settings…": "設定…",
+    "&MONET": "&MONET",
+    "Quit": "終了",
+    "Days": "日付",
+    "Today": "今日",
+    "Threads": "スレッド",
+    "{day} is a past day, shown read-only. Sending posts to today.":
+        "{day} は過去の日です（読み取り専用）。送信すると今日の会話に入ります。",
+    "Sending returns to today": "送信すると今日に戻ります",
+    "Message (Enter sends, Shift+Enter adds a line)": "メッセージ（Enter で送信、Shift+Enter で改行）",
+    "You": "あなた",
+    "Tool": "ツール",
+    "(incomplete)": "（途中で途切れました）",
+    "MONET settings": "MONET の設定",
+    "in use from ANTHROPIC_API_KEY": "ANTHROPIC_API_KEY を使用中",
+    "stored in the OS keyring": "OS のキーチェーンに保存済み",
+    "not set": "未設定",
+    "Anthropic API key ({where})": "Anthropic API キー（{where}）",
+    "One conversation per day (sunset model)": "一日ひとつの会話（日没モデル）",
+    "API key": "API キー",
+    "Model": "モデル",
+    "Tabs (id=label, …)": "タブ（id=表示名, …）",
+    "Token ceiling": "トークン上限",
+    "Day starts at": "一日の始まり",
+    "Librarian every (minutes)": "ライブラリアンの間隔（分）",
+    "Nothing in this tab on this day.": "この日のこのタブには会話がありません。",
+    "Nothing in this tab yet today. Write below; Claude sees every tab.":
+        "今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。",
+}
+
+
+def main() -> int:
+    path = Path(__file__).with_name("monet_ja.ts")
+    tree = ET.parse(path)
+    missing = []
+    for message in tree.iter("message"):
+        source = message.findtext("source") or ""
+        translation = message.find("translation")
+        assert translation is not None
+        if source in JA:
+            translation.text = JA[source]
+            translation.attrib.pop("type", None)
+        else:
+            missing.append(source)
+    tree.write(path, encoding="utf-8", xml_declaration=True)
+    for source in missing:
+        print(f"no Japanese for: {source!r}", file=sys.stderr)
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

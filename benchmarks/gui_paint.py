@@ -1,0 +1,181 @@
+"""Time to first paint and scroll frame times of the transcript, and screenshots.
+
+    QT_QPA_PLATFORM=offscreen python benchmarks/gui_paint.py [--messages 5000]
+    QT_QPA_PLATFORM=offscreen python benchmarks/gui_paint.py --screenshots docs/
+
+The first form stores a day of N messages (Markdown, code blocks, Japanese and English),
+opens the window on it and prints: time from creating the controller to the first
+painted frame, and the time of each frame while scrolling from top to bottom in steps
+of one page (p50 / p95 / max ms). The second form renders the main window in Japanese
+and in English over a replayed public trace and saves PNGs.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtWidgets import QApplication
+
+from cms.clock import ManualClock, parse_ts
+from cms.settings import Settings
+from cms.tokens import TiktokenEstimator
+from storage import Database
+from storage.models import Message
+
+SAMPLES = [
+    "今日は京都に行きました。嵐山の竹林がとてもきれいで、朝早く行ったので人も少なかったです。",
+    (
+        "Here is the plan:\n\n1. **Morning**: review the draft\n2. *Afternoon*: send it\n\n"
+        "```python\ndef total(xs):\n    return sum(x * 1.1 for x in xs)\n```"
+    ),
+    "短い返事です。",
+    (
+        "A longer answer that wraps over several lines in the transcript, because people ask "
+        "for explanations and Claude gives them, sometimes with a list:\n- one\n- two\n- three"
+    ),
+]
+
+
+def fill_day(home: Path, count: int, day: str = "2026-03-02") -> None:
+    db = Database(home)
+    estimator = TiktokenEstimator()
+    from storage import queries
+
+    start = parse_ts(f"{day}T08:00:00+09:00")
+    with db.session() as session:
+        thread = queries.day_thread(session, day, start.isoformat())
+        for i in range(count):
+            text = SAMPLES[i % len(SAMPLES)]
+            session.add(Message(
+                thread_id=thread.id or 0, day=day, tab="chat", tab_label="チャット",
+                role="user" if i % 2 == 0 else "assistant", text=f"{i}: {text}",
+                ts=(start + timedelta(seconds=8 * i)).isoformat(),
+                token_estimate=estimator.count(text),
+            ))
+        state = queries.prompt_state(session)
+        state.current_day = day
+        state.current_tab = "chat"
+    db.close()
+
+
+def measure(count: int) -> None:
+    app = QApplication.instance() or QApplication(sys.argv)
+    from monet_app.app import AppController
+
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp)
+        fill_day(home, count)
+        clock = ManualClock(parse_ts("2026-03-02T20:00:00+09:00"))
+        started = time.perf_counter()
+        controller = AppController(home, clock=clock)
+        window = controller.window
+        window.show()
+        window.repaint()
+        app.processEvents()
+        first_paint = (time.perf_counter() - started) * 1000
+        bar = window.view.verticalScrollBar()
+        # the view lays rows out in batches in the background; wait until all are placed
+        # The view lays rows out in batches of 100, one batch per event-loop turn, so the
+        # window answers input between batches. Turn the loop until it has been idle a while;
+        # the longest turn is the longest the window could not answer.
+        idle, busy_until, longest = 0, time.perf_counter(), 0.0
+        while idle < 50:
+            t0 = time.perf_counter()
+            app.processEvents()
+            spent = time.perf_counter() - t0
+            if spent > 0.002:
+                idle, busy_until, longest = 0, time.perf_counter(), max(longest, spent * 1000)
+            else:
+                idle += 1
+        laid_out = (busy_until - started) * 1000
+        bar.setValue(0)
+        app.processEvents()
+        frames = []
+        step = max(1, bar.pageStep())
+        value = 0
+        while value < bar.maximum():
+            value = min(bar.maximum(), value + step)
+            t0 = time.perf_counter()
+            bar.setValue(value)
+            window.view.viewport().repaint()
+            frames.append((time.perf_counter() - t0) * 1000)
+        rss = _rss_mb()
+        pages = len(frames)
+        controller.close()
+        window.close()
+        window.deleteLater()
+        app.processEvents()
+    frames.sort()
+    print(f"messages in the day       {count:,}")
+    print(f"time to first paint       {first_paint:.0f} ms")
+    print(f"all rows laid out after   {laid_out:.0f} ms, in batches; longest event-loop "
+          f"turn meanwhile {longest:.0f} ms")
+    print(f"scroll frames             {pages} pages, top to bottom")
+    print(f"frame time p50 / p95 / max {statistics.median(frames):.1f} / "
+          f"{frames[int(0.95 * (len(frames) - 1))]:.1f} / {frames[-1]:.1f} ms")
+    print(f"resident memory           {rss:.0f} MB")
+
+
+def _rss_mb() -> float:
+    try:
+        with open("/proc/self/status") as handle:
+            for line in handle:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def screenshots(folder: Path) -> None:
+    from monet_app.replay import replay
+
+    traces = next(p / "shared/data/traces" for p in ROOT.parents if (p / "shared/data/traces").is_dir())
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp) / "home"
+        replay(traces / "rpc-pair-ja.jsonl", home, None)
+        for lang in ("ja", "en"):
+            os.environ["MONET_LANG"] = lang
+            app = QApplication.instance() or QApplication(sys.argv)
+            from monet_app.app import AppController
+            from ui.look import apply_palette, install_translator
+
+            apply_palette(app)  # type: ignore[arg-type]
+            translator = install_translator(app)  # type: ignore[arg-type]
+            clock = ManualClock(parse_ts("2022-08-28T23:50:00+09:00"))
+            controller = AppController(home, clock=clock)
+            controller.window.show()
+            app.processEvents()
+            controller.window.grab().save(str(folder / f"screenshot-{lang}.png"))
+            controller.close()
+            controller.window.close()
+            if translator is not None:
+                app.removeTranslator(translator)
+            print(f"saved {folder / f'screenshot-{lang}.png'}")
+
+
+def main() -> None:
+    if "--screenshots" in sys.argv:
+        index = sys.argv.index("--screenshots")
+        screenshots(Path(sys.argv[index + 1]) if len(sys.argv) > index + 1 else ROOT / "docs")
+        return
+    count = 5000
+    if "--messages" in sys.argv:
+        count = int(sys.argv[sys.argv.index("--messages") + 1])
+    measure(count)
+
+
+if __name__ == "__main__":
+    Settings()
+    main()

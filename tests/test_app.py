@@ -1,0 +1,281 @@
+"""The desktop window, offscreen, driven the way a person uses it (pytest-qt)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QInputMethodEvent
+from PySide6.QtWidgets import QApplication
+from sqlmodel import select
+
+from cms.settings import Settings
+from monet_app.app import AppController
+from monet_app.gateway import AnthropicModel, MissingKeyError, make_client
+from monet_app.standin_server import StandInServer
+from storage.models import Event, Message
+
+pytest.importorskip("pytestqt")
+
+
+@pytest.fixture
+def server() -> Iterator[StandInServer]:
+    with StandInServer(chunk_chars=6) as s:
+        yield s
+
+
+@pytest.fixture
+def app_for(qtbot, tmp_path: Path, server: StandInServer):  # type: ignore[no-untyped-def]
+    made: list[AppController] = []
+
+    def make(home: Path | None = None, factory=None) -> AppController:  # type: ignore[no-untyped-def]
+        def standin(settings: Settings) -> AnthropicModel:
+            return AnthropicModel(make_client("sk-ant-test-key-123456", base_url=server.url,
+                                              max_retries=0))
+
+        controller = AppController(home or tmp_path / "home", model_factory=factory or standin)
+        qtbot.addWidget(controller.window)
+        controller.window.show()
+        made.append(controller)
+        return controller
+
+    yield make
+    for controller in made:
+        controller.close()
+
+
+def messages(c: AppController) -> list[Message]:
+    with c.db.session() as session:
+        return list(session.exec(select(Message).order_by(Message.id)).all())  # type: ignore[arg-type]
+
+
+def wait_idle(qtbot, c: AppController) -> None:  # type: ignore[no-untyped-def]
+    qtbot.waitUntil(lambda: not c.streamer.busy, timeout=10_000)
+
+
+def type_and_enter(qtbot, c: AppController, text: str) -> None:  # type: ignore[no-untyped-def]
+    c.window.composer.setFocus()
+    qtbot.keyClicks(c.window.composer, text)
+    qtbot.keyClick(c.window.composer, Qt.Key.Key_Return)
+
+
+def test_sending_stores_and_shows_the_message_and_streamed_reply(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    server.failures.append({"chunk_delay": 0.02})
+    seen: list[str] = []
+    c.streamer.piece.connect(lambda _rid, text: seen.append(text))
+    type_and_enter(qtbot, c, "Hello MONET, how are you today?")
+    assert c.window.composer.toPlainText() == ""
+    assert messages(c)[0].text == "Hello MONET, how are you today?"  # stored at once
+    qtbot.waitUntil(lambda: c.window.model.rows and c.window.model.rows[-1].status == "streaming"
+                    and len(c.window.model.rows[-1].text) > 1, timeout=5000)
+    wait_idle(qtbot, c)
+    assert len(seen) >= 3  # the reply arrived in pieces
+    stored = messages(c)
+    assert [m.role for m in stored] == ["user", "assistant"]
+    rows = c.window.model.rows
+    assert [r.role for r in rows] == ["user", "assistant"]
+    assert rows[-1].text == stored[-1].text and rows[-1].status == "complete"
+    assert "cache" in c.window.last_reply_label.text()
+
+
+def test_enter_while_composing_japanese_does_not_send(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    composer = c.window.composer
+    composer.setFocus()
+    composing = QInputMethodEvent("にほんご", [])
+    QApplication.sendEvent(composer, composing)
+    assert composer.composing
+    qtbot.keyClick(composer, Qt.Key.Key_Return)
+    assert messages(c) == [] and server.requests == []
+    committed = QInputMethodEvent("", [])
+    committed.setCommitString("日本語")
+    QApplication.sendEvent(composer, committed)
+    assert not composer.composing
+    qtbot.keyClick(composer, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    composer.insertPlainText("です")  # QTest cannot type non-Latin-1 keys
+    assert composer.toPlainText() == "日本語\nです" and messages(c) == []
+    qtbot.keyClick(composer, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    wait_idle(qtbot, c)
+    assert messages(c)[0].text == "日本語\nです"
+
+
+def test_switching_tabs_filters_the_view_and_sends_nothing(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    type_and_enter(qtbot, c, "chat message")
+    wait_idle(qtbot, c)
+    sent = len(server.requests)
+    c.window.tab_bar.setCurrentIndex(2)  # 仕事 / work
+    assert c.window.model.rowCount() == 0
+    type_and_enter(qtbot, c, "work message")
+    wait_idle(qtbot, c)
+    assert c.window.model.rows[0].text == "work message"
+    c.window.tab_bar.setCurrentIndex(0)
+    assert c.window.model.rows[0].text == "chat message"
+    assert len(server.requests) == sent + 1  # only the send went out
+    with c.db.session() as session:
+        names = [e.name for e in session.exec(select(Event)).all()]
+    assert "tab_switch" in names
+    # the work message was sent with the chat talk in the same body
+    texts = json.dumps(server.requests[-1]["messages"], ensure_ascii=False)
+    assert "chat message" in texts and "work message" in texts
+
+
+def _past_day(home: Path) -> None:
+    from cms.clock import ManualClock, parse_ts
+    from cms.context import ContextManager
+    from cms.tokens import TiktokenEstimator
+    from storage import Database
+
+    db = Database(home)
+    cm = ContextManager(db, Settings(), ManualClock(parse_ts("2025-01-05T10:00:00+09:00")),
+                        TiktokenEstimator())
+    cm.commit_user_message("an old message from January", "chat")
+    cm.record_reply("an old reply", "chat")
+    db.close()
+
+
+def test_a_past_day_is_read_only_and_sending_posts_to_today(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    home = tmp_path / "home"
+    _past_day(home)
+    c = app_for(home)
+    c.window.tab_bar.setCurrentIndex(0)
+    items = [c.window.side_list.item(i).text() for i in range(c.window.side_list.count())]
+    assert len(items) == 2 and "2025-01-05" in items[1]
+    c.window.side_list.itemClicked.emit(c.window.side_list.item(1))
+    assert c.window.read_only and c.window.banner.isVisible()
+    assert [r.text for r in c.window.model.rows] == ["an old message from January", "an old reply"]
+    type_and_enter(qtbot, c, "typed while the past day was open")
+    wait_idle(qtbot, c)
+    assert not c.window.read_only and c.view_day == c.today()
+    stored = [m for m in messages(c) if m.text == "typed while the past day was open"]
+    assert stored and stored[0].day == c.today()
+    assert c.window.model.rows[0].text == "typed while the past day was open"
+
+
+def test_reply_lands_in_today_even_after_switching_tab_and_day(qtbot, app_for, server, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    home = tmp_path / "home"
+    _past_day(home)
+    c = app_for(home)
+    c.window.tab_bar.setCurrentIndex(0)
+    server.failures.append({"chunk_delay": 0.05})
+    type_and_enter(qtbot, c, "please answer slowly, I will wander off")
+    qtbot.waitUntil(lambda: len(c._buffer) > 0, timeout=5000)
+    c.window.tab_bar.setCurrentIndex(1)
+    c.open_day("2025-01-05")
+    wait_idle(qtbot, c)
+    reply = messages(c)[-1]
+    assert reply.role == "assistant" and reply.tab == "chat" and reply.day == c.today()
+    assert all("stand-in" not in r.text for r in c.window.model.rows)  # not in the past day
+
+
+def test_stop_keeps_the_partial_reply(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    server.failures.append({"chunk_delay": 0.1})
+    type_and_enter(qtbot, c, "a long answer please, " * 4)
+    qtbot.waitUntil(lambda: len(c._buffer) > 0, timeout=5000)
+    assert c.window.stop_button.isVisible()
+    qtbot.mouseClick(c.window.stop_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, c)
+    reply = messages(c)[-1]
+    assert reply.role == "assistant" and reply.status == "incomplete"
+    assert c.window.model.rows[-1].status == "incomplete"
+
+
+def test_api_error_shows_words_keeps_the_text_and_retry_works(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    server.failures.append({"status": 529, "type": "overloaded_error"})
+    type_and_enter(qtbot, c, "are you there?")
+    wait_idle(qtbot, c)
+    assert c.window.error_box.isVisible() and "overloaded" in c.window.error_label.text()
+    assert [m.text for m in messages(c)] == ["are you there?"]
+    assert c.window.model.rows[0].text == "are you there?"
+    qtbot.mouseClick(c.window.retry_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, c)
+    assert not c.window.error_box.isVisible()
+    assert [m.role for m in messages(c)] == ["user", "assistant"]
+
+
+def test_without_a_key_the_app_opens_stores_and_says_so(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    def no_key(settings: Settings) -> AnthropicModel:
+        raise MissingKeyError("No Anthropic API key. Set ANTHROPIC_API_KEY.")
+
+    c = app_for(factory=no_key)
+    type_and_enter(qtbot, c, "offline note to self")
+    assert "API key" in c.window.error_label.text()
+    assert [m.text for m in messages(c)] == ["offline note to self"]
+    assert c.window.model.rows[0].text == "offline note to self"
+
+
+def test_the_flag_toggles_between_days_and_threads_losing_nothing(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    type_and_enter(qtbot, c, "sunset model message")
+    wait_idle(qtbot, c)
+    values = c.settings_values()
+    from dataclasses import replace
+
+    assert c.apply_settings(replace(values, sunset_model=False)) is None
+    assert c.window.side_title.text() in ("Threads", "スレッド") and c.window.new_thread_button.isVisible()
+    type_and_enter(qtbot, c, "thread model message")
+    wait_idle(qtbot, c)
+    qtbot.mouseClick(c.window.new_thread_button, Qt.MouseButton.LeftButton)
+    type_and_enter(qtbot, c, "second thread message")
+    wait_idle(qtbot, c)
+    with c.db.session() as session:
+        names = [e.name for e in session.exec(select(Event)).all()]
+    assert "thread_switch_fold" in names
+    assert c.apply_settings(replace(values, sunset_model=True)) is None
+    assert c.window.side_title.text() in ("Days", "日付")
+    texts = [r.text for r in c.window.model.rows if r.role == "user"]
+    assert texts == ["sunset model message", "thread model message", "second thread message"]
+
+
+def test_invalid_settings_are_refused_in_words(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    c = app_for()
+    problem = c.apply_settings(replace(c.settings_values(), tabs=()))
+    assert problem and "tabs" in problem
+    assert c.settings.tabs  # unchanged
+
+
+def test_timeline_panel_shows_pending_lines_and_opens_their_day(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from monet_app.replay import replay
+    from tests.conftest import TRACES
+
+    home = tmp_path / "home"
+    replay(TRACES / "synthetic-tabstorm.jsonl", home, None, librarian=False)
+    c = app_for(home)
+    lines = [c.window.timeline_list.item(i).text() for i in range(c.window.timeline_list.count())]
+    assert lines and any("要約作成中" in line for line in lines)
+    pending = sum(1 for line in lines if "要約作成中" in line)
+    assert c.window.librarian_label.text() in (f"Summarizing {pending}", f"要約作成中 {pending}件")
+    item = c.window.timeline_list.item(0)
+    c.window.timeline_list.itemClicked.emit(item)
+    entry = item.data(Qt.ItemDataRole.UserRole + 2)
+    assert c.view_day == entry.day and c.window.read_only
+    current = c.window.view.currentIndex()
+    assert current.isValid() and c.window.model.rows[current.row()].id >= entry.first_message_id
+    c.run_librarian()
+    qtbot.waitUntil(lambda: not c.librarian_busy, timeout=10_000)
+    lines = [c.window.timeline_list.item(i).text() for i in range(c.window.timeline_list.count())]
+    assert not any("要約作成中" in line for line in lines)
+
+
+def test_painting_does_not_leak_references_to_none(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    """PySide6 6.12.0 decrements None on every void call; on Python 3.11 a long session
+    would then abort with "deallocating None". Guard the pinned Qt against it."""
+    import sys
+
+    c = app_for()
+    for i in range(30):
+        c.cm.commit_user_message(f"message {i}", "chat")
+    c.refresh_messages()
+    before = sys.getrefcount(None)
+    for _ in range(20):
+        c.window.view.viewport().repaint()
+        c.window.grab()
+    assert sys.getrefcount(None) - before > -200

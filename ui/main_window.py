@@ -1,0 +1,306 @@
+"""The main window: tabs over the day's conversation, days (or threads) on the left,
+the Timeline Index on the right, the composer at the bottom, and a status bar.
+
+Widgets only. The window shows what it is given and reports what the person does by
+signal; ``monet_app.app.AppController`` decides what happens.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QPushButton,
+    QSplitter,
+    QStatusBar,
+    QTabBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.composer import Composer
+from ui.transcript import MessageRow, TranscriptModel, TranscriptView
+
+ENTRY_ROLE = Qt.ItemDataRole.UserRole + 2
+
+
+@dataclass(frozen=True)
+class DayItem:
+    day: str
+    count: int
+    today: bool
+
+
+@dataclass(frozen=True)
+class ThreadItem:
+    id: int
+    title: str
+    count: int
+    current: bool
+
+
+@dataclass(frozen=True)
+class TimelineItem:
+    text: str
+    day: str
+    first_message_id: int
+    pending: bool
+
+
+class MainWindow(QMainWindow):
+    send_requested = Signal(str)
+    stop_requested = Signal()
+    retry_requested = Signal()
+    tab_changed = Signal(str)
+    day_selected = Signal(str)
+    thread_selected = Signal(int)
+    new_thread_requested = Signal()
+    settings_requested = Signal()
+    timeline_activated = Signal(str, int)
+
+    def __init__(self, tabs: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.setWindowTitle("MONET")
+        self.resize(1180, 760)
+        self._tab_ids: list[str] = []
+        self._read_only = False
+
+        # --- left: days or threads ---
+        self.side_title = QLabel()
+        self.side_list = QListWidget()
+        self.side_list.setObjectName("sideList")
+        self.new_thread_button = QPushButton(self.tr("New thread"))
+        self.new_thread_button.setVisible(False)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(6, 6, 0, 6)
+        left_layout.addWidget(self.side_title)
+        left_layout.addWidget(self.side_list)
+        left_layout.addWidget(self.new_thread_button)
+
+        # --- centre: tabs, read-only banner, transcript, error banner, composer ---
+        self.tab_bar = QTabBar()
+        self.tab_bar.setExpanding(False)
+        self.banner = QLabel()
+        self.banner.setObjectName("readOnlyBanner")
+        self.banner.setWordWrap(True)
+        self.banner.setStyleSheet(
+            "#readOnlyBanner { background: #6b5b2a; color: white; padding: 6px; border-radius: 4px; }"
+        )
+        self.banner.setVisible(False)
+        self.model = TranscriptModel(self)
+        self.view = TranscriptView()
+        self.view.setModel(self.model)
+        self.error_label = QLabel()
+        self.error_label.setObjectName("errorBanner")
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet(
+            "#errorBanner { background: #8b2e2e; color: white; padding: 6px; border-radius: 4px; }"
+        )
+        self.retry_button = QPushButton(self.tr("Retry"))
+        self.error_box = QFrame()
+        error_layout = QHBoxLayout(self.error_box)
+        error_layout.setContentsMargins(0, 0, 0, 0)
+        error_layout.addWidget(self.error_label, 1)
+        error_layout.addWidget(self.retry_button)
+        self.error_box.setVisible(False)
+        self.composer = Composer()
+        self.composer.setObjectName("composer")
+        self.composer.setFixedHeight(96)
+        self.send_button = QPushButton(self.tr("Send"))
+        self.stop_button = QPushButton(self.tr("Stop"))
+        self.stop_button.setVisible(False)
+        buttons = QVBoxLayout()
+        buttons.addWidget(self.send_button)
+        buttons.addWidget(self.stop_button)
+        buttons.addStretch(1)
+        composer_row = QHBoxLayout()
+        composer_row.addWidget(self.composer, 1)
+        composer_row.addLayout(buttons)
+        centre = QWidget()
+        centre_layout = QVBoxLayout(centre)
+        centre_layout.setContentsMargins(6, 6, 6, 6)
+        centre_layout.addWidget(self.tab_bar)
+        centre_layout.addWidget(self.banner)
+        centre_layout.addWidget(self.view, 1)
+        centre_layout.addWidget(self.error_box)
+        centre_layout.addLayout(composer_row)
+
+        # --- right: the Timeline Index ---
+        self.timeline_title = QLabel(self.tr("What Claude remembers (Timeline Index)"))
+        self.timeline_title.setWordWrap(True)
+        self.timeline_list = QListWidget()
+        self.timeline_list.setWordWrap(True)
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 6, 6, 6)
+        right_layout.addWidget(self.timeline_title)
+        right_layout.addWidget(self.timeline_list)
+
+        splitter = QSplitter()
+        splitter.addWidget(left)
+        splitter.addWidget(centre)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([190, 700, 290])
+        self.setCentralWidget(splitter)
+
+        # --- status bar ---
+        self.librarian_label = QLabel()
+        self.last_reply_label = QLabel()
+        self.today_label = QLabel()
+        status = QStatusBar()
+        status.addWidget(self.librarian_label)
+        status.addWidget(self.last_reply_label, 1)
+        status.addPermanentWidget(self.today_label)
+        self.setStatusBar(status)
+
+        settings_action = QAction(self.tr("Settings…"), self)
+        settings_action.setShortcut(QKeySequence.StandardKey.Preferences)
+        settings_action.triggered.connect(self.settings_requested)
+        menu = self.menuBar().addMenu(self.tr("&MONET"))
+        menu.addAction(settings_action)
+        quit_action = QAction(self.tr("Quit"), self)
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_action.triggered.connect(self.close)
+        menu.addAction(quit_action)
+
+        self.set_tabs(tabs)
+        self.tab_bar.currentChanged.connect(self._on_tab)
+        self.composer.submitted.connect(self._submit)
+        self.send_button.clicked.connect(self._submit)
+        self.stop_button.clicked.connect(self.stop_requested)
+        self.retry_button.clicked.connect(self.retry_requested)
+        self.side_list.itemClicked.connect(self._on_side)
+        self.new_thread_button.clicked.connect(self.new_thread_requested)
+        self.timeline_list.itemClicked.connect(self._on_timeline)
+        self.composer.setFocus()
+
+    # ----- what the person does ---------------------------------------------------------
+    def _submit(self) -> None:
+        text = self.composer.toPlainText()
+        if text.strip() and self.send_button.isEnabled():
+            self.send_requested.emit(text)
+
+    def _on_tab(self, index: int) -> None:
+        if 0 <= index < len(self._tab_ids):
+            self.tab_changed.emit(self._tab_ids[index])
+
+    def _on_side(self, item: QListWidgetItem) -> None:
+        value = item.data(ENTRY_ROLE)
+        if isinstance(value, DayItem):
+            self.day_selected.emit(value.day)
+        elif isinstance(value, ThreadItem):
+            self.thread_selected.emit(value.id)
+
+    def _on_timeline(self, item: QListWidgetItem) -> None:
+        entry: TimelineItem = item.data(ENTRY_ROLE)
+        self.timeline_activated.emit(entry.day, entry.first_message_id)
+
+    # ----- what the controller shows ----------------------------------------------------
+    def set_tabs(self, tabs: list[tuple[str, str]], current: str | None = None) -> None:
+        self.tab_bar.blockSignals(True)
+        while self.tab_bar.count():
+            self.tab_bar.removeTab(0)
+        self._tab_ids = [t for t, _ in tabs]
+        for _tab_id, label in tabs:
+            self.tab_bar.addTab(label)
+        if current in self._tab_ids:
+            self.tab_bar.setCurrentIndex(self._tab_ids.index(current))
+        self.tab_bar.blockSignals(False)
+
+    def current_tab(self) -> str:
+        index = self.tab_bar.currentIndex()
+        return self._tab_ids[index] if 0 <= index < len(self._tab_ids) else ""
+
+    def select_tab(self, tab: str) -> None:
+        if tab in self._tab_ids:
+            self.tab_bar.setCurrentIndex(self._tab_ids.index(tab))
+
+    def set_days(self, days: list[DayItem], selected: str) -> None:
+        self.side_title.setText(self.tr("Days"))
+        self.new_thread_button.setVisible(False)
+        self.side_list.clear()
+        for item in days:
+            label = self.tr("Today") if item.today else item.day
+            text = f"{label}  ({item.count})" if not item.today else f"{label} · {item.day}  ({item.count})"
+            row = QListWidgetItem(text)
+            row.setData(ENTRY_ROLE, item)
+            self.side_list.addItem(row)
+            if item.day == selected:
+                row.setSelected(True)
+                self.side_list.setCurrentItem(row)
+
+    def set_threads(self, threads: list[ThreadItem]) -> None:
+        self.side_title.setText(self.tr("Threads"))
+        self.new_thread_button.setVisible(True)
+        self.side_list.clear()
+        for item in threads:
+            row = QListWidgetItem(f"{item.title}  ({item.count})")
+            row.setData(ENTRY_ROLE, item)
+            self.side_list.addItem(row)
+            if item.current:
+                self.side_list.setCurrentItem(row)
+
+    def set_read_only(self, read_only: bool, day: str = "") -> None:
+        self._read_only = read_only
+        self.banner.setVisible(read_only)
+        if read_only:
+            self.banner.setText(
+                self.tr("{day} is a past day, shown read-only. Sending posts to today.").format(day=day)
+            )
+            self.composer.setPlaceholderText(self.tr("Sending returns to today"))
+        else:
+            self.composer.setPlaceholderText(
+                self.tr("Message (Enter sends, Shift+Enter adds a line)")
+            )
+
+    @property
+    def read_only(self) -> bool:
+        return self._read_only
+
+    def set_messages(self, rows: list[MessageRow], scroll_to_end: bool = True) -> None:
+        self.view.empty_text = (
+            self.tr("Nothing in this tab on this day.") if self._read_only
+            else self.tr("Nothing in this tab yet today. Write below; Claude sees every tab.")
+        )
+        self.model.set_rows(rows)
+        if scroll_to_end:
+            self.view.scrollToBottom()
+
+    def set_timeline(self, items: list[TimelineItem]) -> None:
+        self.timeline_list.clear()
+        for item in items:
+            row = QListWidgetItem(item.text)
+            row.setData(ENTRY_ROLE, item)
+            if item.pending:
+                font = row.font()
+                font.setItalic(True)
+                row.setFont(font)
+            self.timeline_list.addItem(row)
+        self.timeline_list.scrollToBottom()
+
+    def set_busy(self, busy: bool) -> None:
+        self.send_button.setEnabled(not busy)
+        self.stop_button.setVisible(busy)
+
+    def show_error(self, text: str, can_retry: bool = True) -> None:
+        self.error_label.setText(text)
+        self.retry_button.setVisible(can_retry)
+        self.error_box.setVisible(True)
+
+    def clear_error(self) -> None:
+        self.error_box.setVisible(False)
+
+    def set_status(self, librarian: str, last_reply: str, today: str) -> None:
+        self.librarian_label.setText(librarian)
+        self.last_reply_label.setText(last_reply)
+        self.today_label.setText(today)

@@ -1,0 +1,112 @@
+"""Settings: API key (OS keyring, masked), model, tabs, ceiling, day boundary, librarian
+interval and the sunset-model flag. It edits values; the controller validates and saves."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QTime
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QTimeEdit,
+    QWidget,
+)
+
+MODELS = ["claude-sonnet-4-6", "claude-sonnet-4-5", "claude-opus-4-8", "claude-haiku-4-5"]
+
+
+@dataclass(frozen=True)
+class SettingsValues:
+    api_key: str  # empty: leave the stored key as it is
+    model: str
+    tabs: tuple[tuple[str, str], ...]
+    ceiling_tokens: int
+    day_start: str
+    librarian_interval_minutes: int
+    sunset_model: bool
+
+
+def tabs_to_text(tabs: tuple[tuple[str, str], ...]) -> str:
+    return ", ".join(f"{tab_id}={label}" for tab_id, label in tabs)
+
+
+def tabs_from_text(text: str) -> tuple[tuple[str, str], ...]:
+    tabs = []
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        tab_id, _, label = part.partition("=")
+        tab_id = tab_id.strip()
+        tabs.append((tab_id, label.strip() or tab_id))
+    return tuple(tabs)
+
+
+class SettingsDialog(QDialog):
+    def __init__(self, values: SettingsValues, key_source: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("MONET settings"))
+        form = QFormLayout(self)
+        self.api_key = QLineEdit()
+        self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.api_key.setObjectName("apiKey")
+        where = {
+            "environment": self.tr("in use from ANTHROPIC_API_KEY"),
+            "keyring": self.tr("stored in the OS keyring"),
+            "none": self.tr("not set"),
+        }.get(key_source, key_source)
+        self.api_key.setPlaceholderText(self.tr("Anthropic API key ({where})").format(where=where))
+        self.model = QComboBox()
+        self.model.setEditable(True)
+        self.model.addItems(MODELS)
+        self.model.setCurrentText(values.model)
+        self.tabs = QLineEdit(tabs_to_text(values.tabs))
+        self.ceiling = QSpinBox()
+        self.ceiling.setRange(1000, 1_000_000)
+        self.ceiling.setSingleStep(1000)
+        self.ceiling.setValue(values.ceiling_tokens)
+        self.day_start = QTimeEdit(QTime.fromString(values.day_start, "HH:mm"))
+        self.day_start.setDisplayFormat("HH:mm")
+        self.interval = QSpinBox()
+        self.interval.setRange(1, 24 * 60)
+        self.interval.setValue(values.librarian_interval_minutes)
+        self.sunset = QCheckBox(self.tr("One conversation per day (sunset model)"))
+        self.sunset.setObjectName("sunsetModel")
+        self.sunset.setChecked(values.sunset_model)
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #c0392b;")
+        form.addRow(self.tr("API key"), self.api_key)
+        form.addRow(self.tr("Model"), self.model)
+        form.addRow(self.tr("Tabs (id=label, …)"), self.tabs)
+        form.addRow(self.tr("Token ceiling"), self.ceiling)
+        form.addRow(self.tr("Day starts at"), self.day_start)
+        form.addRow(self.tr("Librarian every (minutes)"), self.interval)
+        form.addRow("", self.sunset)
+        form.addRow(self.error)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def values(self) -> SettingsValues:
+        return SettingsValues(
+            api_key=self.api_key.text().strip(),
+            model=self.model.currentText().strip(),
+            tabs=tabs_from_text(self.tabs.text()),
+            ceiling_tokens=self.ceiling.value(),
+            day_start=self.day_start.time().toString("HH:mm"),
+            librarian_interval_minutes=self.interval.value(),
+            sunset_model=self.sunset.isChecked(),
+        )
+
+    def show_problem(self, text: str) -> None:
+        self.error.setText(text)
