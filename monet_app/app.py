@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QObject, QThreadPool, QTimer
 from PySide6.QtWidgets import QApplication
 
 from cms.clock import Clock, parse_ts
@@ -463,5 +463,7 @@ def run_app(home: Path) -> int:
     controller.window.show()
     controller.window.composer.setFocus()
     code = app.exec()
+    controller.streamer.cancel()  # a reply in flight keeps what arrived, marked incomplete
+    QThreadPool.globalInstance().waitForDone(10_000)
     controller.close()
     return int(code)

@@ -279,3 +279,52 @@ def test_painting_does_not_leak_references_to_none(qtbot, app_for) -> None:  # t
         c.window.view.viewport().repaint()
         c.window.grab()
     assert sys.getrefcount(None) - before > -200
+
+
+def test_japanese_ui_and_dark_palette_follow_the_system(qtbot, app_for, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QPalette
+
+    from ui.look import apply_palette, install_translator
+
+    app = QApplication.instance()
+    monkeypatch.setenv("MONET_LANG", "ja")
+    monkeypatch.setenv("MONET_THEME", "dark")
+    original = app.palette()  # type: ignore[union-attr]
+    translator = install_translator(app)  # type: ignore[arg-type]
+    apply_palette(app)  # type: ignore[arg-type]
+    try:
+        assert translator is not None
+        c = app_for()
+        assert c.window.send_button.text() == "送信"
+        assert c.window.side_title.text() == "日付"
+        assert app.palette().color(QPalette.ColorRole.Window).lightness() < 60  # type: ignore[union-attr]
+    finally:
+        app.removeTranslator(translator)  # type: ignore[union-attr, arg-type]
+        app.setPalette(original)  # type: ignore[union-attr]
+
+
+def test_composer_has_focus_at_start(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    c.window.activateWindow()
+    qtbot.waitUntil(lambda: c.window.composer.hasFocus(), timeout=3000)
+
+
+def test_settings_dialog_reads_and_returns_values(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    from ui.settings_dialog import SettingsDialog
+
+    c = app_for()
+    dialog = SettingsDialog(c.settings_values(), "none")
+    qtbot.addWidget(dialog)
+    assert dialog.api_key.echoMode() == dialog.api_key.EchoMode.Password
+    dialog.tabs.setText("chat=雑談, work=仕事, ideas=アイデア")
+    dialog.ceiling.setValue(30_000)
+    dialog.sunset.setChecked(False)
+    values = dialog.values()
+    assert values.tabs == (("chat", "雑談"), ("work", "仕事"), ("ideas", "アイデア"))
+    assert c.apply_settings(values) is None
+    assert c.settings.ceiling_tokens == 30_000 and not c.settings.sunset_model
+    assert [c.window.tab_bar.tabText(i) for i in range(3)] == ["雑談", "仕事", "アイデア"]
+    from cms.settings import load_settings
+
+    with c.db.session() as session:
+        assert load_settings(session).tabs == values.tabs  # persisted
