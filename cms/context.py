@@ -23,8 +23,9 @@ from cms import timeline
 from cms.clock import Clock
 from cms.days import day_of
 from cms.events import RequestLog
+from cms.ledger import usage_record
 from cms.model import Usage
-from cms.pricing import dollars, prices_from_settings
+from cms.pricing import prices_from_settings
 from cms.prompt import build_body, user_turn_text
 from cms.settings import Settings
 from cms.tokens import TokenEstimator, count_json
@@ -261,20 +262,15 @@ class ContextManager:
         model = model or self.settings.model
         with self.db.session() as session:
             state = queries.prompt_state(session)
-            record = UsageRecord(
+            record = usage_record(
                 ts=self.now_ts(),
                 day=state.current_day or self.today(),
                 purpose=purpose,
                 model=model,
-                source=source,
-                input_tokens=usage.input_tokens,
-                cache_write_5m=usage.cache_creation_5m
-                + max(0, usage.cache_creation_input_tokens - usage.cache_creation_5m - usage.cache_creation_1h),
-                cache_write_1h=usage.cache_creation_1h,
-                cache_read=usage.cache_read_input_tokens,
-                output_tokens=usage.output_tokens,
-                dollars=dollars(usage, model, self._prices),
+                usage=usage,
                 estimated_input=estimated_input,
+                source=source,
+                prices=self._prices,
             )
             session.add(record)
             reported = (
@@ -482,9 +478,10 @@ class ContextManager:
         return True
 
     def _resolve_pending(self, session: Session, state: PromptState) -> bool:
-        """A fold whose placeholders all have summaries gets its one re-render."""
+        """Folds whose placeholders all have summaries get their one re-render, together:
+        one ``pending_resolved`` event names every fold it resolves."""
         shown = timeline.pending_ids_from_json(state.ti_pending_ids_json)
-        rerender = False
+        resolved: list[int] = []
         for fold in queries.unresolved_folds(session):
             assert fold.id is not None
             entries = queries.entries_of_fold(session, fold.id)
@@ -493,9 +490,10 @@ class ContextManager:
             fold.resolved_ts = self.now_ts()
             session.add(fold)
             if any(e.id in shown for e in entries):
-                self._event(session, "pending_resolved", {"fold_id": fold.id})
-                rerender = True
-        return rerender
+                resolved.append(fold.id)
+        if resolved:
+            self._event(session, "pending_resolved", {"fold_id": resolved[0], "fold_ids": resolved})
+        return bool(resolved)
 
     # ----- rendering --------------------------------------------------------------------
     def _ti_filter(self, session: Session, state: PromptState) -> timeline.EntryFilter:

@@ -1,32 +1,90 @@
-"""The librarian in its minimal form: summarize pending Timeline Index entries.
+"""The librarian: summarize pending Timeline Index entries, safely beside other librarians.
 
 It writes summaries into the database only; it never touches the rendered prompt. The
 context manager notices when all of a fold's placeholders have summaries and re-renders
-the TI once (``pending_resolved``). Each entry is claimed with a conditional update, so
-two librarians on one database never write the same line twice.
+the TI once (``pending_resolved``).
+
+Several librarians may run at once (the app's background worker, ``monet librarian
+--watch``, a scheduled ``--once``): each takes a short lease on an entry before working
+on it (a conditional UPDATE), so no entry is summarized twice, and writes only while it
+holds the lease. A summarizer that fails (the model is down) releases the lease and
+leaves the placeholder; a later pass tries again. After ``max_attempts`` failures the
+offline summarizer stands in, so no placeholder stays for ever. Leases run on the wall
+clock (``lease_clock``): they coordinate real processes, whatever clock the domain uses.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+import logging
+import os
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import update
 from sqlmodel import col
 
 from cms.clock import Clock, parse_ts
-from cms.summarizer import Summarizer, Turn
+from cms.summarizer import OfflineSummarizer, Summarizer, Turn
 from storage import Database, queries
 from storage.models import PromptState, TimelineEntry
+
+log = logging.getLogger("monet.librarian")
+LEASE_SECONDS = 300
+
+
+@dataclass
+class LibrarianReport:
+    written: int = 0
+    failed: int = 0
+    skipped: int = 0  # leased by another librarian
+    fallback: int = 0  # written by the offline summarizer after repeated failures
+    last_error: str = ""
+
+    def text(self) -> str:
+        parts = [f"summarized {self.written}"]
+        if self.fallback:
+            parts.append(f"{self.fallback} of them offline after repeated failures")
+        if self.failed:
+            parts.append(f"failed {self.failed} (kept as 要約作成中, retried next pass): {self.last_error}")
+        if self.skipped:
+            parts.append(f"left {self.skipped} to another librarian")
+        return ", ".join(parts)
+
+
+def _utc(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, tz=UTC).isoformat()
 
 
 class Librarian:
     def __init__(
-        self, db: Database, summarizer: Summarizer, clock: Clock, interval_minutes: int = 5
+        self,
+        db: Database,
+        summarizer: Summarizer,
+        clock: Clock,
+        interval_minutes: int = 5,
+        *,
+        fallback: Summarizer | None = None,
+        max_attempts: int = 3,
+        lease_clock: Callable[[], float] = time.time,
+        name: str | None = None,
     ) -> None:
         self.db = db
         self.summarizer = summarizer
+        self.fallback = fallback or OfflineSummarizer()
         self.clock = clock
         self.interval = timedelta(minutes=interval_minutes)
+        self.max_attempts = max_attempts
+        self.lease_clock = lease_clock
+        self.name = name or f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
+
+    def close(self) -> None:
+        """Let the summarizer close its connections (a Claude summarizer's HTTP pool)."""
+        closer = getattr(self.summarizer, "close", None)
+        if closer is not None:
+            closer()
 
     def due(self) -> bool:
         with self.db.session() as session:
@@ -37,37 +95,105 @@ class Librarian:
         previous = parse_ts(last)
         return now - previous >= self.interval or now < previous
 
+    def pending_count(self) -> int:
+        with self.db.session() as session:
+            return len(queries.pending_entries(session))
+
     def run_once(self) -> int:
-        """Summarize every pending entry. Returns how many summaries were written."""
-        written = 0
+        """One pass over every pending entry. Returns how many summaries were written."""
+        return self.run_pass().written
+
+    def run_pass(self) -> LibrarianReport:
+        report = LibrarianReport()
         with self.db.session() as session:
             pending_ids = [e.id for e in queries.pending_entries(session) if e.id is not None]
         for entry_id in pending_ids:
-            if self._summarize(entry_id):
-                written += 1
+            self._work(entry_id, report)
         with self.db.session() as session:
             state = session.get(PromptState, 1) or queries.prompt_state(session)
             state.librarian_last_run_ts = self.clock.now().isoformat()
             session.add(state)
-        return written
+        return report
 
-    def _summarize(self, entry_id: int) -> bool:
+    def summarize_entry(self, entry_id: int) -> bool:
+        """Summarize one pending entry now (if no other librarian holds it)."""
+        report = LibrarianReport()
+        self._work(entry_id, report)
+        return report.written == 1
+
+    # ----- one entry --------------------------------------------------------------------
+    def _claim(self, entry_id: int) -> bool:
+        now = self.lease_clock()
         with self.db.session() as session:
-            entry = session.get(TimelineEntry, entry_id)
-            if entry is None or entry.summary is not None or entry.segment_id is None:
-                return False
-            messages = queries.messages_of_segment(session, entry.segment_id)
-            turns = [Turn(role=m.role, text=m.text) for m in messages]
-        summary = self.summarizer.summarize(turns).replace("\n", " ").strip() or "（内容なし）"
-        with self.db.session() as session:
-            claimed = session.exec(
+            result = session.exec(
                 update(TimelineEntry)
-                .where(col(TimelineEntry.id) == entry_id, col(TimelineEntry.summary).is_(None))
+                .where(
+                    col(TimelineEntry.id) == entry_id,
+                    col(TimelineEntry.summary).is_(None),
+                    (col(TimelineEntry.claimed_until).is_(None))
+                    | (col(TimelineEntry.claimed_until) < _utc(now)),
+                )
                 .values(
-                    summary=summary,
-                    summary_source=self.summarizer.name,
-                    summarized_ts=self.clock.now().isoformat(),
+                    claimed_by=self.name,
+                    claimed_until=_utc(now + LEASE_SECONDS),
                     attempts=TimelineEntry.attempts + 1,
                 )
             )
-            return bool(claimed.rowcount)
+            return bool(result.rowcount)
+
+    def _release(self, entry_id: int, error: str) -> None:
+        with self.db.session() as session:
+            session.exec(
+                update(TimelineEntry)
+                .where(col(TimelineEntry.id) == entry_id, col(TimelineEntry.claimed_by) == self.name)
+                .values(claimed_by=None, claimed_until=None, last_error=error[:500])
+            )
+
+    def _write(self, entry_id: int, summary: str, source: str) -> bool:
+        with self.db.session() as session:
+            result = session.exec(
+                update(TimelineEntry)
+                .where(
+                    col(TimelineEntry.id) == entry_id,
+                    col(TimelineEntry.claimed_by) == self.name,
+                    col(TimelineEntry.summary).is_(None),
+                )
+                .values(
+                    summary=summary,
+                    summary_source=source,
+                    summarized_ts=self.clock.now().isoformat(),
+                    claimed_by=None,
+                    claimed_until=None,
+                    last_error=None,
+                )
+            )
+            return bool(result.rowcount)
+
+    def _work(self, entry_id: int, report: LibrarianReport) -> None:
+        if not self._claim(entry_id):
+            report.skipped += 1
+            return
+        with self.db.session() as session:
+            entry = session.get(TimelineEntry, entry_id)
+            if entry is None or entry.segment_id is None:
+                return
+            attempts = entry.attempts
+            turns = [
+                Turn(role=m.role, text=m.text)
+                for m in queries.messages_of_segment(session, entry.segment_id)
+            ]
+        summarizer, source = self.summarizer, self.summarizer.name
+        try:
+            summary = summarizer.summarize(turns)
+        except Exception as exc:  # noqa: BLE001 - any failure keeps the placeholder
+            if attempts < self.max_attempts:
+                log.warning("summary of entry %s failed (attempt %s): %s", entry_id, attempts, exc)
+                self._release(entry_id, f"{exc.__class__.__name__}: {exc}")
+                report.failed += 1
+                report.last_error = str(exc)
+                return
+            summary, source = self.fallback.summarize(turns), f"{self.fallback.name} (fallback)"
+            report.fallback += 1
+        summary = " ".join(summary.split()) or "（内容なし）"
+        if self._write(entry_id, summary, source):
+            report.written += 1

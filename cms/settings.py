@@ -61,6 +61,8 @@ class Settings:
     ti_budget_tokens: int = 6_000
     sunset_model: bool = True
     librarian_interval_minutes: int = 5
+    librarian_summarizer: str = "claude"  # "claude" (offline when there is no key) | "offline"
+    librarian_model: str = "claude-haiku-4-5"
     tabs: tuple[tuple[str, str], ...] = DEFAULT_TABS
     core_prompt: str = field(default_factory=default_core_prompt)
     context_window_tokens: int = 0  # 0: from CONTEXT_WINDOWS by model
@@ -119,6 +121,8 @@ class Settings:
             problems.append("the Timeline Index budget must be above 0 tokens")
         if self.librarian_interval_minutes <= 0:
             problems.append("the librarian interval must be above 0 minutes")
+        if self.librarian_summarizer not in ("claude", "offline"):
+            problems.append("the librarian summarizer must be claude or offline")
         if not self.model.strip():
             problems.append("a model name is needed")
         if not self.tabs or len({t for t, _ in self.tabs}) != len(self.tabs):

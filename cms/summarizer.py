@@ -12,9 +12,11 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
+
+from cms.model import ChatModel, Completed, TextDelta, Usage
 
 
 @dataclass(frozen=True)
@@ -131,3 +133,65 @@ class OfflineSummarizer:
                 used += 3 + len(candidates[index])
         chosen.sort()
         return _trim(" / ".join(candidates[i] for i in chosen), max_chars)
+
+
+SUMMARY_INSTRUCTIONS = (
+    "You write one line for a personal conversation log's timeline. Summarize the talk below "
+    "in ONE short line (at most 80 characters), in the language of the talk, naming concrete "
+    "topics, decisions and facts the person mentioned. No preamble, no quotes, no line breaks."
+)
+MAX_TRANSCRIPT_CHARS = 24_000
+
+
+class ClaudeSummarizer:
+    """Summaries from Claude (a cheaper model) through MONET's model protocol.
+
+    ``on_usage(usage, model)`` receives the reported usage of every call (the ledger's
+    ``librarian`` rows). A failure raises, so the librarian keeps the placeholder."""
+
+    def __init__(
+        self,
+        model: ChatModel,
+        model_name: str,
+        on_usage: Callable[[Usage, str], None] | None = None,
+        max_tokens: int = 200,
+    ) -> None:
+        self.model = model
+        self.name = model_name
+        self.on_usage = on_usage
+        self.max_tokens = max_tokens
+
+    def close(self) -> None:
+        closer = getattr(self.model, "close", None)
+        if closer is not None:
+            closer()
+
+    def body(self, turns: Sequence[Turn]) -> dict[str, object]:
+        lines = []
+        for turn in turns:
+            if turn.role == "tool":
+                continue
+            who = "Person" if turn.role == "user" else "Claude"
+            lines.append(f"{who}: {turn.text.strip()}")
+        transcript = "\n".join(lines)
+        if len(transcript) > MAX_TRANSCRIPT_CHARS:
+            half = MAX_TRANSCRIPT_CHARS // 2
+            transcript = transcript[:half] + "\n…\n" + transcript[-half:]
+        return {
+            "model": self.name,
+            "max_tokens": self.max_tokens,
+            "system": [{"type": "text", "text": SUMMARY_INSTRUCTIONS}],
+            "messages": [{"role": "user", "content": [{"type": "text", "text": transcript or "（空）"}]}],
+        }
+
+    def summarize(self, turns: Sequence[Turn]) -> str:
+        pieces: list[str] = []
+        for event in self.model.stream(self.body(turns)):
+            if isinstance(event, TextDelta):
+                pieces.append(event.text)
+            elif isinstance(event, Completed) and self.on_usage is not None:
+                self.on_usage(event.usage, self.name)
+        line = " ".join("".join(pieces).split())
+        if not line:
+            raise ValueError("the model returned an empty summary")
+        return line[:200]

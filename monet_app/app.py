@@ -14,7 +14,6 @@ import logging
 import os
 import sys
 from collections.abc import Callable
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +23,13 @@ from PySide6.QtWidgets import QApplication
 from cms.clock import Clock, parse_ts
 from cms.context import ContextManager
 from cms.events import RequestLog
-from cms.librarian import Librarian
 from cms.model import ChatModel, ModelError
 from cms.settings import Settings, load_settings, save_settings
-from cms.summarizer import OfflineSummarizer
 from cms.tokens import TiktokenEstimator
 from cms.turn import TurnResult, TurnRunner
+from monet_app.app_clock import SystemClock
 from monet_app.keys import KeyStoreError, load_api_key, store_api_key
+from monet_app.librarian_process import build_librarian
 from storage import Database, queries
 from storage.errors import UserFacingError
 from storage.models import Message
@@ -40,13 +39,6 @@ from ui.settings_dialog import SettingsDialog, SettingsValues
 from ui.transcript import MessageRow
 
 log = logging.getLogger("monet.app")
-
-
-class SystemClock:
-    """The person's wall clock in the system time zone."""
-
-    def now(self) -> datetime:
-        return datetime.now().astimezone()
 
 
 def default_model_factory(settings: Settings) -> ChatModel:
@@ -230,7 +222,7 @@ class AppController(QObject):
         else:
             log.error("reply failed: %s", getattr(exc, "__monet_traceback__", exc))
             message = self.tr("Something went wrong while asking Claude ({kind}). Your message is saved; details are in monet.log.").format(kind=exc.__class__.__name__)
-        self._model = None  # a fresh client next time (a new key, a network back)
+        self._drop_model()  # a fresh client next time (a new key, a network back)
         self.window.show_error(message)
         self.refresh_all()
 
@@ -362,15 +354,16 @@ class AppController(QObject):
         if self.librarian_busy:
             return
         self.librarian_busy = True
-        librarian = Librarian(self.db, OfflineSummarizer(), self.clock,
-                              self.settings.librarian_interval_minutes)
+        librarian, _note = build_librarian(self.db, self.settings, self.clock)
 
         def done(_result: Any) -> None:
+            librarian.close()
             self.librarian_busy = False
             self.refresh_timeline()
             self.refresh_status()
 
         def failed(exc: BaseException) -> None:
+            librarian.close()
             self.librarian_busy = False
             log.error("librarian failed: %s", getattr(exc, "__monet_traceback__", exc))
 
@@ -408,7 +401,7 @@ class AppController(QObject):
         with self.db.session() as session:
             save_settings(session, new)
         self.settings = new
-        self._model = None
+        self._drop_model()
         self.cm = ContextManager(self.db, new, self.clock, self.estimator, self.log)
         self.runner = TurnRunner(self.cm, _NoModel(), self.log)
         tab_ids = [t for t, _ in new.tabs]
@@ -422,12 +415,16 @@ class AppController(QObject):
         self.refresh_all()
         return None
 
-    def close(self) -> None:
-        self._librarian_timer.stop()
-        self._day_timer.stop()
+    def _drop_model(self) -> None:
         closer = getattr(self._model, "close", None)
         if closer is not None:
             closer()
+        self._model = None
+
+    def close(self) -> None:
+        self._librarian_timer.stop()
+        self._day_timer.stop()
+        self._drop_model()
         self.log.close()
 
 

@@ -65,6 +65,19 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--day", metavar="YYYY-MM-DD")
     ex.add_argument("--out", type=Path)
 
+    lb = sub.add_parser("librarian", help="summarize pending Timeline Index lines")
+    lb.add_argument("action", nargs="?", choices=["install-schedule"])
+    lb.add_argument("--home", dest="sub_home")
+    mode = lb.add_mutually_exclusive_group()
+    mode.add_argument("--once", action="store_true", help="one pass, then exit (the default)")
+    mode.add_argument("--watch", action="store_true", help="a pass every interval until stopped")
+    lb.add_argument("--interval", type=float, metavar="SECONDS",
+                    help="with --watch: seconds between passes (default: the setting)")
+    lb.add_argument("--offline", action="store_true", help="use the offline summarizer")
+    lb.add_argument("--write", action="store_true", help="with install-schedule: install it")
+    lb.add_argument("--kind", choices=["launchd", "systemd", "cron"],
+                    help="with install-schedule: which scheduler (default: this machine's)")
+
     us = sub.add_parser("usage", help="tokens, cache reads/writes and dollars, per day")
     us.add_argument("--home", dest="sub_home")
     us.add_argument("--json", action="store_true")
@@ -157,6 +170,25 @@ def _run(args: argparse.Namespace, home: Path) -> int:
         else:
             sys.stdout.writelines(chunks)
         return 0
+    if args.command == "librarian":
+        from monet_app import librarian_process
+
+        if args.action == "install-schedule":
+            with Database(home).session() as session:
+                from cms.settings import load_settings
+
+                at = load_settings(session).day_start
+            schedule = librarian_process.schedule_for(home, args.kind, at)
+            if args.write:
+                return librarian_process.install(schedule)
+            print(schedule.text, end="")
+            return 0
+        from monet_app.app_clock import SystemClock
+
+        return librarian_process.run(
+            home, watch=args.watch, interval_seconds=args.interval, offline=args.offline,
+            clock=SystemClock(),
+        )
     if args.command == "standin-server":
         from monet_app.standin_server import serve
 

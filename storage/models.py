@@ -78,6 +78,10 @@ class TimelineEntry(SQLModel, table=True):
     summary_source: str | None = None  # "offline" | model name | "rollup"
     summarized_ts: str | None = None
     attempts: int = 0
+    # A librarian's lease on a pending entry, so two librarians never do one job twice.
+    claimed_by: str | None = None
+    claimed_until: str | None = None
+    last_error: str | None = None
 
 
 class Event(SQLModel, table=True):

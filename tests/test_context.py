@@ -155,11 +155,11 @@ def test_librarian_mid_day_changes_nothing_until_one_rerender(home: Path) -> Non
     with w.db.session() as session:
         pending = [e.id for e in queries.pending_entries(session)]
     assert len(pending) >= 2
-    assert w.librarian._summarize(pending[0])  # one summary in; the fold still waits
+    assert w.librarian.summarize_entry(pending[0])  # one summary in; the fold still waits
     after_one = w.later().turn("E。")
     assert extends(body, after_one)
     for entry_id in pending[1:]:
-        w.librarian._summarize(entry_id)
+        w.librarian.summarize_entry(entry_id)
     resolved = w.later().turn("F。")
     assert w.events().count("pending_resolved") == 1
     assert PENDING_MARKER not in ti_text(resolved)

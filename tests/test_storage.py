@@ -10,17 +10,19 @@ import pytest
 from sqlmodel import select
 
 from storage import Database, DatabaseError, DatabaseTooNewError, default_home
+
+HEAD = "0003"  # the newest migration in storage/migrations/versions
 from storage.models import Message, Thread
 
 
 def test_fresh_home_is_migrated_to_head_in_wal(tmp_path: Path) -> None:
     db = Database(tmp_path / "h")
-    assert db.schema_revision() == "0002"
+    assert db.schema_revision() == HEAD
     with sqlite3.connect(db.path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     db.close()
     again = Database(tmp_path / "h")  # reopening is a no-op
-    assert again.schema_revision() == "0002"
+    assert again.schema_revision() == HEAD
     again.close()
 
 
@@ -118,7 +120,7 @@ def test_an_old_schema_is_upgraded_and_keeps_its_data(tmp_path: Path) -> None:
         session.add(Thread(kind="day", day="2026-03-02", title="2026-03-02", created_ts="t"))
     db.close()
     upgraded = Database(home)
-    assert upgraded.schema_revision() == "0002"
+    assert upgraded.schema_revision() == HEAD
     with upgraded.session() as session:
         assert [t.day for t in session.exec(select(Thread)).all()] == ["2026-03-02"]
     upgraded.close()

@@ -1,0 +1,43 @@
+"""The usage ledger: one row per model request (chat or librarian) with its dollars."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from cms.model import Usage
+from cms.pricing import Price, dollars
+from storage import Database
+from storage.models import UsageRecord
+
+
+def usage_record(
+    *,
+    ts: str,
+    day: str,
+    purpose: str,
+    model: str,
+    usage: Usage,
+    estimated_input: int,
+    source: str,
+    prices: Mapping[str, Price] | None = None,
+) -> UsageRecord:
+    unsplit = usage.cache_creation_input_tokens - usage.cache_creation_5m - usage.cache_creation_1h
+    return UsageRecord(
+        ts=ts,
+        day=day,
+        purpose=purpose,
+        model=model,
+        source=source,
+        input_tokens=usage.input_tokens,
+        cache_write_5m=usage.cache_creation_5m + max(0, unsplit),
+        cache_write_1h=usage.cache_creation_1h,
+        cache_read=usage.cache_read_input_tokens,
+        output_tokens=usage.output_tokens,
+        dollars=dollars(usage, model, prices),
+        estimated_input=estimated_input,
+    )
+
+
+def record(db: Database, row: UsageRecord) -> None:
+    with db.session() as session:
+        session.add(row)

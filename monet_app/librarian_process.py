@@ -1,0 +1,189 @@
+"""``monet librarian``: the librarian as its own process, and its schedule.
+
+    monet librarian --home DIR --once        one pass, then exit (for cron/launchd/systemd)
+    monet librarian --home DIR --watch       a pass every interval until stopped
+    monet librarian install-schedule [--write] [--kind launchd|systemd|cron]
+
+It is safe beside the open app and other librarians (leases, see ``cms.librarian``).
+Summaries come from Claude (``librarian_model``, a cheaper model) and are priced in the
+ledger under purpose ``librarian``; with no key, the offline summarizer stands in and the
+command says so.
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from cms.clock import Clock
+from cms.days import day_of
+from cms.ledger import record, usage_record
+from cms.librarian import Librarian
+from cms.model import Usage
+from cms.pricing import prices_from_settings
+from cms.settings import Settings, load_settings
+from cms.summarizer import ClaudeSummarizer, OfflineSummarizer, Summarizer
+from storage import Database
+from storage.errors import UserFacingError
+
+
+def build_librarian(
+    db: Database, settings: Settings, clock: Clock, *, offline: bool = False
+) -> tuple[Librarian, str]:
+    """The librarian this machine can run now, and a sentence saying which summarizer."""
+    summarizer: Summarizer
+    if offline or settings.librarian_summarizer == "offline":
+        summarizer, note = OfflineSummarizer(), "offline summarizer (as set)"
+    else:
+        from monet_app.gateway import AnthropicModel, make_client
+
+        try:
+            client = make_client(max_retries=settings.max_retries, timeout=120)
+        except UserFacingError:
+            summarizer = OfflineSummarizer()
+            note = "no API key: the offline summarizer stands in"
+        else:
+            prices = prices_from_settings(settings.prices)
+
+            def ledger(usage: Usage, model: str) -> None:
+                now = clock.now()
+                record(db, usage_record(
+                    ts=now.isoformat(), day=day_of(now, settings.day_start_time),
+                    purpose="librarian", model=model, usage=usage, estimated_input=0,
+                    source="api", prices=prices,
+                ))
+
+            summarizer = ClaudeSummarizer(AnthropicModel(client), settings.librarian_model, ledger)
+            note = f"summaries by {settings.librarian_model}"
+    librarian = Librarian(db, summarizer, clock, settings.librarian_interval_minutes)
+    return librarian, note
+
+
+def run(home: Path, *, watch: bool, interval_seconds: float | None, offline: bool,
+        clock: Clock, out: TextIO = sys.stdout) -> int:
+    db = Database(home)
+    with db.session() as session:
+        settings = load_settings(session)
+    librarian, note = build_librarian(db, settings, clock, offline=offline)
+    print(f"librarian: {note}; {librarian.pending_count()} pending", file=out, flush=True)
+    stop = threading.Event()
+    if watch:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: stop.set())
+    wait = interval_seconds if interval_seconds is not None else settings.librarian_interval_minutes * 60
+    while True:
+        report = librarian.run_pass()
+        if report.written or report.failed or not watch:
+            print(f"librarian: {report.text()}; {librarian.pending_count()} pending", file=out, flush=True)
+        if not watch or stop.wait(wait):
+            break
+    librarian.close()
+    db.close()
+    return 0
+
+
+# ----- the schedule ---------------------------------------------------------------------
+@dataclass
+class Schedule:
+    kind: str
+    files: dict[Path, str]  # what --write writes (none for a crontab line)
+    text: str  # what is printed
+    activate: list[list[str]]  # commands that turn it on
+
+
+def schedule_for(home: Path, kind: str | None = None, at: str = "04:00") -> Schedule:
+    kind = kind or ("launchd" if sys.platform == "darwin"
+                    else "systemd" if shutil.which("systemctl") else "cron")
+    hour, minute = (int(x) for x in at.split(":"))
+    argv = [sys.executable, "-m", "monet_app.cli", "librarian", "--once", "--home", str(home)]
+    log = home / "librarian.log"
+    if kind == "launchd":
+        path = Path.home() / "Library" / "LaunchAgents" / "app.monet.librarian.plist"
+        args = "".join(f"\n        <string>{a}</string>" for a in argv)
+        text = f"""<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<plist version="1.0">
+<dict>
+    <key>Label</key>
+    <string>app.monet.librarian</string>
+    <key>ProgramArguments</key>
+    <array>{args}
+    </array>
+    <key>StartCalendarInterval</key>
+    <dict>
+        <key>Hour</key>
+        <integer>{hour}</integer>
+        <key>Minute</key>
+        <integer>{minute}</integer>
+    </dict>
+    <key>StandardOutPath</key>
+    <string>{log}</string>
+    <key>StandardErrorPath</key>
+    <string>{log}</string>
+</dict>
+</plist>
+"""
+        return Schedule(kind, {path: text}, text, [["launchctl", "load", "-w", str(path)]])
+    if kind == "systemd":
+        folder = Path.home() / ".config" / "systemd" / "user"
+        command = " ".join(shlex.quote(a) for a in argv)
+        service = f"""[Unit]
+Description=MONET librarian: summaries and the daily context summary
+
+[Service]
+Type=oneshot
+ExecStart={command}
+"""
+        timer = f"""[Unit]
+Description=Run the MONET librarian daily at {at}
+
+[Timer]
+OnCalendar=*-*-* {hour:02d}:{minute:02d}:00
+Persistent=true
+
+[Install]
+WantedBy=timers.target
+"""
+        files = {folder / "monet-librarian.service": service, folder / "monet-librarian.timer": timer}
+        text = "".join(f"# {path}\n{content}\n" for path, content in files.items())
+        return Schedule(kind, files, text, [
+            ["systemctl", "--user", "daemon-reload"],
+            ["systemctl", "--user", "enable", "--now", "monet-librarian.timer"],
+        ])
+    if kind == "cron":
+        command = " ".join(shlex.quote(a) for a in argv)
+        line = f"{minute} {hour} * * * {command} >> {shlex.quote(str(log))} 2>&1"
+        return Schedule(kind, {}, line + "\n", [])
+    raise UserFacingError(f"Unknown schedule kind {kind!r}: use launchd, systemd or cron.")
+
+
+def install(schedule: Schedule, out: TextIO = sys.stdout) -> int:
+    """Write the schedule and turn it on where this machine can; say what was done."""
+    for path, content in schedule.files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content, "utf-8")
+        print(f"written: {path}", file=out)
+    if schedule.kind == "cron":
+        if not shutil.which("crontab"):
+            raise UserFacingError("crontab is not available here; add this line by hand:\n" + schedule.text)
+        current = subprocess.run(["crontab", "-l"], capture_output=True, text=True, check=False).stdout
+        if schedule.text.strip() not in current:
+            new = (current.rstrip("\n") + "\n" if current.strip() else "") + schedule.text
+            subprocess.run(["crontab", "-"], input=new, text=True, check=True)
+        print("installed in your crontab", file=out)
+        return 0
+    for command in schedule.activate:
+        if shutil.which(command[0]):
+            done = subprocess.run(command, capture_output=True, text=True, check=False)
+            status = "ok" if done.returncode == 0 else f"failed: {done.stderr.strip()}"
+            print(f"{' '.join(command)}: {status}", file=out)
+        else:
+            print(f"run: {' '.join(command)}", file=out)
+    return 0

@@ -1,0 +1,220 @@
+"""The librarian as a process: placeholders filled once, safely beside a replay, through
+failures; Claude summaries priced in the ledger; the schedule that runs it daily."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from sqlmodel import select
+
+from cms.librarian import Librarian
+from cms.summarizer import ClaudeSummarizer, OfflineSummarizer
+from monet_app.gateway import AnthropicModel, make_client
+from monet_app.standin_server import StandInServer
+from monet_app.usage import usage_report
+from storage import Database
+from storage.models import TimelineEntry
+from tests.conftest import TRACES
+from tests.logcheck import read_log
+
+
+def monet(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "monet_app.cli", *args], capture_output=True,
+                          text=True, timeout=300, check=False, env=env)
+
+
+def entries(home: Path) -> list[TimelineEntry]:
+    db = Database(home)
+    with db.session() as session:
+        rows = list(session.exec(select(TimelineEntry).where(TimelineEntry.level == "segment")).all())
+    db.close()
+    return rows
+
+
+def split_trace(tmp_path: Path, name: str, cut: int) -> tuple[Path, Path]:
+    lines = (TRACES / name).read_text("utf-8").splitlines()
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    first.write_text("\n".join(lines[:cut]) + "\n", "utf-8")
+    second.write_text("\n".join(lines[cut:]) + "\n", "utf-8")
+    return first, second
+
+
+def test_once_fills_placeholders_and_the_next_day_resolves_once(tmp_path: Path) -> None:
+    first, second = split_trace(tmp_path, "lme-01.jsonl", 40)
+    home, log = tmp_path / "home", tmp_path / "log.jsonl"
+    assert monet("replay", str(first), "--home", str(home), "--request-log", str(log),
+                 "--librarian", "off").returncode == 0
+    assert "要約作成中" in monet("timeline", "--home", str(home)).stdout
+    done = monet("librarian", "--once", "--home", str(home))
+    assert done.returncode == 0, done.stderr
+    assert "offline summarizer stands in" in done.stdout  # no key in the tests: said so
+    assert "要約作成中" not in monet("timeline", "--home", str(home)).stdout
+    before = len(read_log(log))
+    assert monet("replay", str(second), "--home", str(home), "--request-log", str(log),
+                 "--librarian", "off").returncode == 0
+    later = read_log(log)[before:]
+    first_request = next(i for i, r in enumerate(later) if r["kind"] == "request")
+    names = [r["name"] for r in later[:first_request] if r["kind"] == "event"]
+    assert names.count("pending_resolved") == 1
+
+
+def test_watch_beside_a_replay_summarizes_each_segment_exactly_once(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    Database(home).close()
+    watcher = subprocess.Popen(
+        [sys.executable, "-m", "monet_app.cli", "librarian", "--watch", "--interval", "0.05",
+         "--home", str(home)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        replayed = monet("replay", str(TRACES / "synthetic-tabstorm.jsonl"), "--home", str(home),
+                         "--librarian", "on")
+        assert replayed.returncode == 0, replayed.stderr
+        deadline = time.monotonic() + 30
+        while any(e.summary is None for e in entries(home)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+    finally:
+        watcher.terminate()
+        out, err = watcher.communicate(timeout=30)
+    assert watcher.returncode == 0, err
+    rows = entries(home)
+    assert rows and all(e.summary for e in rows)
+    assert all(e.attempts == 1 for e in rows), [e.attempts for e in rows]
+    assert all(e.claimed_by is None for e in rows)
+    assert "Traceback" not in err and "locked" not in err + out
+
+
+class Flaky:
+    name = "flaky-model"
+
+    def __init__(self) -> None:
+        self.down = True
+        self.calls = 0
+
+    def summarize(self, turns: object) -> str:
+        self.calls += 1
+        if self.down:
+            raise ConnectionError("the model service is down")
+        return "a summary from the model"
+
+
+def test_a_failing_summarizer_keeps_placeholders_and_a_later_pass_fills_them(tmp_path: Path) -> None:
+    from cms.settings import Settings
+    from tests.helpers import World
+
+    flaky = Flaky()
+    w = World(tmp_path / "home", Settings(), summarizer=flaky)  # type: ignore[arg-type]
+    w.at("2026-03-02T09:00:00+09:00").turn("day one")
+    w.at("2026-03-03T09:00:00+09:00").turn("day two")  # sunset: day one folds
+    report = w.librarian.run_pass()
+    assert report.failed == 1 and report.written == 0 and "down" in report.last_error
+    body = w.at("2026-03-03T09:10:00+09:00").turn("chat keeps working")
+    assert "要約作成中" in body["system"][-1]["text"]
+    [entry] = entries(tmp_path / "home")
+    assert entry.summary is None and entry.claimed_by is None and "down" in (entry.last_error or "")
+    flaky.down = False
+    assert w.librarian.run_pass().written == 1
+    [entry] = entries(tmp_path / "home")
+    assert entry.summary == "a summary from the model" and entry.summary_source == "flaky-model"
+    body = w.at("2026-03-03T09:20:00+09:00").turn("and now")
+    assert "a summary from the model" in body["system"][-1]["text"]
+
+
+def test_repeated_failures_fall_back_to_the_offline_summarizer(tmp_path: Path) -> None:
+    from cms.settings import Settings
+    from tests.helpers import World
+
+    flaky = Flaky()
+    w = World(tmp_path / "home", Settings(), summarizer=flaky)  # type: ignore[arg-type]
+    w.at("2026-03-02T09:00:00+09:00").turn("京都旅行の計画を立てました。")
+    w.at("2026-03-03T09:00:00+09:00").turn("next day")
+    for _ in range(2):
+        assert w.librarian.run_pass().failed == 1
+    report = w.librarian.run_pass()
+    assert report.written == 1 and report.fallback == 1
+    [entry] = entries(tmp_path / "home")
+    assert entry.summary_source == "offline (fallback)" and "京都旅行" in (entry.summary or "")
+
+
+def test_two_librarians_never_do_one_job_twice(tmp_path: Path) -> None:
+    from cms.settings import Settings
+    from tests.helpers import World
+
+    class Counting(OfflineSummarizer):
+        calls = 0
+
+        def summarize(self, turns):  # type: ignore[no-untyped-def]
+            type(self).calls += 1
+            time.sleep(0.01)
+            return super().summarize(turns)
+
+    w = World(tmp_path / "home", Settings(ceiling_tokens=200, keep_exchanges=1))
+    for i in range(12):
+        w.later().turn(f"話題 {i} " + "x" * 80, tab=["chat", "work"][i % 2])
+    import threading
+
+    a = Librarian(w.db, Counting(), w.clock)
+    b = Librarian(w.db, Counting(), w.clock)
+    threads = [threading.Thread(target=x.run_pass) for x in (a, b)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    rows = entries(tmp_path / "home")
+    assert rows and all(e.summary for e in rows)
+    assert Counting.calls == len(rows)
+
+
+def test_claude_summaries_are_priced_under_librarian(tmp_path: Path) -> None:
+    from cms.ledger import record, usage_record
+    from cms.settings import Settings
+    from tests.helpers import World
+
+    with StandInServer() as server:
+        w = World(tmp_path / "home", Settings())
+        w.at("2026-03-02T09:00:00+09:00").turn("an old topic")
+        w.at("2026-03-03T09:00:00+09:00").turn("a new day")
+
+        def ledger(usage, model):  # type: ignore[no-untyped-def]
+            record(w.db, usage_record(ts="2026-03-03T09:01:00+09:00", day="2026-03-03",
+                                      purpose="librarian", model=model, usage=usage,
+                                      estimated_input=0, source="api"))
+
+        model = AnthropicModel(make_client("any-key", base_url=server.url, max_retries=0))
+        summarizer = ClaudeSummarizer(model, "claude-haiku-4-5", ledger)
+        assert Librarian(w.db, summarizer, w.clock).run_pass().written == 1
+        model.close()
+        sent = server.requests[-1]
+        assert sent["model"] == "claude-haiku-4-5" and "an old topic" in json.dumps(sent)
+    [entry] = entries(tmp_path / "home")
+    assert entry.summary and entry.summary_source == "claude-haiku-4-5"
+    report = usage_report(w.db)
+    assert report["dollars_by_purpose"]["librarian"] > 0
+    assert report["dollars_by_purpose"]["chat"] >= 0
+
+
+@pytest.mark.parametrize("kind, needle", [
+    ("cron", "librarian --once --home"),
+    ("systemd", "OnCalendar=*-*-* 04:00:00"),
+    ("launchd", "<key>StartCalendarInterval</key>"),
+])
+def test_install_schedule_prints_each_kind(tmp_path: Path, kind: str, needle: str) -> None:
+    done = monet("librarian", "install-schedule", "--kind", kind, "--home", str(tmp_path / "h"))
+    assert done.returncode == 0 and needle in done.stdout
+    assert str(tmp_path / "h") in done.stdout
+
+
+def test_install_schedule_writes_files(tmp_path: Path) -> None:
+    env = {**os.environ, "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    done = monet("librarian", "install-schedule", "--kind", "launchd", "--write",
+                 "--home", str(tmp_path / "h"), env=env)
+    assert done.returncode == 0, done.stderr
+    plist = tmp_path / "Library" / "LaunchAgents" / "app.monet.librarian.plist"
+    assert plist.exists() and "--once" in plist.read_text()
+    assert "launchctl load -w" in done.stdout
