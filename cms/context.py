@@ -21,6 +21,7 @@ from sqlmodel import Session
 
 from cms import timeline
 from cms.clock import Clock
+from cms.core_prompt import pinned_text
 from cms.days import day_of
 from cms.events import RequestLog
 from cms.ledger import usage_record
@@ -87,11 +88,15 @@ class ContextManager:
     def _event(self, session: Session, name: str, detail: dict[str, Any]) -> None:
         self.log.event(session, self.now_ts(), name, detail)
 
+    def pinned(self) -> str:
+        """The instructions plus the promoted core facts (``system_prompt_core.txt``)."""
+        return pinned_text(self.settings.core_prompt, self.db.home)
+
     def fingerprint(self) -> str:
         """Everything outside the TI and the turns that shapes the body."""
         s = self.settings
         key = json.dumps(
-            [s.model, s.max_tokens, s.core_prompt, TOOLS, s.sunset_model],
+            [s.model, s.max_tokens, self.pinned(), TOOLS, s.sunset_model],
             ensure_ascii=False,
             sort_keys=True,
         )
@@ -310,7 +315,7 @@ class ContextManager:
                 if state.fingerprint:
                     self._event(session, "settings_changed", {"fingerprint": fingerprint})
                 state.fingerprint = fingerprint
-                state.pinned_text = self.settings.core_prompt
+                state.pinned_text = self.pinned()
                 state.pinned_tokens = self.estimator.count(state.pinned_text)
                 state.prompt_day = state.current_day
                 state.prompt_thread_id = state.current_thread_id
@@ -517,10 +522,11 @@ class ContextManager:
         state.ti_rendered_day = day
         state.ti_pending_ids_json = json.dumps(rendered.pending_ids)
         if not state.pinned_text:
-            state.pinned_text = self.settings.core_prompt
+            state.pinned_text = self.pinned()
             state.pinned_tokens = self.estimator.count(state.pinned_text)
-        state.context_text = ""  # the librarian issue fills the daily context summary here
-        state.context_tokens = 0
+        # The daily context summary enters here, at a rebuild point, never mid-prompt.
+        state.context_text = queries.context_block(session)
+        state.context_tokens = self.estimator.count(state.context_text)
         session.add(state)
 
     def _build(self, session: Session, state: PromptState) -> PreparedRequest:

@@ -22,14 +22,23 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from datetime import time as dt_time
 
 from sqlalchemy import update
 from sqlmodel import col
 
 from cms.clock import Clock, parse_ts
+from cms.context_summary import (
+    ContextWriter,
+    OfflineContextWriter,
+    select_memories,
+    write_summary_file,
+)
+from cms.days import day_of
+from cms.events import RequestLog
 from cms.summarizer import OfflineSummarizer, Summarizer, Turn
 from storage import Database, queries
-from storage.models import PromptState, TimelineEntry
+from storage.models import ContextSummary, PromptState, TimelineEntry
 
 log = logging.getLogger("monet.librarian")
 LEASE_SECONDS = 300
@@ -42,6 +51,7 @@ class LibrarianReport:
     skipped: int = 0  # leased by another librarian
     fallback: int = 0  # written by the offline summarizer after repeated failures
     last_error: str = ""
+    context_summary: bool = False  # the daily context summary was written this pass
 
     def text(self) -> str:
         parts = [f"summarized {self.written}"]
@@ -51,6 +61,8 @@ class LibrarianReport:
             parts.append(f"failed {self.failed} (kept as 要約作成中, retried next pass): {self.last_error}")
         if self.skipped:
             parts.append(f"left {self.skipped} to another librarian")
+        if self.context_summary:
+            parts.append("wrote the daily context summary")
         return ", ".join(parts)
 
 
@@ -70,7 +82,13 @@ class Librarian:
         max_attempts: int = 3,
         lease_clock: Callable[[], float] = time.time,
         name: str | None = None,
+        context_writer: ContextWriter | None = None,
+        day_start: dt_time = dt_time(4, 0),
+        log: RequestLog | None = None,
     ) -> None:
+        self.context_writer = context_writer or OfflineContextWriter()
+        self.day_start = day_start
+        self.log = log
         self.db = db
         self.summarizer = summarizer
         self.fallback = fallback or OfflineSummarizer()
@@ -109,11 +127,50 @@ class Librarian:
             pending_ids = [e.id for e in queries.pending_entries(session) if e.id is not None]
         for entry_id in pending_ids:
             self._work(entry_id, report)
+        if self.context_summary_due():
+            try:
+                report.context_summary = self.write_context_summary() is not None
+            except Exception as exc:  # noqa: BLE001 - tried again at the next pass
+                log.warning("context summary failed: %s", exc)
+                report.last_error = str(exc)
         with self.db.session() as session:
             state = session.get(PromptState, 1) or queries.prompt_state(session)
             state.librarian_last_run_ts = self.clock.now().isoformat()
             session.add(state)
         return report
+
+    # ----- the daily context summary ----------------------------------------------------
+    def context_summary_due(self) -> bool:
+        """Once a day, from the day boundary (04:00 by default) on."""
+        today = day_of(self.clock.now(), self.day_start)
+        with self.db.session() as session:
+            latest = queries.latest_context_summary(session)
+        return latest is None or latest.day < today
+
+    def write_context_summary(self) -> ContextSummary | None:
+        """Summarize the latest 25 persona and 75 recent memories into the context block.
+        Stored, written to ``context_summary.txt``; the prompt uses it from the next
+        rebuild point. Nothing to summarize: nothing written."""
+        now = self.clock.now()
+        with self.db.session() as session:
+            selection = select_memories(session, self.db.home)
+        if selection.empty:
+            return None
+        text = self.context_writer.write(selection)
+        row = ContextSummary(
+            created_ts=now.isoformat(), day=day_of(now, self.day_start), text=text,
+            source=self.context_writer.name, persona_count=len(selection.persona),
+            recent_count=len(selection.recent),
+        )
+        with self.db.session() as session:
+            session.add(row)
+            detail = {"persona": row.persona_count, "recent": row.recent_count}
+            if self.log is not None:
+                self.log.event(session, now.isoformat(), "context_summary_changed", detail)
+            else:
+                queries.add_event(session, now.isoformat(), "context_summary_changed", detail)
+        write_summary_file(self.db.home, text)
+        return row
 
     def summarize_entry(self, entry_id: int) -> bool:
         """Summarize one pending entry now (if no other librarian holds it)."""

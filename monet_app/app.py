@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QApplication
 
 from cms.clock import Clock, parse_ts
 from cms.context import ContextManager
+from cms.core_prompt import promote
 from cms.events import RequestLog
 from cms.model import ChatModel, ModelError
 from cms.settings import Settings, load_settings, save_settings
@@ -35,6 +36,7 @@ from storage.errors import UserFacingError
 from storage.models import Message
 from ui.background import Streamer, run_in_background
 from ui.main_window import DayItem, MainWindow, ThreadItem, TimelineItem
+from ui.promote_dialog import PromoteDialog
 from ui.settings_dialog import SettingsDialog, SettingsValues
 from ui.transcript import MessageRow
 
@@ -98,6 +100,7 @@ class AppController(QObject):
         w.thread_selected.connect(self.pick_thread)
         w.new_thread_requested.connect(self.new_thread)
         w.settings_requested.connect(self.open_settings)
+        w.promote_requested.connect(self.open_promote)
         w.timeline_activated.connect(self.open_timeline_entry)
         self.streamer.piece.connect(self._on_piece)
         self.streamer.finished.connect(self._on_finished)
@@ -370,6 +373,25 @@ class AppController(QObject):
         run_in_background(librarian.run_once, done, failed)
 
     # ----- settings ---------------------------------------------------------------------
+    def open_promote(self) -> None:
+        selected = self.window.view.currentIndex()
+        text = self.window.model.rows[selected.row()].text if selected.isValid() else ""
+        dialog = PromoteDialog(self.window, text)
+        while dialog.exec():
+            problem = self.promote(*dialog.values())
+            if problem is None:
+                return
+            dialog.error.setText(problem)
+
+    def promote(self, category: str, statement: str) -> str | None:
+        """Append to system_prompt_core.txt; used from the next request (settings_changed)."""
+        try:
+            heading = promote(self.home, category, statement)
+        except UserFacingError as exc:
+            return str(exc)
+        self.window.notify(self.tr("Promoted under {heading}; Claude reads it from the next message.").format(heading=heading))
+        return None
+
     def settings_values(self) -> SettingsValues:
         s = self.settings
         return SettingsValues("", s.model, s.tabs, s.ceiling_tokens, s.day_start,

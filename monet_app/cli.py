@@ -78,6 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
     lb.add_argument("--kind", choices=["launchd", "systemd", "cron"],
                     help="with install-schedule: which scheduler (default: this machine's)")
 
+    pr = sub.add_parser("promote", help="add a statement to the lasting core prompt")
+    pr.add_argument("--home", dest="sub_home")
+    pr.add_argument("--category", required=True, choices=["values", "decisions", "facts"])
+    pr.add_argument("text", nargs="+")
+
     us = sub.add_parser("usage", help="tokens, cache reads/writes and dollars, per day")
     us.add_argument("--home", dest="sub_home")
     us.add_argument("--json", action="store_true")
@@ -169,6 +174,14 @@ def _run(args: argparse.Namespace, home: Path) -> int:
             tmp.replace(args.out)
         else:
             sys.stdout.writelines(chunks)
+        return 0
+    if args.command == "promote":
+        from cms.core_prompt import core_path, promote
+
+        Database(home).close()
+        heading = promote(home, args.category, " ".join(args.text))
+        print(f"promoted under {heading} in {core_path(home)}; Claude reads it from the next "
+              "message on")
         return 0
     if args.command == "librarian":
         from monet_app import librarian_process

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TextIO
 
 from cms.clock import Clock
+from cms.context_summary import ClaudeContextWriter, ContextWriter, OfflineContextWriter
 from cms.days import day_of
 from cms.ledger import record, usage_record
 from cms.librarian import Librarian
@@ -39,6 +40,7 @@ def build_librarian(
 ) -> tuple[Librarian, str]:
     """The librarian this machine can run now, and a sentence saying which summarizer."""
     summarizer: Summarizer
+    writer: ContextWriter = OfflineContextWriter()
     if offline or settings.librarian_summarizer == "offline":
         summarizer, note = OfflineSummarizer(), "offline summarizer (as set)"
     else:
@@ -60,9 +62,14 @@ def build_librarian(
                     source="api", prices=prices,
                 ))
 
-            summarizer = ClaudeSummarizer(AnthropicModel(client), settings.librarian_model, ledger)
+            model = AnthropicModel(client)
+            summarizer = ClaudeSummarizer(model, settings.librarian_model, ledger)
+            writer = ClaudeContextWriter(model, settings.librarian_model, ledger)
             note = f"summaries by {settings.librarian_model}"
-    librarian = Librarian(db, summarizer, clock, settings.librarian_interval_minutes)
+    librarian = Librarian(
+        db, summarizer, clock, settings.librarian_interval_minutes,
+        context_writer=writer, day_start=settings.day_start_time,
+    )
     return librarian, note
 
 

@@ -149,7 +149,10 @@ def replay(
             max_retries=settings.max_retries, timeout=settings.request_timeout_seconds
         )
         runner.model = AnthropicModel(client)
-    keeper = Librarian(db, OfflineSummarizer(), clock, settings.librarian_interval_minutes)
+    keeper = Librarian(
+        db, OfflineSummarizer(), clock, settings.librarian_interval_minutes,
+        day_start=settings.day_start_time, log=log,
+    )
     summary = ReplaySummary()
     try:
         cm.app_started()

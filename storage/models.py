@@ -135,3 +135,15 @@ class UsageRecord(SQLModel, table=True):
     output_tokens: int
     dollars: float
     estimated_input: int = 0  # our estimate of the same input, for calibration
+
+
+class ContextSummary(SQLModel, table=True):
+    """The librarian's daily summary of recent context (the prompt's context block)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    created_ts: str
+    day: str = Field(index=True)
+    text: str
+    source: str  # the summarizer: a model name or "offline"
+    persona_count: int
+    recent_count: int

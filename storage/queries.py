@@ -11,6 +11,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from storage.models import (
+    ContextSummary,
     Event,
     Fold,
     Message,
@@ -257,3 +258,27 @@ def last_usage(session: Session, purpose: str) -> UsageRecord | None:
         .where(UsageRecord.purpose == purpose)
         .order_by(col(UsageRecord.id).desc())
     ).first()
+
+
+def latest_context_summary(session: Session) -> ContextSummary | None:
+    return session.exec(
+        select(ContextSummary).order_by(col(ContextSummary.id).desc())
+    ).first()
+
+
+def context_block(session: Session) -> str:
+    """The context block as Claude reads it: the latest daily summary, or nothing."""
+    latest = latest_context_summary(session)
+    if latest is None or not latest.text.strip():
+        return ""
+    return f"# 最近の文脈（{latest.day} にライブラリアンが作成）\n{latest.text.strip()}"
+
+
+def latest_summaries(session: Session, limit: int) -> Sequence[TimelineEntry]:
+    """The newest segment summaries (the finest memories of talk), newest first."""
+    return session.exec(
+        select(TimelineEntry)
+        .where(col(TimelineEntry.summary).is_not(None), TimelineEntry.level == "segment")
+        .order_by(col(TimelineEntry.first_message_id).desc(), col(TimelineEntry.id).desc())
+        .limit(limit)
+    ).all()

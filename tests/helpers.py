@@ -50,7 +50,8 @@ class World:
         self.cm = ContextManager(self.db, self.settings, self.clock, self.estimator, self.log)
         self.model = StandInModel(self.estimator)
         self.runner = TurnRunner(self.cm, self.model, self.log)
-        self.librarian = Librarian(self.db, self.summarizer, self.clock)
+        self.librarian = Librarian(self.db, self.summarizer, self.clock, log=self.log,
+                                   day_start=self.settings.day_start_time)
         self.bodies: list[dict[str, Any]] = []
         OPEN_WORLDS.append(self)
         self.cm.app_started()

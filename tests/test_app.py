@@ -328,3 +328,19 @@ def test_settings_dialog_reads_and_returns_values(qtbot, app_for) -> None:  # ty
 
     with c.db.session() as session:
         assert load_settings(session).tabs == values.tabs  # persisted
+
+
+def test_promotion_form_appends_to_the_core_prompt(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+    from ui.promote_dialog import PromoteDialog
+
+    c = app_for()
+    dialog = PromoteDialog(c.window, "毎朝コーヒーを一杯だけ飲む")
+    qtbot.addWidget(dialog)
+    dialog.category.setCurrentIndex(2)  # 永続的な事実
+    assert dialog.values() == ("facts", "毎朝コーヒーを一杯だけ飲む")
+    assert c.promote(*dialog.values()) is None
+    assert "永続的な事実" in (c.home / "system_prompt_core.txt").read_text("utf-8")
+    assert c.promote("facts", "  ") is not None  # an empty statement is refused in words
+    type_and_enter(qtbot, c, "what do I drink?")
+    wait_idle(qtbot, c)
+    assert "毎朝コーヒーを一杯だけ飲む" in server.requests[-1]["system"][0]["text"]

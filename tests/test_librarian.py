@@ -218,3 +218,75 @@ def test_install_schedule_writes_files(tmp_path: Path) -> None:
     plist = tmp_path / "Library" / "LaunchAgents" / "app.monet.librarian.plist"
     assert plist.exists() and "--once" in plist.read_text()
     assert "launchctl load -w" in done.stdout
+
+
+def test_promotion_groups_statements_and_rebuilds_the_next_request(tmp_path: Path) -> None:
+    from cms.settings import Settings
+    from tests.helpers import World
+
+    home = tmp_path / "home"
+    w = World(home, Settings())
+    first = w.later().turn("こんにちは")
+    assert monet("promote", "--category", "values", "--home", str(home),
+                 "正直さを何より大事にする").returncode == 0
+    assert monet("promote", "--category", "facts", "--home", str(home),
+                 "猫を二匹飼っている").returncode == 0
+    assert monet("promote", "--category", "values", "--home", str(home),
+                 "急がば回れ").returncode == 0
+    core = (home / "system_prompt_core.txt").read_text("utf-8")
+    assert core.index("## 価値観・判断基準") < core.index("- 正直さを何より大事にする")
+    assert core.index("- 急がば回れ") < core.index("## 永続的な事実") < core.index("- 猫を二匹飼っている")
+    body = w.later().turn("覚えてる？")
+    assert w.events()[-1] == "settings_changed"
+    pinned = body["system"][0]["text"]
+    assert pinned.startswith(first["system"][0]["text"].rstrip()) and "猫を二匹飼っている" in pinned
+    again = w.later().turn("もう一度")
+    assert again["system"][0] == body["system"][0]  # stable until the next promotion
+    bad = monet("promote", "--category", "values", "--home", str(home), "   ")
+    assert bad.returncode == 2 and "empty" in bad.stderr
+
+
+def test_context_summary_draws_25_persona_and_75_recent(tmp_path: Path) -> None:
+    from cms.context_summary import select_memories
+    from cms.core_prompt import promote
+    from cms.settings import Settings
+    from tests.helpers import World
+
+    home = tmp_path / "home"
+    w = World(home, Settings(ceiling_tokens=60, keep_exchanges=1, low_water_fraction=0.1))
+    for i in range(30):
+        promote(home, ["values", "decisions", "facts"][i % 3], f"statement {i}")
+    for i in range(90):
+        w.later().turn(f"topic number {i} with some words")
+    w.librarian.run_pass()
+    with w.db.session() as session:
+        selection = select_memories(session, home)
+    assert len(selection.persona) == 25 and len(selection.recent) == 75
+    # the newest 25 promoted statements (grouped by category in the file), newest talk last
+    assert "statement 29" in selection.persona and "statement 0" not in selection.persona
+    assert "topic number 88" in selection.recent[-1]
+    assert "topic number 0 " not in " ".join(selection.recent)
+
+
+def test_context_summary_reaches_the_next_rebuild_not_the_current_prompt(tmp_path: Path) -> None:
+    from cms.core_prompt import promote
+    from cms.prompt import extends
+    from cms.settings import Settings
+    from tests.helpers import World
+
+    home = tmp_path / "home"
+    w = World(home, Settings(ceiling_tokens=100_000))
+    promote(home, "facts", "東京に住んでいる")
+    w.at("2026-03-01T10:00:00+09:00").turn("昨日は山に登った")
+    w.at("2026-03-02T09:00:00+09:00").turn("今日は雨")  # sunset: yesterday folds
+    w.librarian.run_pass()  # summaries, and the day's context summary
+    summary_file = (home / "context_summary.txt").read_text("utf-8")
+    assert "東京に住んでいる" in summary_file and "山に登った" in summary_file
+    assert "context_summary_changed" in w.events()
+    mid_day = w.at("2026-03-02T09:10:00+09:00").turn("昼の話")  # pending_resolved re-render
+    before = w.at("2026-03-02T09:20:00+09:00").turn("午後の話")
+    assert extends(mid_day, before)
+    w.at("2026-03-03T09:00:00+09:00").turn("次の日")  # the next rebuild point: sunset
+    body = w.bodies[-1]
+    assert len(body["system"]) == 3 and "東京に住んでいる" in body["system"][1]["text"]
+    assert w.librarian.context_summary_due() is True  # a new day: due again

@@ -64,6 +64,7 @@ class MainWindow(QMainWindow):
     thread_selected = Signal(int)
     new_thread_requested = Signal()
     settings_requested = Signal()
+    promote_requested = Signal()
     timeline_activated = Signal(str, int)
 
     def __init__(self, tabs: list[tuple[str, str]]) -> None:
@@ -168,6 +169,9 @@ class MainWindow(QMainWindow):
         settings_action.triggered.connect(self.settings_requested)
         menu = self.menuBar().addMenu(self.tr("&MONET"))
         menu.addAction(settings_action)
+        promote_action = QAction(self.tr("Promote to lasting memory…"), self)
+        promote_action.triggered.connect(self.promote_requested)
+        menu.addAction(promote_action)
         quit_action = QAction(self.tr("Quit"), self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
@@ -299,6 +303,9 @@ class MainWindow(QMainWindow):
 
     def clear_error(self) -> None:
         self.error_box.setVisible(False)
+
+    def notify(self, text: str) -> None:
+        self.statusBar().showMessage(text, 8000)
 
     def set_status(self, librarian: str, last_reply: str, today: str) -> None:
         self.librarian_label.setText(librarian)

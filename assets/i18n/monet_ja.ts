@@ -3,37 +3,42 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../monet_app/app.py" line="232" />
+        <location filename="../../monet_app/app.py" line="227" />
         <source>Something went wrong while asking Claude ({kind}). Your message is saved; details are in monet.log.</source>
         <translation>Claude への問い合わせ中に問題が起きました（{kind}）。メッセージは保存済みです。詳細は monet.log にあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="260" />
+        <location filename="../../monet_app/app.py" line="255" />
         <source>Thread {n}</source>
         <translation>スレッド {n}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="340" />
+        <location filename="../../monet_app/app.py" line="335" />
         <source>Summarizing {n}</source>
         <translation>要約作成中 {n}件</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="341" />
+        <location filename="../../monet_app/app.py" line="336" />
         <source>Librarian: nothing pending</source>
         <translation>ライブラリアン: 待ちなし</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="345" />
+        <location filename="../../monet_app/app.py" line="340" />
         <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
         <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="352" />
+        <location filename="../../monet_app/app.py" line="347" />
         <source>Today ${usd:.4f}</source>
         <translation>今日 ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="396" />
+        <location filename="../../monet_app/app.py" line="392" />
+        <source>Promoted under {heading}; Claude reads it from the next message.</source>
+        <translation>「{heading}」に昇格しました。次のメッセージから Claude に渡されます。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="411" />
         <source>Wait for the reply to finish (or press Stop) before changing settings.</source>
         <translation>返答が終わるまで（または停止を押してから）設定を変えてください。</translation>
     </message>
@@ -41,82 +46,87 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/main_window.py" line="80" />
+        <location filename="../../ui/main_window.py" line="81" />
         <source>New thread</source>
         <translation>新しいスレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="108" />
+        <location filename="../../ui/main_window.py" line="109" />
         <source>Retry</source>
         <translation>再試行</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="118" />
+        <location filename="../../ui/main_window.py" line="119" />
         <source>Send</source>
         <translation>送信</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="119" />
+        <location filename="../../ui/main_window.py" line="120" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="138" />
+        <location filename="../../ui/main_window.py" line="139" />
         <source>What Claude remembers (Timeline Index)</source>
         <translation>Claude が覚えていること（Timeline Index）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="166" />
+        <location filename="../../ui/main_window.py" line="167" />
         <source>Settings…</source>
         <translation>設定…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="169" />
+        <location filename="../../ui/main_window.py" line="170" />
         <source>&amp;MONET</source>
         <translation>&amp;MONET</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="171" />
+        <location filename="../../ui/main_window.py" line="172" />
+        <source>Promote to lasting memory…</source>
+        <translation>永続的な記憶に昇格…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="175" />
         <source>Quit</source>
         <translation>終了</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="229" />
+        <location filename="../../ui/main_window.py" line="233" />
         <source>Days</source>
         <translation>日付</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="233" />
+        <location filename="../../ui/main_window.py" line="237" />
         <source>Today</source>
         <translation>今日</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="243" />
+        <location filename="../../ui/main_window.py" line="247" />
         <source>Threads</source>
         <translation>スレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="258" />
+        <location filename="../../ui/main_window.py" line="262" />
         <source>{day} is a past day, shown read-only. Sending posts to today.</source>
         <translation>{day} は過去の日です（読み取り専用）。送信すると今日の会話に入ります。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="260" />
+        <location filename="../../ui/main_window.py" line="264" />
         <source>Sending returns to today</source>
         <translation>送信すると今日に戻ります</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="263" />
+        <location filename="../../ui/main_window.py" line="267" />
         <source>Message (Enter sends, Shift+Enter adds a line)</source>
         <translation>メッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="272" />
+        <location filename="../../ui/main_window.py" line="276" />
         <source>Nothing in this tab on this day.</source>
         <translation>この日のこのタブには会話がありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="273" />
+        <location filename="../../ui/main_window.py" line="277" />
         <source>Nothing in this tab yet today. Write below; Claude sees every tab.</source>
         <translation>今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。</translation>
     </message>
@@ -124,19 +134,47 @@
 <context>
     <name>MessageDelegate</name>
     <message>
-        <location filename="../../ui/transcript.py" line="136" />
+        <location filename="../../ui/transcript.py" line="141" />
         <source>You</source>
         <translation>あなた</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript.py" line="136" />
+        <location filename="../../ui/transcript.py" line="141" />
         <source>Tool</source>
         <translation>ツール</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript.py" line="139" />
+        <location filename="../../ui/transcript.py" line="144" />
         <source>(incomplete)</source>
         <translation>（途中で途切れました）</translation>
+    </message>
+</context>
+<context>
+    <name>PromoteDialog</name>
+    <message>
+        <location filename="../../ui/promote_dialog.py" line="25" />
+        <source>Promote to lasting memory</source>
+        <translation>永続的な記憶に昇格</translation>
+    </message>
+    <message>
+        <location filename="../../ui/promote_dialog.py" line="28" />
+        <source>Claude reads promoted statements in every request, from the next message on.</source>
+        <translation>昇格した内容は、次のメッセージから毎回 Claude に渡されます。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/promote_dialog.py" line="40" />
+        <source>Category</source>
+        <translation>カテゴリ</translation>
+    </message>
+    <message>
+        <location filename="../../ui/promote_dialog.py" line="41" />
+        <source>Statement</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <location filename="../../ui/promote_dialog.py" line="46" />
+        <source>Promote</source>
+        <translation>昇格する</translation>
     </message>
 </context>
 <context>

@@ -53,6 +53,15 @@ JA = {
     "Token ceiling": "トークン上限",
     "Day starts at": "一日の始まり",
     "Librarian every (minutes)": "ライブラリアンの間隔（分）",
+    "Promote to lasting memory": "永続的な記憶に昇格",
+    "Promote to lasting memory…": "永続的な記憶に昇格…",
+    "Claude reads promoted statements in every request, from the next message on.":
+        "昇格した内容は、次のメッセージから毎回 Claude に渡されます。",
+    "Category": "カテゴリ",
+    "Statement": "内容",
+    "Promote": "昇格する",
+    "Promoted under {heading}; Claude reads it from the next message.":
+        "「{heading}」に昇格しました。次のメッセージから Claude に渡されます。",
     "Nothing in this tab on this day.": "この日のこのタブには会話がありません。",
     "Nothing in this tab yet today. Write below; Claude sees every tab.":
         "今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。",

@@ -1,0 +1,117 @@
+"""The daily context summary (seed 002): the latest 100 memories, 25 from the persona
+layer and 75 from recent conversation, summarized into the prompt's context block.
+
+The persona layer is what the person promoted to lasting memory (``system_prompt_core``;
+the memory issue adds persona memory items here); recent conversation is the newest
+segment summaries of the Timeline Index. The result is stored in the database and
+written to ``context_summary.txt``; the context manager puts it in the prompt at the next
+rebuild point, never mid-prompt (``context_summary_changed`` changes no body by itself).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from sqlmodel import Session
+
+from cms.core_prompt import promoted_statements
+from cms.model import ChatModel, Completed, TextDelta, Usage
+from storage import queries
+from storage.files import write_text_atomic
+
+PERSONA_COUNT = 25
+RECENT_COUNT = 75
+SUMMARY_FILE = "context_summary.txt"
+
+
+@dataclass(frozen=True)
+class MemorySelection:
+    persona: list[str]  # oldest first
+    recent: list[str]  # oldest first
+
+    @property
+    def empty(self) -> bool:
+        return not self.persona and not self.recent
+
+
+def select_memories(session: Session, home: Path) -> MemorySelection:
+    persona = [statement for _category, statement in promoted_statements(home)][-PERSONA_COUNT:]
+    recent_entries = list(queries.latest_summaries(session, RECENT_COUNT))
+    recent_entries.reverse()
+    recent = [f"{e.day_from} [{e.tabs}] {e.summary}" for e in recent_entries]
+    return MemorySelection(persona=persona, recent=recent)
+
+
+class ContextWriter(Protocol):
+    name: str
+
+    def write(self, selection: MemorySelection) -> str: ...
+
+
+class OfflineContextWriter:
+    """Deterministic: the persona statements and the newest recent lines, as a list."""
+
+    name = "offline"
+
+    def __init__(self, recent_lines: int = 20) -> None:
+        self.recent_lines = recent_lines
+
+    def write(self, selection: MemorySelection) -> str:
+        parts = []
+        if selection.persona:
+            parts.append("## 人物像\n" + "\n".join(f"- {p}" for p in selection.persona))
+        if selection.recent:
+            recent = selection.recent[-self.recent_lines :]
+            parts.append("## 最近の会話\n" + "\n".join(f"- {r}" for r in recent))
+        return "\n\n".join(parts)
+
+
+CONTEXT_INSTRUCTIONS = (
+    "You prepare the context a personal assistant reads before talking with the same person "
+    "tomorrow. From the memories below (first the person's lasting statements, then summaries "
+    "of recent conversations, oldest first) write at most 15 short bullet lines, in the "
+    "language of the memories: who the person is and what matters to them, and the threads "
+    "of recent talk worth remembering. Facts only; no preamble."
+)
+
+
+class ClaudeContextWriter:
+    def __init__(
+        self, model: ChatModel, model_name: str,
+        on_usage: Callable[[Usage, str], None] | None = None, max_tokens: int = 800,
+    ) -> None:
+        self.model = model
+        self.name = model_name
+        self.on_usage = on_usage
+        self.max_tokens = max_tokens
+
+    def write(self, selection: MemorySelection) -> str:
+        memories = "## Lasting statements\n" + "\n".join(f"- {p}" for p in selection.persona)
+        memories += "\n\n## Recent conversations\n" + "\n".join(f"- {r}" for r in selection.recent)
+        body = {
+            "model": self.name,
+            "max_tokens": self.max_tokens,
+            "system": [{"type": "text", "text": CONTEXT_INSTRUCTIONS}],
+            "messages": [{"role": "user", "content": [{"type": "text", "text": memories}]}],
+        }
+        pieces: list[str] = []
+        for event in self.model.stream(body):
+            if isinstance(event, TextDelta):
+                pieces.append(event.text)
+            elif isinstance(event, Completed) and self.on_usage is not None:
+                self.on_usage(event.usage, self.name)
+        text = "".join(pieces).strip()
+        if not text:
+            raise ValueError("the model returned an empty context summary")
+        return text
+
+
+def write_summary_file(home: Path, text: str) -> None:
+    write_text_atomic(home / SUMMARY_FILE, text.rstrip() + "\n")
+
+
+def lines_of(selection: MemorySelection) -> Sequence[str]:
+    return [*selection.persona, *selection.recent]

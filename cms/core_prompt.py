@@ -1,0 +1,80 @@
+"""The pinned block: MONET's instructions plus what the person promoted to lasting memory.
+
+Promotion appends a statement to ``system_prompt_core.txt`` in the data folder, under one
+of three headings (seed 002). The pinned block changes only then, and the change takes
+effect at the next request as a ``settings_changed`` rebuild. There is no dedup against
+the daily context summary: seed 002 tried it and removed it (unstable; duplication is
+cheap).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from storage.errors import UserFacingError
+from storage.files import read_text, write_text_atomic
+
+CORE_FILE = "system_prompt_core.txt"
+CATEGORIES: dict[str, str] = {
+    "values": "価値観・判断基準",
+    "decisions": "重要な決定事項",
+    "facts": "永続的な事実",
+}
+PROMOTED_HEADER = "# 昇格された記憶（system_prompt_core）"
+
+
+class PromotionError(UserFacingError):
+    pass
+
+
+def core_path(home: Path) -> Path:
+    return home / CORE_FILE
+
+
+def _sections(text: str) -> dict[str, list[str]]:
+    sections: dict[str, list[str]] = {key: [] for key in CATEGORIES}
+    by_heading = {f"## {title}": key for key, title in CATEGORIES.items()}
+    current: str | None = None
+    for line in text.splitlines():
+        if line.strip() in by_heading:
+            current = by_heading[line.strip()]
+        elif current is not None and line.startswith("- "):
+            sections[current].append(line[2:])
+    return sections
+
+
+def _render(sections: dict[str, list[str]]) -> str:
+    parts = []
+    for key, title in CATEGORIES.items():
+        if sections[key]:
+            parts.append(f"## {title}\n" + "\n".join(f"- {item}" for item in sections[key]))
+    return "\n\n".join(parts) + ("\n" if parts else "")
+
+
+def promote(home: Path, category: str, statement: str) -> str:
+    """Append ``statement`` under ``category``. Returns the heading it went under."""
+    if category not in CATEGORIES:
+        raise PromotionError(
+            f"Unknown category {category!r}: use values, decisions or facts."
+        )
+    statement = " ".join(statement.split())
+    if not statement:
+        raise PromotionError("The statement is empty; nothing was promoted.")
+    path = core_path(home)
+    sections = _sections(read_text(path))
+    sections[category].append(statement)
+    write_text_atomic(path, _render(sections))
+    return CATEGORIES[category]
+
+
+def promoted_statements(home: Path) -> list[tuple[str, str]]:
+    """(category, statement) in the order they were promoted within each category."""
+    sections = _sections(read_text(core_path(home)))
+    return [(key, item) for key in CATEGORIES for item in sections[key]]
+
+
+def pinned_text(instructions: str, home: Path) -> str:
+    core = read_text(core_path(home)).strip()
+    if not core:
+        return instructions
+    return f"{instructions.rstrip()}\n\n{PROMOTED_HEADER}\n{core}\n"
