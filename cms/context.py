@@ -143,11 +143,12 @@ class ContextManager:
                 return
             state.current_thread_id = thread_id
             if previous is not None:
-                fold_id, count = self._fold_thread(session, previous)
+                fold_id, _count = self._fold_thread(session, previous)
                 self._event(
                     session,
                     "thread_switch_fold",
-                    {"fold_id": fold_id, "from": previous, "to": thread_id, "pending": count},
+                    {"fold_id": fold_id, "from": previous, "to": thread_id,
+                     "pending": self._pending_of(session, fold_id)},
                 )
                 state.prompt_thread_id = thread_id
                 self._render(session, state)
@@ -331,7 +332,7 @@ class ContextManager:
                             "day": state.prompt_day,
                             "new_day": state.current_day,
                             "segments": count,
-                            "pending": count,
+                            "pending": self._pending_of(session, fold_id),
                         },
                     )
                 state.prompt_day = state.current_day
@@ -419,6 +420,13 @@ class ContextManager:
         )
         return fold.id, len(entries)
 
+    @staticmethod
+    def _pending_of(session: Session, fold_id: int | None) -> int:
+        """How many of the fold's lines wait for a summary (shown as 要約作成中)."""
+        if fold_id is None:
+            return 0
+        return sum(1 for e in queries.entries_of_fold(session, fold_id) if e.summary is None)
+
     def _fold_before_day(self, session: Session, day: str) -> tuple[int | None, int]:
         return self._new_fold(session, "sunset", queries.unsegmented_before_day(session, day), None)
 
@@ -451,11 +459,12 @@ class ContextManager:
     ) -> None:
         """Fold the oldest ``count`` whole exchanges and log ``{kind}_fold``."""
         folded = [m for ex in exchanges[:count] for m in ex]
-        fold_id, segments = self._fold_raw(session, state, folded, kind)
+        fold_id, _segments = self._fold_raw(session, state, folded, kind)
         self._event(
             session,
             f"{kind}_fold",
-            {"fold_id": fold_id, "exchanges": count, **detail, "pending": segments},
+            {"fold_id": fold_id, "exchanges": count, **detail,
+             "pending": self._pending_of(session, fold_id)},
         )
 
     def _ceiling_fold(self, session: Session, state: PromptState) -> bool:

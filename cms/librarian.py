@@ -25,6 +25,7 @@ from datetime import UTC, datetime, timedelta
 from datetime import time as dt_time
 
 from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import col
 
 from cms.clock import Clock, parse_ts
@@ -37,8 +38,10 @@ from cms.context_summary import (
 from cms.days import day_of
 from cms.events import RequestLog
 from cms.summarizer import OfflineSummarizer, Summarizer, Turn
+from cms.timeline import cut_segments
 from storage import Database, queries
-from storage.models import ContextSummary, PromptState, TimelineEntry
+from storage.errors import UserFacingError
+from storage.models import ContextSummary, Message, Presummary, PromptState, TimelineEntry
 
 log = logging.getLogger("monet.librarian")
 LEASE_SECONDS = 300
@@ -52,6 +55,7 @@ class LibrarianReport:
     fallback: int = 0  # written by the offline summarizer after repeated failures
     last_error: str = ""
     context_summary: bool = False  # the daily context summary was written this pass
+    ahead: int = 0  # closed runs still in the prompt, summarized before their fold
 
     def text(self) -> str:
         parts = [f"summarized {self.written}"]
@@ -61,6 +65,8 @@ class LibrarianReport:
             parts.append(f"failed {self.failed} (kept as 要約作成中, retried next pass): {self.last_error}")
         if self.skipped:
             parts.append(f"left {self.skipped} to another librarian")
+        if self.ahead:
+            parts.append(f"{self.ahead} runs summarized ahead of their fold")
         if self.context_summary:
             parts.append("wrote the daily context summary")
         return ", ".join(parts)
@@ -85,7 +91,11 @@ class Librarian:
         context_writer: ContextWriter | None = None,
         day_start: dt_time = dt_time(4, 0),
         log: RequestLog | None = None,
+        pause_minutes: int = 30,
+        segment_tokens: int = 4_000,
     ) -> None:
+        self.pause_minutes = pause_minutes
+        self.segment_tokens = segment_tokens
         self.context_writer = context_writer or OfflineContextWriter()
         self.day_start = day_start
         self.log = log
@@ -127,6 +137,7 @@ class Librarian:
             pending_ids = [e.id for e in queries.pending_entries(session) if e.id is not None]
         for entry_id in pending_ids:
             self._work(entry_id, report)
+        self._presummarize(report)
         if self.context_summary_due():
             try:
                 report.context_summary = self.write_context_summary() is not None
@@ -138,6 +149,70 @@ class Librarian:
             state.librarian_last_run_ts = self.clock.now().isoformat()
             session.add(state)
         return report
+
+    # ----- runs still in the prompt, summarized ahead -----------------------------------
+    def closed_runs(self) -> list[list[Message]]:
+        """Runs of raw talk that can no longer grow: ended by a tab change, a pause longer
+        than the segment pause, the day's end or the segment size. Cut exactly as a fold
+        will cut them, so a later fold finds their summaries ready."""
+        now = self.clock.now()
+        today = day_of(now, self.day_start)
+        with self.db.session() as session:
+            messages = queries.unsegmented_messages(session)
+        by_thread: dict[int, list[Message]] = {}
+        for message in messages:
+            by_thread.setdefault(message.thread_id, []).append(message)
+        runs: list[list[Message]] = []
+        for thread_messages in by_thread.values():
+            groups = cut_segments(thread_messages, self.pause_minutes, self.segment_tokens)
+            for index, group in enumerate(groups):
+                last = group[-1]
+                still_open = (
+                    index == len(groups) - 1
+                    and last.day >= today
+                    and now - parse_ts(last.ts) <= timedelta(minutes=self.pause_minutes)
+                )
+                if not still_open:
+                    runs.append(group)
+        return runs
+
+    def _presummarize(self, report: LibrarianReport) -> None:
+        for run in self.closed_runs():
+            first, last = run[0].id, run[-1].id
+            assert first is not None and last is not None
+            if not self._claim_run(first, last):
+                continue
+            try:
+                summary = self.summarizer.summarize([Turn(m.role, m.text) for m in run])
+            except Exception as exc:  # noqa: BLE001 - the fold will show a placeholder
+                self._drop_run(first, last)
+                report.last_error = str(exc)
+                continue
+            with self.db.session() as session:
+                row = queries.presummary_for(session, first, last)
+                if row is not None:
+                    row.summary = " ".join(summary.split()) or "（内容なし）"
+                    row.source = self.summarizer.name
+                    session.add(row)
+            report.ahead += 1
+
+    def _claim_run(self, first: int, last: int) -> bool:
+        try:
+            with self.db.session() as session:
+                if queries.presummary_for(session, first, last) is not None:
+                    return False
+                session.add(Presummary(first_message_id=first, last_message_id=last, summary="",
+                                       source=f"claim:{self.name}",
+                                       created_ts=self.clock.now().isoformat()))
+        except (IntegrityError, UserFacingError):
+            return False  # another librarian took it
+        return True
+
+    def _drop_run(self, first: int, last: int) -> None:
+        with self.db.session() as session:
+            row = queries.presummary_for(session, first, last)
+            if row is not None and row.source == f"claim:{self.name}":
+                session.delete(row)
 
     # ----- the daily context summary ----------------------------------------------------
     def context_summary_due(self) -> bool:

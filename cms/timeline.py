@@ -86,7 +86,8 @@ def create_fold(
     pause_minutes: int,
     max_tokens: int,
 ) -> tuple[Fold, list[TimelineEntry]]:
-    """Move ``messages`` into new segments with pending TI entries, under one fold."""
+    """Move ``messages`` into new segments under one fold. Each segment's TI entry is
+    pending, unless the librarian already summarized exactly that run ahead of time."""
     groups = cut_segments(messages, pause_minutes, max_tokens)
     fold = Fold(
         kind=kind, day=day, thread_id=thread_id, created_ts=created_ts, segment_count=len(groups)
@@ -113,6 +114,9 @@ def create_fold(
         for message in group:
             message.segment_id = segment.id
             session.add(message)
+        ready = queries.presummary_for(session, first.id, last.id)
+        if ready is not None and not ready.summary:
+            ready = None  # a librarian is still writing it: a placeholder for now
         entry = TimelineEntry(
             level="segment",
             segment_id=segment.id,
@@ -122,6 +126,9 @@ def create_fold(
             end_ts=last.ts,
             tabs=first.tab,
             first_message_id=first.id,
+            summary=ready.summary if ready else None,
+            summary_source=ready.source if ready else None,
+            summarized_ts=ready.created_ts if ready else None,
         )
         session.add(entry)
         entries.append(entry)

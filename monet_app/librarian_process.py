@@ -69,6 +69,7 @@ def build_librarian(
     librarian = Librarian(
         db, summarizer, clock, settings.librarian_interval_minutes,
         context_writer=writer, day_start=settings.day_start_time,
+        pause_minutes=settings.segment_pause_minutes, segment_tokens=settings.segment_max_tokens,
     )
     return librarian, note
 

@@ -152,6 +152,7 @@ def replay(
     keeper = Librarian(
         db, OfflineSummarizer(), clock, settings.librarian_interval_minutes,
         day_start=settings.day_start_time, log=log,
+        pause_minutes=settings.segment_pause_minutes, segment_tokens=settings.segment_max_tokens,
     )
     summary = ReplaySummary()
     try:

@@ -11,6 +11,7 @@ into segments, so its single ``pending_resolved`` re-render can be found later.
 
 from __future__ import annotations
 
+from sqlalchemy import UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -147,3 +148,18 @@ class ContextSummary(SQLModel, table=True):
     source: str  # the summarizer: a model name or "offline"
     persona_count: int
     recent_count: int
+
+
+class Presummary(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("first_message_id", "last_message_id", name="uq_presummary_run"),)
+
+    """A summary the librarian wrote ahead for a closed run of talk still in the prompt
+    (ended by a tab change or a pause). When a fold later cuts exactly that run into a
+    segment, the segment starts summarized: no placeholder, no second re-render."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    first_message_id: int = Field(index=True)
+    last_message_id: int
+    summary: str
+    source: str
+    created_ts: str

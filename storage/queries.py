@@ -15,6 +15,7 @@ from storage.models import (
     Event,
     Fold,
     Message,
+    Presummary,
     PromptState,
     Segment,
     Thread,
@@ -281,4 +282,19 @@ def latest_summaries(session: Session, limit: int) -> Sequence[TimelineEntry]:
         .where(col(TimelineEntry.summary).is_not(None), TimelineEntry.level == "segment")
         .order_by(col(TimelineEntry.first_message_id).desc(), col(TimelineEntry.id).desc())
         .limit(limit)
+    ).all()
+
+
+def presummary_for(session: Session, first_id: int, last_id: int) -> Presummary | None:
+    return session.exec(
+        select(Presummary).where(
+            Presummary.first_message_id == first_id, Presummary.last_message_id == last_id
+        )
+    ).first()
+
+
+def unsegmented_messages(session: Session) -> Sequence[Message]:
+    """Every message still raw in some prompt (not yet in a segment), oldest first."""
+    return session.exec(
+        select(Message).where(col(Message.segment_id).is_(None)).order_by(col(Message.id))
     ).all()

@@ -51,7 +51,9 @@ class World:
         self.model = StandInModel(self.estimator)
         self.runner = TurnRunner(self.cm, self.model, self.log)
         self.librarian = Librarian(self.db, self.summarizer, self.clock, log=self.log,
-                                   day_start=self.settings.day_start_time)
+                                   day_start=self.settings.day_start_time,
+                                   pause_minutes=self.settings.segment_pause_minutes,
+                                   segment_tokens=self.settings.segment_max_tokens)
         self.bodies: list[dict[str, Any]] = []
         OPEN_WORLDS.append(self)
         self.cm.app_started()

@@ -85,7 +85,21 @@ def test_watch_beside_a_replay_summarizes_each_segment_exactly_once(tmp_path: Pa
     assert watcher.returncode == 0, err
     rows = entries(home)
     assert rows and all(e.summary for e in rows)
-    assert all(e.attempts == 1 for e in rows), [e.attempts for e in rows]
+    # each line was summarized once: either ahead of its fold (a presummary of exactly its
+    # run, attempts 0) or after it (one leased attempt); never both, never twice
+    db = Database(home)
+    with db.session() as session:
+        from storage.models import Presummary, Segment
+
+        ahead = {(p.first_message_id, p.last_message_id): p
+                 for p in session.exec(select(Presummary)).all()}
+        segments = {s.id: s for s in session.exec(select(Segment)).all()}
+    db.close()
+    assert not [p for p in ahead.values() if p.source.startswith("claim:")]
+    for e in rows:
+        segment = segments[e.segment_id]
+        from_ahead = (segment.first_message_id, segment.last_message_id) in ahead
+        assert (e.attempts, from_ahead) in ((0, True), (1, False)), (e.attempts, from_ahead)
     assert all(e.claimed_by is None for e in rows)
     assert "Traceback" not in err and "locked" not in err + out
 
@@ -168,7 +182,11 @@ def test_two_librarians_never_do_one_job_twice(tmp_path: Path) -> None:
         t.join()
     rows = entries(tmp_path / "home")
     assert rows and all(e.summary for e in rows)
-    assert Counting.calls == len(rows)
+    from storage.models import Presummary
+
+    with w.db.session() as session:
+        ahead = [p for p in session.exec(select(Presummary)).all() if p.summary]
+    assert Counting.calls == len(rows) + len(ahead)  # each job once, by one of the two
 
 
 def test_claude_summaries_are_priced_under_librarian(tmp_path: Path) -> None:
@@ -290,3 +308,23 @@ def test_context_summary_reaches_the_next_rebuild_not_the_current_prompt(tmp_pat
     body = w.bodies[-1]
     assert len(body["system"]) == 3 and "東京に住んでいる" in body["system"][1]["text"]
     assert w.librarian.context_summary_due() is True  # a new day: due again
+
+
+def test_runs_summarized_ahead_make_a_sunset_a_single_rebuild(tmp_path: Path) -> None:
+    from cms.settings import Settings
+    from tests.helpers import World
+
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-02T09:00:00+09:00").turn("朝の仕事の段取りを決めた", tab="work")
+    w.at("2026-03-02T09:05:00+09:00").turn("雑談: 週末は海に行く", tab="chat")
+    w.at("2026-03-02T21:00:00+09:00").turn("夜の雑談", tab="chat")
+    report = w.librarian.run_pass()  # at 21:00: the two morning runs are closed, the last is not
+    assert report.ahead == 2
+    w.at("2026-03-02T23:30:00+09:00")
+    assert w.librarian.run_pass().ahead == 1  # the evening run closed by the pause
+    body = w.at("2026-03-03T08:00:00+09:00").turn("おはよう")  # sunset
+    ti = body["system"][-1]["text"]
+    assert "要約作成中" not in ti and "週末は海に行く" in ti
+    w.at("2026-03-03T08:10:00+09:00").turn("続き")
+    events = w.events()
+    assert events.count("sunset_fold") == 1 and "pending_resolved" not in events

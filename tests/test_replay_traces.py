@@ -182,11 +182,14 @@ def test_recall_turn_calls_search_history_for_real(tmp_path: Path) -> None:
 def test_events_are_logged_before_the_request_they_affect(tmp_path: Path) -> None:
     trace = TRACES / "synthetic-tabstorm.jsonl"
     home, log = tmp_path / "home", tmp_path / "log.jsonl"
-    _replay(trace, home, log)
+    _replay(trace, home, log, "--librarian", "off")
     records = read_log(log)
     names = [r.get("name") for r in records]
     assert names[0] == "app_started"
+    checked = 0
     for i, r in enumerate(records):
-        if r.get("name") in FOLD_EVENTS:
+        if r.get("name") in FOLD_EVENTS and r["detail"].get("pending"):
             nxt = next(x for x in records[i + 1 :] if x["kind"] == "request")
             assert PENDING_MARKER in nxt["body"]["system"][-1]["text"]
+            checked += 1
+    assert checked  # folds whose summaries were not ready show placeholders at once
