@@ -14,7 +14,7 @@ from typing import Any
 from sqlmodel import Session
 
 from cms.clock import parse_ts
-from storage import queries
+from storage import fts, queries
 
 SEARCH_HISTORY: dict[str, Any] = {
     "name": "search_history",
@@ -42,10 +42,29 @@ SEARCH_HISTORY: dict[str, Any] = {
     },
 }
 
-TOOLS: list[dict[str, Any]] = [SEARCH_HISTORY]
+READ_DAY: dict[str, Any] = {
+    "name": "read_day",
+    "description": (
+        "Read the person's conversation of one day (YYYY-MM-DD) word for word, from the "
+        "database: every message with its time, tab and role. Use it to quote exactly what "
+        "was said on a day the Timeline Index summarizes."
+    ),
+    "input_schema": {
+        "type": "object",
+        "properties": {
+            "day": {"type": "string", "description": "The day, YYYY-MM-DD."},
+            "tab": {"type": "string", "description": "Only this tab (optional)."},
+        },
+        "required": ["day"],
+    },
+}
+
+TOOLS: list[dict[str, Any]] = [SEARCH_HISTORY, READ_DAY]
+READ_DAY_MAX_CHARS = 30_000
 
 _LATIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'\-]{2,}")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaffー々]+")
+_CONTENT = re.compile(r"[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaffー々]+")
 _HIRAGANA_ONLY = re.compile(r"^[\u3040-\u309fー]+$")
 _STOP = frozenset(
     ["the", "and", "for", "that", "this", "with", "you", "your", "are", "was", "were", "have", "has", "had", "how", "many", "much", "what", "when", "where", "which", "who", "why", "did", "does", "do", "can", "could", "would", "should", "since", "about", "into", "from"]
@@ -54,6 +73,8 @@ MAX_TEXT = 600
 
 
 def query_terms(query: str) -> list[str]:
+    """The pieces of a question worth looking for: the whole phrase, content words, and
+    for Japanese the three-character pieces of each run (the index's trigrams)."""
     terms: list[str] = []
     phrase = query.strip()
     if phrase:
@@ -61,13 +82,16 @@ def query_terms(query: str) -> list[str]:
     for word in _LATIN.findall(query):
         if word.lower() not in _STOP:
             terms.append(word)
+    for word in _CONTENT.findall(query):
+        if len(word) >= 2:
+            terms.append(word)  # a kanji/katakana word: 京都, 旅行, ゲーム
     for run in _CJK.findall(query):
         if len(run) <= 3:
             if not _HIRAGANA_ONLY.match(run):
                 terms.append(run)
             continue
-        for i in range(len(run) - 1):
-            gram = run[i : i + 2]
+        for i in range(len(run) - 2):
+            gram = run[i : i + 3]
             if not _HIRAGANA_ONLY.match(gram):
                 terms.append(gram)
     seen: set[str] = set()
@@ -84,7 +108,7 @@ def search_history(
     session: Session, query: str, limit: int = 5, before_id: int | None = None
 ) -> dict[str, Any]:
     limit = max(1, min(int(limit or 5), 20))
-    found = queries.search_messages(session, query_terms(query), limit, before_id=before_id)
+    found = fts.search_any(session, query_terms(query), limit, before_id=before_id)
     results = []
     for message in found:
         text = message.text if len(message.text) <= MAX_TEXT else message.text[:MAX_TEXT] + "…"
@@ -113,4 +137,42 @@ def run_tool(
             limit = 5
         result = search_history(session, query, limit, before_id=before_id)
         return json.dumps(result, ensure_ascii=False), False
+    if name == "read_day":
+        day = tool_input.get("day")
+        if not isinstance(day, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", day):
+            return "read_day needs 'day' as YYYY-MM-DD.", True
+        tab = tool_input.get("tab")
+        return json.dumps(read_day(session, day, tab if isinstance(tab, str) else None,
+                                   before_id), ensure_ascii=False), False
     return f"Unknown tool: {name}", True
+
+
+def read_day(
+    session: Session, day: str, tab: str | None = None, before_id: int | None = None
+) -> dict[str, Any]:
+    """One day's messages, exactly as stored (the current exchange left out)."""
+    rows: list[dict[str, str]] = []
+    used = 0
+    messages = [
+        m for m in queries.all_messages(session, day)
+        if m.role in ("user", "assistant") and (tab is None or m.tab == tab)
+        and (before_id is None or (m.id or 0) < before_id)
+    ]
+    for message in messages:
+        if used + len(message.text) > READ_DAY_MAX_CHARS and rows:
+            break
+        used += len(message.text)
+        rows.append({
+            "time": parse_ts(message.ts).strftime("%H:%M"),
+            "tab": message.tab,
+            "role": message.role,
+            "text": message.text,
+        })
+    result: dict[str, Any] = {"day": day, "messages": rows}
+    if len(rows) < len(messages):
+        result["truncated"] = True
+        result["shown"] = len(rows)
+        result["total"] = len(messages)
+    if not messages:
+        result["note"] = "No messages are stored for that day."
+    return result

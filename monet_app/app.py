@@ -31,11 +31,11 @@ from cms.turn import TurnResult, TurnRunner
 from monet_app.app_clock import SystemClock
 from monet_app.keys import KeyStoreError, load_api_key, store_api_key
 from monet_app.librarian_process import build_librarian
-from storage import Database, queries
+from storage import Database, fts, queries
 from storage.errors import UserFacingError
 from storage.models import Message
 from ui.background import Streamer, run_in_background
-from ui.main_window import DayItem, MainWindow, ThreadItem, TimelineItem
+from ui.main_window import DayItem, MainWindow, SearchItem, ThreadItem, TimelineItem
 from ui.promote_dialog import PromoteDialog
 from ui.settings_dialog import SettingsDialog, SettingsValues
 from ui.transcript import MessageRow
@@ -102,6 +102,8 @@ class AppController(QObject):
         w.settings_requested.connect(self.open_settings)
         w.promote_requested.connect(self.open_promote)
         w.timeline_activated.connect(self.open_timeline_entry)
+        w.search_requested.connect(self.search)
+        w.message_activated.connect(self.open_message)
         self.streamer.piece.connect(self._on_piece)
         self.streamer.finished.connect(self._on_finished)
         self.streamer.failed.connect(self._on_failed)
@@ -253,6 +255,30 @@ class AppController(QObject):
         with self.db.session() as session:
             count = queries.topic_thread_count(session)
         self.pick_thread(self.cm.thread_named(self.tr("Thread {n}").format(n=count + 1)))
+
+    def search(self, query: str) -> None:
+        """Search every day in the background; results replace the timeline panel."""
+        self._search_id = getattr(self, "_search_id", 0) + 1
+        search_id = self._search_id
+        db = self.db
+
+        def find() -> list[SearchItem]:
+            with db.session() as session:
+                found = fts.search_all(session, query, 200)
+            return [
+                SearchItem(m.id or 0, f"{m.day} {parse_ts(m.ts).strftime('%H:%M')} "
+                           f"[{m.tab_label}] {' '.join(m.text.split())[:140]}")
+                for m in found
+            ]
+
+        def show(items: list[SearchItem]) -> None:
+            if search_id == self._search_id:  # a newer search replaced this one
+                self.window.show_search_results(items)
+
+        run_in_background(find, show, lambda exc: self.window.show_error(str(exc), False))
+
+    def open_message(self, message_id: int) -> None:
+        self.open_timeline_entry("", message_id)
 
     def open_timeline_entry(self, day: str, first_message_id: int) -> None:
         with self.db.session() as session:

@@ -78,6 +78,12 @@ def build_parser() -> argparse.ArgumentParser:
     lb.add_argument("--kind", choices=["launchd", "systemd", "cron"],
                     help="with install-schedule: which scheduler (default: this machine's)")
 
+    se = sub.add_parser("search", help="find messages across all days (Japanese substrings too)")
+    se.add_argument("query", nargs="+")
+    se.add_argument("--home", dest="sub_home")
+    se.add_argument("--json", action="store_true")
+    se.add_argument("--limit", type=int, default=50)
+
     pr = sub.add_parser("promote", help="add a statement to the lasting core prompt")
     pr.add_argument("--home", dest="sub_home")
     pr.add_argument("--category", required=True, choices=["values", "decisions", "facts"])
@@ -174,6 +180,29 @@ def _run(args: argparse.Namespace, home: Path) -> int:
             tmp.replace(args.out)
         else:
             sys.stdout.writelines(chunks)
+        return 0
+    if args.command == "search":
+        import json as _json
+
+        from cms.clock import parse_ts
+        from storage import fts
+
+        db = Database(home)
+        with db.session() as session:
+            found = fts.search_all(session, " ".join(args.query), args.limit)
+        rows = [
+            {"id": m.id, "day": m.day, "time": parse_ts(m.ts).strftime("%H:%M"), "tab": m.tab,
+             "role": m.role, "text": m.text}
+            for m in found
+        ]
+        if args.json:
+            print(_json.dumps(rows, ensure_ascii=False, indent=2))
+        else:
+            for r in rows:
+                line = " ".join(r["text"].split())
+                print(f"{r['day']} {r['time']} [{r['tab']}] {r['role']}: {line[:160]}")
+            if not rows:
+                print("no message matches")
         return 0
     if args.command == "promote":
         from cms.core_prompt import core_path, promote

@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import case, func
+from sqlalchemy import func
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
@@ -161,29 +161,6 @@ def day_message_counts(session: Session) -> list[tuple[str, int]]:
         .order_by(col(Message.day).desc())
     ).all()
     return [(day, int(n)) for day, n in rows]
-
-
-def search_messages(
-    session: Session, terms: Sequence[str], limit: int, before_id: int | None = None
-) -> Sequence[Message]:
-    """Messages containing the most of ``terms`` (case-insensitive substrings), newest first
-    among equals. A plain scan; the memory issue replaces it with a full-text index."""
-    if not terms:
-        return []
-    lowered = func.lower(Message.text)
-    hits = [case((lowered.contains(term.lower(), autoescape=True), 1), else_=0) for term in terms]
-    score: Any = hits[0]
-    for hit in hits[1:]:
-        score = score + hit
-    query = select(Message, score.label("score")).where(
-        col(Message.role).in_(["user", "assistant"])
-    )
-    if before_id is not None:
-        query = query.where(col(Message.id) < before_id)
-    rows = session.exec(
-        query.where(score > 0).order_by(score.desc(), col(Message.id).desc()).limit(limit)
-    ).all()
-    return [row[0] for row in rows]
 
 
 def usage_rows(session: Session, day: str | None = None) -> list[dict[str, Any]]:

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
@@ -48,6 +49,12 @@ class ThreadItem:
 
 
 @dataclass(frozen=True)
+class SearchItem:
+    message_id: int
+    text: str
+
+
+@dataclass(frozen=True)
 class TimelineItem:
     text: str
     day: str
@@ -66,6 +73,8 @@ class MainWindow(QMainWindow):
     settings_requested = Signal()
     promote_requested = Signal()
     timeline_activated = Signal(str, int)
+    search_requested = Signal(str)
+    message_activated = Signal(int)
 
     def __init__(self, tabs: list[tuple[str, str]]) -> None:
         super().__init__()
@@ -140,9 +149,19 @@ class MainWindow(QMainWindow):
         self.timeline_title.setWordWrap(True)
         self.timeline_list = QListWidget()
         self.timeline_list.setWordWrap(True)
+        self.search_box = QLineEdit()
+        self.search_box.setObjectName("searchBox")
+        self.search_box.setPlaceholderText(self.tr("Search all days (Ctrl+F)"))
+        self.search_box.setClearButtonEnabled(True)
+        self.search_results = QListWidget()
+        self.search_results.setObjectName("searchResults")
+        self.search_results.setWordWrap(True)
+        self.search_results.setVisible(False)
         right = QWidget()
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 6, 6, 6)
+        right_layout.addWidget(self.search_box)
+        right_layout.addWidget(self.search_results)
         right_layout.addWidget(self.timeline_title)
         right_layout.addWidget(self.timeline_list)
 
@@ -172,6 +191,11 @@ class MainWindow(QMainWindow):
         promote_action = QAction(self.tr("Promote to lasting memory…"), self)
         promote_action.triggered.connect(self.promote_requested)
         menu.addAction(promote_action)
+        find_action = QAction(self.tr("Search…"), self)
+        find_action.setShortcut(QKeySequence.StandardKey.Find)
+        find_action.triggered.connect(self.focus_search)
+        menu.addAction(find_action)
+        self.addAction(find_action)
         quit_action = QAction(self.tr("Quit"), self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
@@ -186,6 +210,9 @@ class MainWindow(QMainWindow):
         self.side_list.itemClicked.connect(self._on_side)
         self.new_thread_button.clicked.connect(self.new_thread_requested)
         self.timeline_list.itemClicked.connect(self._on_timeline)
+        self.search_box.returnPressed.connect(self._on_search)
+        self.search_box.textChanged.connect(self._on_search_text)
+        self.search_results.itemClicked.connect(self._on_result)
         self.composer.setFocus()
 
     # ----- what the person does ---------------------------------------------------------
@@ -209,7 +236,40 @@ class MainWindow(QMainWindow):
         entry: TimelineItem = item.data(ENTRY_ROLE)
         self.timeline_activated.emit(entry.day, entry.first_message_id)
 
+    def focus_search(self) -> None:
+        self.search_box.setFocus()
+        self.search_box.selectAll()
+
+    def _on_search(self) -> None:
+        query = self.search_box.text().strip()
+        if query:
+            self.search_requested.emit(query)
+
+    def _on_search_text(self, text: str) -> None:
+        if not text.strip():
+            self.show_search_results(None)
+
+    def _on_result(self, item: QListWidgetItem) -> None:
+        found: SearchItem = item.data(ENTRY_ROLE)
+        self.message_activated.emit(found.message_id)
+
     # ----- what the controller shows ----------------------------------------------------
+    def show_search_results(self, items: list[SearchItem] | None) -> None:
+        """Results replace the Timeline Index panel until the search box is cleared."""
+        searching = items is not None
+        self.search_results.setVisible(searching)
+        self.timeline_list.setVisible(not searching)
+        self.timeline_title.setVisible(not searching)
+        self.search_results.clear()
+        if items is None:
+            return
+        if not items:
+            self.search_results.addItem(self.tr("No message matches."))
+        for found in items:
+            row = QListWidgetItem(found.text)
+            row.setData(ENTRY_ROLE, found)
+            self.search_results.addItem(row)
+
     def set_tabs(self, tabs: list[tuple[str, str]], current: str | None = None) -> None:
         self.tab_bar.blockSignals(True)
         while self.tab_bar.count():

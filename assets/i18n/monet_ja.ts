@@ -3,42 +3,42 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../monet_app/app.py" line="227" />
+        <location filename="../../monet_app/app.py" line="229" />
         <source>Something went wrong while asking Claude ({kind}). Your message is saved; details are in monet.log.</source>
         <translation>Claude への問い合わせ中に問題が起きました（{kind}）。メッセージは保存済みです。詳細は monet.log にあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="255" />
+        <location filename="../../monet_app/app.py" line="257" />
         <source>Thread {n}</source>
         <translation>スレッド {n}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="335" />
+        <location filename="../../monet_app/app.py" line="361" />
         <source>Summarizing {n}</source>
         <translation>要約作成中 {n}件</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="336" />
+        <location filename="../../monet_app/app.py" line="362" />
         <source>Librarian: nothing pending</source>
         <translation>ライブラリアン: 待ちなし</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="340" />
+        <location filename="../../monet_app/app.py" line="366" />
         <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
         <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="347" />
+        <location filename="../../monet_app/app.py" line="373" />
         <source>Today ${usd:.4f}</source>
         <translation>今日 ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="392" />
+        <location filename="../../monet_app/app.py" line="418" />
         <source>Promoted under {heading}; Claude reads it from the next message.</source>
         <translation>「{heading}」に昇格しました。次のメッセージから Claude に渡されます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="411" />
+        <location filename="../../monet_app/app.py" line="437" />
         <source>Wait for the reply to finish (or press Stop) before changing settings.</source>
         <translation>返答が終わるまで（または停止を押してから）設定を変えてください。</translation>
     </message>
@@ -46,87 +46,102 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/main_window.py" line="81" />
+        <location filename="../../ui/main_window.py" line="90" />
         <source>New thread</source>
         <translation>新しいスレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="109" />
+        <location filename="../../ui/main_window.py" line="118" />
         <source>Retry</source>
         <translation>再試行</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="119" />
+        <location filename="../../ui/main_window.py" line="128" />
         <source>Send</source>
         <translation>送信</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="120" />
+        <location filename="../../ui/main_window.py" line="129" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="139" />
+        <location filename="../../ui/main_window.py" line="148" />
         <source>What Claude remembers (Timeline Index)</source>
         <translation>Claude が覚えていること（Timeline Index）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="167" />
+        <location filename="../../ui/main_window.py" line="154" />
+        <source>Search all days (Ctrl+F)</source>
+        <translation>すべての日を検索（Ctrl+F）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="186" />
         <source>Settings…</source>
         <translation>設定…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="170" />
+        <location filename="../../ui/main_window.py" line="189" />
         <source>&amp;MONET</source>
         <translation>&amp;MONET</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="172" />
+        <location filename="../../ui/main_window.py" line="191" />
         <source>Promote to lasting memory…</source>
         <translation>永続的な記憶に昇格…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="175" />
+        <location filename="../../ui/main_window.py" line="194" />
+        <source>Search…</source>
+        <translation>検索…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="199" />
         <source>Quit</source>
         <translation>終了</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="233" />
+        <location filename="../../ui/main_window.py" line="267" />
+        <source>No message matches.</source>
+        <translation>一致するメッセージはありません。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="293" />
         <source>Days</source>
         <translation>日付</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="237" />
+        <location filename="../../ui/main_window.py" line="297" />
         <source>Today</source>
         <translation>今日</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="247" />
+        <location filename="../../ui/main_window.py" line="307" />
         <source>Threads</source>
         <translation>スレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="262" />
+        <location filename="../../ui/main_window.py" line="322" />
         <source>{day} is a past day, shown read-only. Sending posts to today.</source>
         <translation>{day} は過去の日です（読み取り専用）。送信すると今日の会話に入ります。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="264" />
+        <location filename="../../ui/main_window.py" line="324" />
         <source>Sending returns to today</source>
         <translation>送信すると今日に戻ります</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="267" />
+        <location filename="../../ui/main_window.py" line="327" />
         <source>Message (Enter sends, Shift+Enter adds a line)</source>
         <translation>メッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="276" />
+        <location filename="../../ui/main_window.py" line="336" />
         <source>Nothing in this tab on this day.</source>
         <translation>この日のこのタブには会話がありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="277" />
+        <location filename="../../ui/main_window.py" line="337" />
         <source>Nothing in this tab yet today. Write below; Claude sees every tab.</source>
         <translation>今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。</translation>
     </message>

@@ -62,6 +62,9 @@ JA = {
     "Promote": "昇格する",
     "Promoted under {heading}; Claude reads it from the next message.":
         "「{heading}」に昇格しました。次のメッセージから Claude に渡されます。",
+    "Search all days (Ctrl+F)": "すべての日を検索（Ctrl+F）",
+    "Search…": "検索…",
+    "No message matches.": "一致するメッセージはありません。",
     "Nothing in this tab on this day.": "この日のこのタブには会話がありません。",
     "Nothing in this tab yet today. Write below; Claude sees every tab.":
         "今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。",

@@ -14,9 +14,17 @@ if connection is None:
     url = context.config.get_main_option("sqlalchemy.url") or "sqlite:///monet-migrations.db"
     connection = create_engine(url).connect()
 
+
+
+def include_object(obj: object, name: str | None, type_: str, reflected: bool, compare_to: object) -> bool:
+    """The full-text index (migration 0006) is managed by hand, not by autogenerate."""
+    return not (name or "").startswith("message_fts")
+
+
 context.configure(
     connection=connection,
     target_metadata=target_metadata,
+    include_object=include_object,
     render_as_batch=True,  # SQLite cannot ALTER most things; batch mode copies tables
 )
 with context.begin_transaction():

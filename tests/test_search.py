@@ -1,0 +1,134 @@
+"""Search across all days, for Japanese too, and Claude's history tools."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from sqlmodel import select
+
+from cms.settings import Settings
+from cms.tools import read_day, run_tool
+from storage import fts
+from storage.models import Message
+from tests.helpers import World
+
+
+def seeded(tmp_path: Path) -> World:
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-01T10:00:00+09:00").turn("京都の嵐山で竹林を歩きました", tab="social")
+    w.at("2026-03-02T10:00:00+09:00").turn("Biscuit the dog loves the beach", tab="chat")
+    w.at("2026-03-03T10:00:00+09:00").turn("来週は京都旅行の予定です", tab="work", reply="楽しみですね")
+    return w
+
+
+def texts(found: list[Message]) -> list[str]:
+    return [m.text for m in found]
+
+
+def test_japanese_substrings_and_short_words_are_found(tmp_path: Path) -> None:
+    w = seeded(tmp_path)
+    with w.db.session() as session:
+        assert texts(fts.search_all(session, "京都旅行")) == ["来週は京都旅行の予定です"]
+        assert texts(fts.search_all(session, "京都")) == [  # two characters: a plain scan
+            "来週は京都旅行の予定です", "京都の嵐山で竹林を歩きました"]
+        assert texts(fts.search_all(session, "嵐山 竹林")) == ["京都の嵐山で竹林を歩きました"]
+        assert texts(fts.search_all(session, "biscuit")) == ["Biscuit the dog loves the beach"]
+        assert fts.search_all(session, "存在しない言葉") == []
+        assert fts.search_all(session, '"; DROP TABLE message; --') == []
+
+
+def test_a_deleted_message_leaves_the_index(tmp_path: Path) -> None:
+    w = seeded(tmp_path)
+    with w.db.session() as session:
+        target = session.exec(select(Message).where(Message.text == "京都の嵐山で竹林を歩きました")).one()
+        session.delete(target)
+    with w.db.session() as session:
+        assert fts.search_all(session, "嵐山で竹林") == []
+
+
+def test_search_history_and_read_day_quote_the_database(tmp_path: Path) -> None:
+    w = seeded(tmp_path)
+    with w.db.session() as session:
+        out, error = run_tool(session, "search_history", {"query": "京都旅行はいつ？"}, None)
+        assert not error
+        hits = json.loads(out)["results"]
+        assert hits[0]["text"] == "来週は京都旅行の予定です" and hits[0]["day"] == "2026-03-03"
+        day = read_day(session, "2026-03-01")
+        assert [m["text"] for m in day["messages"]] == ["京都の嵐山で竹林を歩きました", "ok"]
+        out, error = run_tool(session, "read_day", {"day": "March"}, None)
+        assert error
+        assert json.loads(run_tool(session, "read_day", {"day": "2020-01-01"}, None)[0])["note"]
+
+
+def test_read_day_as_a_tool_turn_folds_with_the_day(tmp_path: Path) -> None:
+    from cms.model import Completed, TextDelta, ToolCall, Usage
+
+    class AsksForADay:
+        def __init__(self) -> None:
+            self.calls = 0
+
+        def stream(self, body):  # type: ignore[no-untyped-def]
+            self.calls += 1
+            if self.calls == 1:
+                call = ToolCall("toolu_1", "read_day", {"day": "2026-03-01"})
+                yield call
+                yield Completed("tool_use", Usage(), [
+                    {"type": "tool_use", "id": "toolu_1", "name": "read_day", "input": call.input}])
+            else:
+                yield TextDelta("三月一日は嵐山でした。")
+                yield Completed("end_turn", Usage(), [{"type": "text", "text": "三月一日は嵐山でした。"}])
+
+    w = seeded(tmp_path)
+    w.runner.model = AsksForADay()  # type: ignore[assignment]
+    w.at("2026-03-03T11:00:00+09:00")
+    result = w.runner.send("三月一日は何をした？", "chat")
+    assert result.requests == 2 and result.reply.text == "三月一日は嵐山でした。"  # type: ignore[union-attr]
+    w.runner.model = w.model
+    body = w.at("2026-03-04T09:00:00+09:00").turn("翌日")  # sunset: the tool turn folds away
+    assert "tool_result" not in json.dumps(body["messages"])
+
+
+def test_monet_search_command(tmp_path: Path) -> None:
+    seeded(tmp_path).close()
+    done = subprocess.run([sys.executable, "-m", "monet_app.cli", "search", "京都旅行", "--home",
+                           str(tmp_path / "home"), "--json"], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    assert rows[0]["text"] == "来週は京都旅行の予定です" and rows[0]["day"] == "2026-03-03"
+
+
+def test_ctrl_f_finds_and_opens_the_message_even_offline(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from monet_app.app import AppController
+    from monet_app.gateway import MissingKeyError
+
+    seeded(tmp_path).close()
+
+    def no_model(settings: Settings):  # type: ignore[no-untyped-def]
+        raise MissingKeyError("No Anthropic API key.")
+
+    c = AppController(tmp_path / "home", model_factory=no_model)
+    qtbot.addWidget(c.window)
+    c.window.show()
+    try:
+        c.window.activateWindow()
+        qtbot.waitUntil(lambda: c.window.composer.hasFocus(), timeout=3000)
+        qtbot.keyClick(c.window.composer, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+        qtbot.waitUntil(lambda: c.window.search_box.hasFocus(), timeout=3000)
+        c.window.search_box.setText("嵐山")
+        qtbot.keyClick(c.window.search_box, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: c.window.search_results.count() > 0, timeout=5000)
+        item = c.window.search_results.item(0)
+        assert "嵐山" in item.text() and "2026-03-01" in item.text()
+        c.window.search_results.itemClicked.emit(item)
+        assert c.view_day == "2026-03-01" and c.tab == "social"
+        current = c.window.model.rows[c.window.view.currentIndex().row()]
+        assert current.text == "京都の嵐山で竹林を歩きました"
+        c.window.search_box.clear()
+        assert c.window.timeline_list.isVisible()
+    finally:
+        c.close()
