@@ -134,32 +134,34 @@ def strategy(traces: list[Path]) -> None:
 def lifetimes(traces: list[Path], timing: str) -> None:
     print(f"### Cache lifetimes of the pinned and TI breakpoints, traces {timing}\n")
     print("(ceiling 20,000, low-water 0.5; dollars and cache hit ratio)\n")
-    variants = [("1h", "1h"), ("1h", "5m"), ("5m", "5m")]
-    print("| trace | " + " | ".join(f"pinned {p} / TI {t}" for p, t in variants) + " |")
-    print("|---|" + "---|" * len(variants))
-    sums = [0.0] * len(variants)
-    for trace in traces:
-        cells = []
-        for i, (p, t) in enumerate(variants):
-            usd, hit, _ = monet_cost(trace, pinned_ttl=p, ti_ttl=t)
-            sums[i] += usd
-            cells.append(f"${usd:.3f} ({hit:.0%})")
-        print(f"| {trace.stem} | " + " | ".join(cells) + " |", flush=True)
-    print("| **total** | " + " | ".join(f"**${s:.3f}**" for s in sums) + " |\n")
+    columns = [
+        (f"pinned {p} / TI {t}", {"pinned_ttl": p, "ti_ttl": t, "low_water_fraction": 0.5})
+        for p, t in [("1h", "1h"), ("1h", "5m"), ("5m", "5m")]
+    ]
+    table(traces, columns, with_hit=True)
+    print()
 
 
 def ceilings(traces: list[Path]) -> None:
     print("### Ceiling and low-water mark (dollars; lifetimes as set by default)\n")
-    grid = [(c, lw) for c in (10_000, 20_000, 40_000) for lw in (0.3, 0.5, 0.7)]
-    print("| trace | " + " | ".join(f"{c // 1000}k / {lw}" for c, lw in grid) + " |")
-    print("|---|" + "---|" * len(grid))
-    totals = [0.0] * len(grid)
+    columns = [
+        (f"{c // 1000}k / {lw}", {"ceiling_tokens": c, "low_water_fraction": lw})
+        for c in (10_000, 20_000, 40_000) for lw in (0.3, 0.5, 0.7)
+    ]
+    table(traces, columns, with_hit=False)
+
+
+def table(traces: list[Path], columns: list[tuple[str, dict[str, Any]]], with_hit: bool) -> None:
+    """One row per trace, one column per settings variant, and a total row."""
+    print("| trace | " + " | ".join(label for label, _ in columns) + " |")
+    print("|---|" + "---|" * len(columns))
+    totals = [0.0] * len(columns)
     for trace in traces:
         cells = []
-        for i, (c, lw) in enumerate(grid):
-            usd, _hit, _ = monet_cost(trace, ceiling_tokens=c, low_water_fraction=lw)
+        for i, (_label, overrides) in enumerate(columns):
+            usd, hit, _ = monet_cost(trace, **overrides)
             totals[i] += usd
-            cells.append(f"{usd:.3f}")
+            cells.append(f"${usd:.3f} ({hit:.0%})" if with_hit else f"{usd:.3f}")
         print(f"| {trace.stem} | " + " | ".join(cells) + " |", flush=True)
     print("| **total** | " + " | ".join(f"**{s:.3f}**" for s in totals) + " |")
 

@@ -117,6 +117,11 @@ class AppController(QObject):
             self._ensure_thread()
         self._start_timers()
         self.refresh_all()
+        # Placeholders left by an earlier session get their summaries soon, not in 5 minutes.
+        self._first_librarian = QTimer(self)
+        self._first_librarian.setSingleShot(True)
+        self._first_librarian.timeout.connect(self.run_librarian)
+        self._first_librarian.start(2_000)
 
     # ----- helpers ----------------------------------------------------------------------
     def _start_timers(self) -> None:
@@ -470,6 +475,7 @@ class AppController(QObject):
         self._model = None
 
     def close(self) -> None:
+        self._first_librarian.stop()
         self._librarian_timer.stop()
         self._day_timer.stop()
         self._drop_model()

@@ -62,6 +62,17 @@ class TimelineItem:
     pending: bool
 
 
+def _banner(name: str, color: str) -> QLabel:
+    """A coloured line of text above the transcript (read-only day, an error)."""
+    label = QLabel()
+    label.setObjectName(name)
+    label.setWordWrap(True)
+    label.setStyleSheet(
+        f"#{name} {{ background: {color}; color: white; padding: 6px; border-radius: 4px; }}"
+    )
+    return label
+
+
 class MainWindow(QMainWindow):
     send_requested = Signal(str)
     stop_requested = Signal()
@@ -99,22 +110,12 @@ class MainWindow(QMainWindow):
         # --- centre: tabs, read-only banner, transcript, error banner, composer ---
         self.tab_bar = QTabBar()
         self.tab_bar.setExpanding(False)
-        self.banner = QLabel()
-        self.banner.setObjectName("readOnlyBanner")
-        self.banner.setWordWrap(True)
-        self.banner.setStyleSheet(
-            "#readOnlyBanner { background: #6b5b2a; color: white; padding: 6px; border-radius: 4px; }"
-        )
+        self.banner = _banner("readOnlyBanner", "#6b5b2a")
         self.banner.setVisible(False)
         self.model = TranscriptModel(self)
         self.view = TranscriptView()
         self.view.setModel(self.model)
-        self.error_label = QLabel()
-        self.error_label.setObjectName("errorBanner")
-        self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet(
-            "#errorBanner { background: #8b2e2e; color: white; padding: 6px; border-radius: 4px; }"
-        )
+        self.error_label = _banner("errorBanner", "#8b2e2e")
         self.retry_button = QPushButton(self.tr("Retry"))
         self.error_box = QFrame()
         error_layout = QHBoxLayout(self.error_box)
