@@ -25,6 +25,7 @@ from cms.core_prompt import pinned_text
 from cms.days import day_of
 from cms.events import RequestLog
 from cms.ledger import usage_record
+from cms.memory import active_items, memory_lines
 from cms.model import Usage
 from cms.pricing import prices_from_settings
 from cms.prompt import build_body, user_turn_text
@@ -340,6 +341,9 @@ class ContextManager:
             if not self.settings.sunset_model and state.prompt_thread_id != state.current_thread_id:
                 state.prompt_thread_id = state.current_thread_id
                 dirty = True
+            if state.memory_version != state.memory_rendered:
+                self._event(session, "memory_changed", {"version": state.memory_version})
+                dirty = True
             if self._resolve_pending(session, state):
                 dirty = True
             if self.settings.sunset_model and self._ceiling_fold(session, state):
@@ -533,9 +537,14 @@ class ContextManager:
         if not state.pinned_text:
             state.pinned_text = self.pinned()
             state.pinned_tokens = self.estimator.count(state.pinned_text)
-        # The daily context summary enters here, at a rebuild point, never mid-prompt.
-        state.context_text = queries.context_block(session)
+        # The daily context summary and what is remembered enter here, at a rebuild point,
+        # never mid-prompt.
+        remembered = memory_lines(active_items(session, self.clock.now()))
+        state.context_text = "\n\n".join(
+            part for part in (queries.context_block(session), remembered) if part
+        )
         state.context_tokens = self.estimator.count(state.context_text)
+        state.memory_rendered = state.memory_version
         session.add(state)
 
     def _build(self, session: Session, state: PromptState) -> PreparedRequest:

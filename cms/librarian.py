@@ -37,14 +37,23 @@ from cms.context_summary import (
 )
 from cms.days import day_of
 from cms.events import RequestLog
+from cms.memory import remember_from
 from cms.summarizer import OfflineSummarizer, Summarizer, Turn
 from cms.timeline import cut_segments
 from storage import Database, queries
 from storage.errors import UserFacingError
-from storage.models import ContextSummary, Message, Presummary, PromptState, TimelineEntry
+from storage.models import (
+    ContextSummary,
+    Message,
+    Presummary,
+    PromptState,
+    Setting,
+    TimelineEntry,
+)
 
 log = logging.getLogger("monet.librarian")
 LEASE_SECONDS = 300
+MEMORY_MARK = "memory_scanned_to"  # the last message the librarian proposed memories from
 
 
 @dataclass
@@ -56,6 +65,7 @@ class LibrarianReport:
     last_error: str = ""
     context_summary: bool = False  # the daily context summary was written this pass
     ahead: int = 0  # closed runs still in the prompt, summarized before their fold
+    remembered: int = 0  # memory items written from the person's messages
 
     def text(self) -> str:
         parts = [f"summarized {self.written}"]
@@ -67,6 +77,8 @@ class LibrarianReport:
             parts.append(f"left {self.skipped} to another librarian")
         if self.ahead:
             parts.append(f"{self.ahead} runs summarized ahead of their fold")
+        if self.remembered:
+            parts.append(f"remembered {self.remembered} new things")
         if self.context_summary:
             parts.append("wrote the daily context summary")
         return ", ".join(parts)
@@ -93,7 +105,11 @@ class Librarian:
         log: RequestLog | None = None,
         pause_minutes: int = 30,
         segment_tokens: int = 4_000,
+        incognito_days: tuple[str, ...] = (),
+        incognito_tabs: tuple[str, ...] = (),
     ) -> None:
+        self.incognito_days = incognito_days
+        self.incognito_tabs = incognito_tabs
         self.pause_minutes = pause_minutes
         self.segment_tokens = segment_tokens
         self.context_writer = context_writer or OfflineContextWriter()
@@ -138,6 +154,7 @@ class Librarian:
         for entry_id in pending_ids:
             self._work(entry_id, report)
         self._presummarize(report)
+        report.remembered = self._remember()
         if self.context_summary_due():
             try:
                 report.context_summary = self.write_context_summary() is not None
@@ -213,6 +230,24 @@ class Librarian:
             row = queries.presummary_for(session, first, last)
             if row is not None and row.source == f"claim:{self.name}":
                 session.delete(row)
+
+    # ----- memories ---------------------------------------------------------------------
+    def _remember(self) -> int:
+        """Propose memories from the person's messages not yet read; the rules decide."""
+        with self.db.session() as session:
+            mark = session.get(Setting, MEMORY_MARK)
+            after = int(mark.value_json) if mark else 0
+            messages = queries.user_messages_after(session, after)
+            if not messages:
+                return 0
+            decisions = remember_from(session, messages, self.clock.now(),
+                                      self.incognito_days, self.incognito_tabs)
+            last = messages[-1].id or after
+            if mark is None:
+                mark = Setting(key=MEMORY_MARK, value_json="0")
+            mark.value_json = str(last)
+            session.add(mark)
+            return sum(1 for d in decisions if d.written)
 
     # ----- the daily context summary ----------------------------------------------------
     def context_summary_due(self) -> bool:

@@ -63,6 +63,9 @@ class Settings:
     librarian_interval_minutes: int = 5
     librarian_summarizer: str = "claude"  # "claude" (offline when there is no key) | "offline"
     librarian_model: str = "claude-haiku-4-5"
+    # Nothing said on these days or in these tabs becomes a memory.
+    incognito_days: tuple[str, ...] = ()
+    incognito_tabs: tuple[str, ...] = ()
     tabs: tuple[tuple[str, str], ...] = DEFAULT_TABS
     core_prompt: str = field(default_factory=default_core_prompt)
     context_window_tokens: int = 0  # 0: from CONTEXT_WINDOWS by model
@@ -155,6 +158,9 @@ def load_settings(session: Session) -> Settings:
             stored[row.key] = json.loads(row.value_json)
     if "tabs" in stored:
         stored["tabs"] = tuple((str(a), str(b)) for a, b in stored["tabs"])
+    for key in ("incognito_days", "incognito_tabs"):
+        if key in stored:
+            stored[key] = tuple(str(x) for x in stored[key])
     return replace(Settings(), **stored)
 
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from storage.errors import UserFacingError
+from storage.models import Message
 
 log = logging.getLogger("monet")
 
@@ -83,6 +84,13 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument("--home", dest="sub_home")
     se.add_argument("--json", action="store_true")
     se.add_argument("--limit", type=int, default=50)
+
+    me = sub.add_parser("memory", help="see, correct and delete what MONET remembers")
+    me.add_argument("action", choices=["list", "show", "edit", "delete"])
+    me.add_argument("item", nargs="?", type=int)
+    me.add_argument("text", nargs="*")
+    me.add_argument("--home", dest="sub_home")
+    me.add_argument("--json", action="store_true")
 
     pr = sub.add_parser("promote", help="add a statement to the lasting core prompt")
     pr.add_argument("--home", dest="sub_home")
@@ -204,6 +212,8 @@ def _run(args: argparse.Namespace, home: Path) -> int:
             if not rows:
                 print("no message matches")
         return 0
+    if args.command == "memory":
+        return _memory(args, home)
     if args.command == "promote":
         from cms.core_prompt import core_path, promote
 
@@ -258,6 +268,47 @@ def _run(args: argparse.Namespace, home: Path) -> int:
         print(cm.timeline_now())
         return 0
     raise AssertionError(args.command)
+
+
+def _memory(args: argparse.Namespace, home: Path) -> int:
+    import json as _json
+
+    from sqlmodel import select
+
+    from cms import memory
+    from storage import Database
+    from storage.models import MemoryItem
+
+    db = Database(home)
+    with db.session() as session:
+        if args.action == "list":
+            items = session.exec(select(MemoryItem).order_by(MemoryItem.id)).all()  # type: ignore[arg-type]
+            if args.json:
+                print(_json.dumps([i.model_dump() for i in items], ensure_ascii=False, indent=2))
+            for item in items if not args.json else []:
+                print(f"{item.id:5d} [{item.kind}] {item.status:10} {item.fact}")
+            if not items and not args.json:
+                print("nothing is remembered yet")
+            return 0
+        if args.item is None:
+            raise memory.MemoryError(f"memory {args.action} needs an item number.")
+        if args.action == "show":
+            item = session.get(MemoryItem, args.item)
+            if item is None:
+                raise memory.MemoryError(f"No memory item {args.item}.")
+            print(_json.dumps(item.model_dump(), ensure_ascii=False, indent=2))
+            for message_id in _json.loads(item.source_message_ids):
+                source = session.get(Message, message_id)
+                if source is not None:
+                    print(f"source {source.id} ({source.day} {source.tab}): {source.text}")
+            return 0
+        if args.action == "edit":
+            memory.edit(session, args.item, " ".join(args.text))
+            print(f"memory {args.item} corrected; Claude uses the new text from the next message")
+            return 0
+        memory.delete(session, args.item)
+        print(f"memory {args.item} deleted; no later request contains it")
+        return 0
 
 
 if __name__ == "__main__":

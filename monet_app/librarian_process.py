@@ -70,6 +70,7 @@ def build_librarian(
         db, summarizer, clock, settings.librarian_interval_minutes,
         context_writer=writer, day_start=settings.day_start_time,
         pause_minutes=settings.segment_pause_minutes, segment_tokens=settings.segment_max_tokens,
+        incognito_days=settings.incognito_days, incognito_tabs=settings.incognito_tabs,
     )
     return librarian, note
 

@@ -153,6 +153,7 @@ def replay(
         db, OfflineSummarizer(), clock, settings.librarian_interval_minutes,
         day_start=settings.day_start_time, log=log,
         pause_minutes=settings.segment_pause_minutes, segment_tokens=settings.segment_max_tokens,
+        incognito_days=settings.incognito_days, incognito_tabs=settings.incognito_tabs,
     )
     summary = ReplaySummary()
     try:

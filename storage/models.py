@@ -118,6 +118,10 @@ class PromptState(SQLModel, table=True):
     current_thread_id: int | None = None
     current_tab: str = ""
     librarian_last_run_ts: str = ""
+    # Bumped when the person edits or deletes what is remembered; the prompt is rebuilt
+    # (memory_changed) at the next request when it differs from the rendered one.
+    memory_version: int = 0
+    memory_rendered: int = 0
 
 
 class UsageRecord(SQLModel, table=True):
@@ -163,3 +167,20 @@ class Presummary(SQLModel, table=True):
     summary: str
     source: str
     created_ts: str
+
+
+class MemoryItem(SQLModel, table=True):
+    """Something MONET remembers about the person (seed 003): a fact with its source
+    messages, confidence, time and expiry. Written only through the rules in
+    ``cms.memory``; corrected, superseded or deleted by the person."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    fact: str
+    kind: str  # preference | promise | shared_experience | asked_to_remember | persona
+    key: str = Field(index=True)  # what the fact is about, to notice corrections
+    source_message_ids: str  # JSON list of message ids (the person's own messages)
+    confidence: float
+    created_ts: str
+    expires_ts: str | None = None  # UTC ISO; None: does not expire
+    status: str = Field(default="active", index=True)  # active | superseded | contested
+    supersedes_id: int | None = None

@@ -275,3 +275,19 @@ def unsegmented_messages(session: Session) -> Sequence[Message]:
     return session.exec(
         select(Message).where(col(Message.segment_id).is_(None)).order_by(col(Message.id))
     ).all()
+
+
+def bump_memory(session: Session) -> None:
+    """What is remembered changed: the next request is rebuilt (memory_changed)."""
+    state = prompt_state(session)
+    state.memory_version += 1
+    session.add(state)
+
+
+def user_messages_after(session: Session, after_id: int, limit: int = 2000) -> Sequence[Message]:
+    return session.exec(
+        select(Message)
+        .where(col(Message.id) > after_id, Message.role == "user")
+        .order_by(col(Message.id))
+        .limit(limit)
+    ).all()

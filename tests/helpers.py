@@ -53,7 +53,9 @@ class World:
         self.librarian = Librarian(self.db, self.summarizer, self.clock, log=self.log,
                                    day_start=self.settings.day_start_time,
                                    pause_minutes=self.settings.segment_pause_minutes,
-                                   segment_tokens=self.settings.segment_max_tokens)
+                                   segment_tokens=self.settings.segment_max_tokens,
+                                   incognito_days=self.settings.incognito_days,
+                                   incognito_tabs=self.settings.incognito_tabs)
         self.bodies: list[dict[str, Any]] = []
         OPEN_WORLDS.append(self)
         self.cm.app_started()

@@ -11,7 +11,7 @@ from sqlmodel import select
 
 from storage import Database, DatabaseError, DatabaseTooNewError, default_home
 
-HEAD = "0006"  # the newest migration in storage/migrations/versions
+HEAD = "0007"  # the newest migration in storage/migrations/versions
 from storage.models import Message, Thread
 
 

@@ -1,0 +1,247 @@
+"""Memory the person controls (seed 003; design section 6).
+
+The librarian *proposes* candidates from the person's own messages; rules, not a model,
+decide what is written (``admit``):
+
+- the source messages exist and are the person's (never the assistant's words);
+- temporary moods, guesses about personality and unconfirmed sensitive details are never
+  stored by themselves; "remember this" / 「覚えておいて」 from the person is stored;
+- a new fact about something already remembered either supersedes the old one (when the
+  person marks it as a correction) or marks both as contested, shown to the person and to
+  Claude as a contradiction; never one picked at random.
+
+Active, unexpired items reach the prompt's context block at rebuild points. Editing or
+deleting an item bumps ``PromptState.memory_version``; the next request is rebuilt
+(``memory_changed``) and no later request contains what was removed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from sqlmodel import Session, col, select
+
+from storage import queries
+from storage.errors import UserFacingError
+from storage.models import MemoryItem, Message
+
+KINDS = ("preference", "promise", "shared_experience", "asked_to_remember", "persona")
+PROMISE_DAYS = 30
+
+_REMEMBER = re.compile(
+    r"(覚えておいて|覚えといて|覚えてて|忘れないで|記憶しておいて|"
+    r"\bremember (?:that|this)\b|\bplease remember\b|\bdon't forget\b)",
+    re.IGNORECASE,
+)
+_CORRECTION = re.compile(
+    r"(じゃなくて|ではなくて|訂正|間違え|実は|もう.*ない|今は|"
+    r"\bactually\b|\bcorrection\b|\bnot anymore\b|\bno longer\b|\bnow\b|\bi meant\b)",
+    re.IGNORECASE,
+)
+_MOOD = re.compile(
+    r"(疲れた|眠い|だるい|イライラ|ムカつく|落ち込んで|憂鬱|今日は.*気分|機嫌が|"
+    r"\bi'?m (?:so )?(?:tired|sleepy|angry|annoyed|sad|upset|bored|exhausted)\b|"
+    r"\bi feel\b|\bfeeling\b|\bin a (?:bad|good) mood\b)",
+    re.IGNORECASE,
+)
+_SENSITIVE = re.compile(
+    r"(病気|病院|診断|薬|うつ|持病|妊娠|年収|給料|借金|口座|暗証|パスワード|住所|電話番号|"
+    r"マイナンバー|宗教|政党|\bdiagnos|\bmedication\b|\bsalary\b|\bdebt\b|\bpassword\b|"
+    r"\baddress\b|\bphone number\b|\bbank account\b|\breligio|\bpregnan)",
+    re.IGNORECASE,
+)
+_PERSONALITY = re.compile(
+    r"(性格|内向的|外向的|あなたは.*(タイプ|人間)|you (?:seem|are) (?:a|an|the) .*(?:person|type)|"
+    r"\bintrovert|\bextrovert|\bpersonality)",
+    re.IGNORECASE,
+)
+_PREFERENCE = [
+    re.compile(r"(?P<what>[^。、！？\sはがをにでも]{1,20})が(?:大好き|好き|苦手|嫌い)"),
+    re.compile(r"\bmy favou?rite (?P<what>[a-z ]{2,30}?) is\b", re.IGNORECASE),
+    re.compile(r"\bi (?:really )?(?:love|like|prefer|hate|can't stand) (?P<what>[a-z][a-z ]{1,30})",
+               re.IGNORECASE),
+]
+_PROMISE = re.compile(r"(約束|するつもり|予定です|\bi will\b|\bi promise\b|\bi'?m going to\b)",
+                      re.IGNORECASE)
+_EXPERIENCE = re.compile(r"(一緒に|行ってきた|行きました|\bwe went\b|\bi went\b|\bvisited\b)",
+                         re.IGNORECASE)
+
+
+class MemoryError(UserFacingError):
+    pass
+
+
+@dataclass(frozen=True)
+class Candidate:
+    fact: str
+    kind: str
+    key: str
+    source_message_ids: tuple[int, ...]
+    confidence: float
+    sensitive_confirmed: bool = False
+
+
+@dataclass(frozen=True)
+class Decision:
+    written: bool
+    reason: str
+    item: MemoryItem | None = None
+
+
+def _clean(text: str) -> str:
+    text = _REMEMBER.sub("", text)
+    text = re.sub(r"^[\s、,。:：]+|[\s、,:：]+$", "", " ".join(text.split()))
+    return text.strip("「」\"' ")
+
+
+def _key(fact: str) -> str:
+    for pattern in _PREFERENCE:
+        match = pattern.search(fact)
+        if match:
+            return "likes:" + match.group("what").strip().lower()
+    words = re.findall(r"[A-Za-z]{3,}|[\u30a0-\u30ff\u4e00-\u9fff]{2,}", fact)
+    return "about:" + " ".join(w.lower() for w in words[:3])
+
+
+_NEGATIVE = re.compile(r"(嫌い|苦手|好きじゃない|好きではない|\bhate\b|can't stand|don't like|\bdislike)",
+                       re.IGNORECASE)
+
+
+def _polarity(fact: str) -> bool:
+    return not _NEGATIVE.search(fact)
+
+
+def propose(message: Message) -> list[Candidate]:
+    """Candidates from one message. Anything here still has to pass ``admit``."""
+    if message.id is None or not message.text.strip():
+        return []
+    text = message.text
+    ids = (message.id,)
+    if _REMEMBER.search(text):
+        fact = _clean(text)
+        return [Candidate(fact, "asked_to_remember", _key(fact), ids, 1.0, True)] if fact else []
+    for pattern in _PREFERENCE:
+        if pattern.search(text):
+            return [Candidate(_clean(text), "preference", _key(text), ids, 0.8)]
+    if _PROMISE.search(text):
+        return [Candidate(_clean(text), "promise", _key(text), ids, 0.7)]
+    if _EXPERIENCE.search(text):
+        return [Candidate(_clean(text), "shared_experience", _key(text), ids, 0.6)]
+    return []
+
+
+def admit(session: Session, candidate: Candidate, now: datetime,
+          incognito_days: Sequence[str] = (), incognito_tabs: Sequence[str] = ()) -> Decision:
+    """The rules that decide whether a candidate is written."""
+    if candidate.kind not in KINDS or not candidate.fact.strip():
+        return Decision(False, "not a memory")
+    sources = [session.get(Message, i) for i in candidate.source_message_ids]
+    if not sources or any(m is None for m in sources):
+        return Decision(False, "its source message does not exist")
+    if any(m.role != "user" for m in sources if m is not None):
+        return Decision(False, "its source is not the person's own words")
+    if any(m.day in incognito_days or m.tab in incognito_tabs for m in sources if m is not None):
+        return Decision(False, "it was said in an incognito day or tab")
+    asked = candidate.kind == "asked_to_remember"
+    if candidate.kind == "persona":
+        # who the person is comes from them (promotion, "remember this"), not a guess
+        return Decision(False, "a persona fact is kept only when the person states it as such")
+    if not asked:
+        if _MOOD.search(candidate.fact):
+            return Decision(False, "a passing mood is not kept")
+        if _PERSONALITY.search(candidate.fact):
+            return Decision(False, "a guess about personality is not kept")
+        if _SENSITIVE.search(candidate.fact) and not candidate.sensitive_confirmed:
+            return Decision(False, "a sensitive detail is kept only when the person asks")
+    active = session.exec(
+        select(MemoryItem).where(MemoryItem.key == candidate.key,
+                                 col(MemoryItem.status).in_(["active", "contested"]))
+    ).all()
+    if any(item.fact == candidate.fact for item in active):
+        return Decision(False, "already remembered")
+    expires = None
+    if candidate.kind == "promise":
+        expires = (now.astimezone(UTC) + timedelta(days=PROMISE_DAYS)).isoformat()
+    item = MemoryItem(
+        fact=candidate.fact, kind=candidate.kind, key=candidate.key,
+        source_message_ids=json.dumps(list(candidate.source_message_ids)),
+        confidence=candidate.confidence, created_ts=now.isoformat(), expires_ts=expires,
+    )
+    reason = "written"
+    if active:
+        correcting = any(_CORRECTION.search(m.text) for m in sources if m is not None)
+        for old in active:
+            if correcting or asked or _polarity(old.fact) == _polarity(candidate.fact):
+                # a correction, an explicit request, or the same thing said again
+                old.status = "superseded"
+                reason = "written; it supersedes what was remembered before"
+            else:
+                old.status = "contested"
+                item.status = "contested"
+                reason = "written as contested: it contradicts what was remembered"
+            session.add(old)
+    session.add(item)
+    session.flush()
+    if active and item.status == "active":
+        item.supersedes_id = active[-1].id
+        session.add(item)
+    # New memories reach the prompt at the next rebuild point; only the person's own
+    # edits and deletions force one (memory_changed).
+    return Decision(True, reason, item)
+
+
+def remember_from(session: Session, messages: Sequence[Message], now: datetime,
+                  incognito_days: Sequence[str] = (), incognito_tabs: Sequence[str] = ()) -> list[Decision]:
+    decisions = []
+    for message in messages:
+        if message.role != "user":
+            continue
+        for candidate in propose(message):
+            decisions.append(admit(session, candidate, now, incognito_days, incognito_tabs))
+    return decisions
+
+
+def active_items(session: Session, now: datetime) -> list[MemoryItem]:
+    """What Claude may use now: active or contested, and not expired."""
+    now_utc = now.astimezone(UTC).isoformat()
+    items = session.exec(
+        select(MemoryItem).where(col(MemoryItem.status).in_(["active", "contested"]))
+        .order_by(col(MemoryItem.id))
+    ).all()
+    return [i for i in items if i.expires_ts is None or i.expires_ts > now_utc]
+
+
+def memory_lines(items: Sequence[MemoryItem]) -> str:
+    if not items:
+        return ""
+    lines = []
+    for item in items:
+        flag = "（矛盾あり・本人に確認）" if item.status == "contested" else ""
+        lines.append(f"- [{item.kind}] {item.fact}{flag}")
+    return "# 覚えていること（本人が確認・訂正・削除できます）\n" + "\n".join(lines)
+
+
+def edit(session: Session, item_id: int, fact: str) -> MemoryItem:
+    item = session.get(MemoryItem, item_id)
+    if item is None:
+        raise MemoryError(f"No memory item {item_id}.")
+    fact = " ".join(fact.split())
+    if not fact:
+        raise MemoryError("The new text is empty; to remove the item, delete it.")
+    item.fact = fact
+    item.status = "active"
+    session.add(item)
+    queries.bump_memory(session)
+    return item
+
+
+def delete(session: Session, item_id: int) -> None:
+    item = session.get(MemoryItem, item_id)
+    if item is None:
+        raise MemoryError(f"No memory item {item_id}.")
+    session.delete(item)
+    queries.bump_memory(session)

@@ -1,0 +1,167 @@
+"""Seed 003's list: restatement, recall across days, correction, deletion, contradiction,
+expiry, recall from past days; false candidates are never written."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from datetime import datetime
+from pathlib import Path
+
+from sqlmodel import select
+
+from cms import memory
+from cms.memory import Candidate, admit, propose
+from cms.settings import Settings
+from storage.models import MemoryItem, Message
+from tests.helpers import World
+
+
+def items(w: World) -> list[MemoryItem]:
+    with w.db.session() as session:
+        return list(session.exec(select(MemoryItem).order_by(MemoryItem.id)).all())  # type: ignore[arg-type]
+
+
+def context(body: dict) -> str:  # type: ignore[type-arg]
+    return body["system"][1]["text"] if len(body["system"]) == 3 else ""
+
+
+def test_asked_to_remember_is_recalled_on_a_later_day(tmp_path: Path) -> None:
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-02T09:00:00+09:00").turn("妹の誕生日は5月3日です。覚えておいて")
+    w.librarian.run_pass()
+    [item] = items(w)
+    assert item.kind == "asked_to_remember" and item.fact == "妹の誕生日は5月3日です。"
+    body = w.at("2026-03-03T09:00:00+09:00").turn("おはよう")  # the next rebuild point
+    assert "妹の誕生日は5月3日です" in context(body)
+
+
+def test_immediate_restatement_does_not_duplicate_or_contest(tmp_path: Path) -> None:
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-02T09:00:00+09:00").turn("私は寿司が好きです")
+    w.at("2026-03-02T09:01:00+09:00").turn("寿司が大好きなんです")
+    w.librarian.run_pass()
+    rows = items(w)
+    assert [i.status for i in rows] == ["superseded", "active"]
+    assert rows[1].supersedes_id == rows[0].id
+
+
+def test_a_correction_supersedes_and_a_contradiction_is_shown(tmp_path: Path) -> None:
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-02T09:00:00+09:00").turn("納豆が好きです")
+    w.at("2026-03-02T09:05:00+09:00").turn("実は納豆が苦手です")  # a correction
+    w.at("2026-03-02T09:10:00+09:00").turn("コーヒーが好き")
+    w.at("2026-03-02T09:15:00+09:00").turn("コーヒーが嫌い")  # no correction marker
+    w.librarian.run_pass()
+    by_fact = {i.fact: i.status for i in items(w)}
+    assert by_fact["納豆が好きです"] == "superseded" and by_fact["実は納豆が苦手です"] == "active"
+    assert by_fact["コーヒーが好き"] == "contested" and by_fact["コーヒーが嫌い"] == "contested"
+    body = w.at("2026-03-03T09:00:00+09:00").turn("おはよう")
+    ctx = context(body)
+    assert "納豆が好きです" not in ctx and "実は納豆が苦手です" in ctx
+    assert "コーヒーが好き（矛盾あり" in ctx and "コーヒーが嫌い（矛盾あり" in ctx
+
+
+def test_deleting_a_memory_rebuilds_and_no_later_request_contains_it(tmp_path: Path) -> None:
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-02T09:00:00+09:00").turn("I love sailing. Please remember that my boat is the Kestrel")
+    w.librarian.run_pass()
+    first = w.at("2026-03-03T09:00:00+09:00").turn("morning")
+    assert "Kestrel" in context(first)
+    [item] = items(w)
+    with w.db.session() as session:
+        memory.delete(session, item.id or 0)
+    later = [w.at(f"2026-03-03T09:{m:02d}:00+09:00").turn(f"talk {m}") for m in (10, 20, 30)]
+    assert "memory_changed" in w.events()
+    assert all("Kestrel" not in context(b) for b in later)
+
+
+def test_an_edit_is_used_from_the_next_request(tmp_path: Path) -> None:
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-02T09:00:00+09:00").turn("覚えておいて: 鍵は玄関の棚")
+    w.librarian.run_pass()
+    w.at("2026-03-03T09:00:00+09:00").turn("おはよう")
+    [item] = items(w)
+    with w.db.session() as session:
+        memory.edit(session, item.id or 0, "鍵は玄関の左の棚")
+    body = w.at("2026-03-03T09:05:00+09:00").turn("鍵はどこ？")
+    assert w.events()[-1] == "memory_changed" and "鍵は玄関の左の棚" in context(body)
+
+
+def test_a_promise_expires(tmp_path: Path) -> None:
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-02T09:00:00+09:00").turn("I promise to call grandma this weekend")
+    w.librarian.run_pass()
+    soon = w.at("2026-03-03T09:00:00+09:00").turn("hi")
+    assert "call grandma" in context(soon)
+    later = w.at("2026-04-10T09:00:00+09:00").turn("hi again")  # 39 days later, a new day
+    assert "call grandma" not in context(later)
+
+
+def test_false_candidates_are_never_written(tmp_path: Path) -> None:
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-02T09:00:00+09:00").turn("今日は疲れた", reply="あなたは内向的な性格ですね。寿司が好きでしょう")
+    w.at("2026-03-02T09:05:00+09:00").turn("年収は800万円です")
+    now = datetime.fromisoformat("2026-03-02T09:10:00+09:00")
+    with w.db.session() as session:
+        reply = session.exec(select(Message).where(Message.role == "assistant")).first()
+        assert reply is not None
+        for candidate in [
+            Candidate("寿司が好き", "preference", "likes:寿司", (99999,), 0.9),  # no such source
+            Candidate("寿司が好き", "preference", "likes:寿司", (reply.id or 0,), 0.9),  # Claude's words
+            Candidate("内向的な性格", "persona", "about:性格", (1,), 0.9),  # a guess about personality
+            Candidate("今日は疲れた", "preference", "about:疲れ", (1,), 0.9),  # a passing mood
+            Candidate("年収は800万円です", "preference", "about:年収", (3,), 0.9),  # sensitive
+        ]:
+            assert not admit(session, candidate, now).written
+    w.librarian.run_pass()
+    assert items(w) == []
+    assert propose(Message(id=1, thread_id=1, day="d", tab="chat", tab_label="c", role="user",
+                           text="年収は800万円です。覚えておいて", ts="t", token_estimate=1))[0].kind \
+        == "asked_to_remember"  # asked: stored even though sensitive
+
+
+def test_incognito_tab_becomes_no_memory(tmp_path: Path) -> None:
+    w = World(tmp_path / "home", Settings(incognito_tabs=("social",)))
+    w.at("2026-03-02T09:00:00+09:00").turn("覚えておいて: 秘密の計画", tab="social")
+    w.at("2026-03-02T09:05:00+09:00").turn("覚えておいて: 普通のこと", tab="chat")
+    w.librarian.run_pass()
+    assert [i.fact for i in items(w)] == ["普通のこと"]
+
+
+def test_recall_from_the_story_of_past_days(tmp_path: Path) -> None:
+    from cms.tools import run_tool
+
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-01T09:00:00+09:00").turn("昨日は友達と高尾山に登りました", tab="social")
+    w.at("2026-03-05T09:00:00+09:00").turn("元気？")
+    w.librarian.run_pass()
+    body = w.at("2026-03-05T09:10:00+09:00").turn("高尾山はいつ行ったっけ？")
+    assert "高尾山" in body["system"][-1]["text"]  # the Timeline Index tells the story
+    with w.db.session() as session:
+        question = session.exec(select(Message).where(Message.text == "高尾山はいつ行ったっけ？")).one()
+        out, _ = run_tool(session, "search_history", {"query": "高尾山"}, question.id)
+    assert json.loads(out)["results"][0]["day"] == "2026-03-01"
+
+
+def test_memory_command_line(tmp_path: Path) -> None:
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-02T09:00:00+09:00").turn("覚えておいて: 傘は赤い")
+    w.librarian.run_pass()
+    w.close()
+
+    def monet(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "monet_app.cli", "memory", *args, "--home",
+                               str(tmp_path / "home")], capture_output=True, text=True,
+                              timeout=120, check=False)
+
+    assert "傘は赤い" in monet("list").stdout
+    shown = monet("show", "1")
+    assert shown.returncode == 0 and "source" in shown.stdout
+    assert monet("edit", "1", "傘は青い").returncode == 0
+    assert json.loads(monet("list", "--json").stdout)[0]["fact"] == "傘は青い"
+    assert monet("delete", "1").returncode == 0
+    assert "nothing is remembered" in monet("list").stdout
+    missing = monet("delete", "7")
+    assert missing.returncode == 2 and "No memory item 7" in missing.stderr
