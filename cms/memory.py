@@ -34,8 +34,9 @@ PROMISE_DAYS = 30
 
 _REMEMBER = re.compile(
     r"(覚えておいて|覚えといて|覚えてて|忘れないで|記憶しておいて|"
-    r"\bremember (?:that|this)\b|\bplease remember\b|\bdon't forget\b)",
-    re.IGNORECASE,
+    r"\bplease remember(?: that| this)?\b:?|(?:^|(?<=[.!?]\s))remember(?: that| this)?\b:?|"
+    r"\bremember (?:that|this)\b:?|\bdon't forget(?: that)?\b)",
+    re.IGNORECASE | re.MULTILINE,
 )
 _CORRECTION = re.compile(
     r"(じゃなくて|ではなくて|訂正|間違え|実は|もう.*ない|今は|"

@@ -20,6 +20,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QThreadPool, QTimer
 from PySide6.QtWidgets import QApplication
 
+from cms import forget, memory
 from cms.clock import Clock, parse_ts
 from cms.context import ContextManager
 from cms.core_prompt import promote
@@ -36,6 +37,7 @@ from storage.errors import UserFacingError
 from storage.models import Message
 from ui.background import Streamer, run_in_background
 from ui.main_window import DayItem, MainWindow, SearchItem, ThreadItem, TimelineItem
+from ui.memory_dialog import MemoryDialog, MemoryRow
 from ui.promote_dialog import PromoteDialog
 from ui.settings_dialog import SettingsDialog, SettingsValues
 from ui.transcript import MessageRow
@@ -101,6 +103,9 @@ class AppController(QObject):
         w.new_thread_requested.connect(self.new_thread)
         w.settings_requested.connect(self.open_settings)
         w.promote_requested.connect(self.open_promote)
+        w.memory_requested.connect(self.open_memory)
+        w.delete_day_requested.connect(self.delete_day)
+        w.delete_message_requested.connect(self.delete_message)
         w.timeline_activated.connect(self.open_timeline_entry)
         w.search_requested.connect(self.search)
         w.message_activated.connect(self.open_message)
@@ -422,6 +427,59 @@ class AppController(QObject):
             return str(exc)
         self.window.notify(self.tr("Promoted under {heading}; Claude reads it from the next message.").format(heading=heading))
         return None
+
+    # ----- memory the person controls ----------------------------------------------------
+    def memory_rows(self) -> list[MemoryRow]:
+        rows = []
+        with self.db.session() as session:
+            for item in memory.active_items(session, self.clock.now()):
+                sources = [session.get(Message, i) for i in json.loads(item.source_message_ids)]
+                source = " / ".join(f"{m.day} [{m.tab_label}] {m.text[:120]}" for m in sources if m)
+                rows.append(MemoryRow(item.id or 0, item.kind, item.status, item.fact, source))
+        return rows
+
+    def edit_memory(self, item_id: int, text: str) -> str | None:
+        try:
+            with self.db.session() as session:
+                memory.edit(session, item_id, text)
+        except UserFacingError as exc:
+            return str(exc)
+        return None
+
+    def delete_memory(self, item_id: int) -> str | None:
+        try:
+            with self.db.session() as session:
+                memory.delete(session, item_id)
+        except UserFacingError as exc:
+            return str(exc)
+        return None
+
+    def open_memory(self) -> None:
+        MemoryDialog(self.memory_rows, self.edit_memory, self.delete_memory, self.window).exec()
+
+    def delete_day(self, day: str) -> None:
+        if self.streamer.busy:
+            self.window.show_error(self.tr("Wait for the reply to finish before deleting."), False)
+            return
+        try:
+            forget.delete_day(self.db, day, self.clock.now())
+        except UserFacingError as exc:
+            self.window.show_error(str(exc), False)
+            return
+        if self.view_day == day:
+            self.view_day = self.today()
+        self.refresh_all()
+
+    def delete_message(self, message_id: int) -> None:
+        if self.streamer.busy:
+            self.window.show_error(self.tr("Wait for the reply to finish before deleting."), False)
+            return
+        try:
+            forget.delete_messages(self.db, [message_id], self.clock.now())
+        except UserFacingError as exc:
+            self.window.show_error(str(exc), False)
+            return
+        self.refresh_all()
 
     def settings_values(self) -> SettingsValues:
         s = self.settings

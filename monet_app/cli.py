@@ -92,6 +92,12 @@ def build_parser() -> argparse.ArgumentParser:
     me.add_argument("--home", dest="sub_home")
     me.add_argument("--json", action="store_true")
 
+    fo = sub.add_parser("forget", help="delete a message or a whole day, everywhere")
+    target = fo.add_mutually_exclusive_group(required=True)
+    target.add_argument("--day", metavar="YYYY-MM-DD")
+    target.add_argument("--message", type=int, metavar="ID")
+    fo.add_argument("--home", dest="sub_home")
+
     pr = sub.add_parser("promote", help="add a statement to the lasting core prompt")
     pr.add_argument("--home", dest="sub_home")
     pr.add_argument("--category", required=True, choices=["values", "decisions", "facts"])
@@ -211,6 +217,21 @@ def _run(args: argparse.Namespace, home: Path) -> int:
                 print(f"{r['day']} {r['time']} [{r['tab']}] {r['role']}: {line[:160]}")
             if not rows:
                 print("no message matches")
+        return 0
+    if args.command == "forget":
+        from datetime import datetime
+
+        from cms.forget import delete_day, delete_messages
+
+        db = Database(home)
+        now = datetime.now().astimezone()
+        if args.day:
+            count = delete_day(db, args.day, now)
+            print(f"deleted {args.day}: {count} messages, with their summaries, memories and "
+                  "index entries; Claude's next request no longer contains them")
+        else:
+            count = delete_messages(db, [args.message], now)
+            print(f"deleted message {args.message} and what was drawn from it")
         return 0
     if args.command == "memory":
         return _memory(args, home)

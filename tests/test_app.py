@@ -344,3 +344,39 @@ def test_promotion_form_appends_to_the_core_prompt(qtbot, app_for, server) -> No
     type_and_enter(qtbot, c, "what do I drink?")
     wait_idle(qtbot, c)
     assert "毎朝コーヒーを一杯だけ飲む" in server.requests[-1]["system"][0]["text"]
+
+
+def test_memory_panel_shows_corrects_and_deletes(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+    from ui.memory_dialog import MemoryDialog
+
+    c = app_for()
+    type_and_enter(qtbot, c, "Please remember that my bike is green")
+    wait_idle(qtbot, c)
+    c.run_librarian()
+    qtbot.waitUntil(lambda: not c.librarian_busy, timeout=10_000)
+    dialog = MemoryDialog(c.memory_rows, c.edit_memory, c.delete_memory, c.window)
+    qtbot.addWidget(dialog)
+    assert dialog.items.count() == 1 and "my bike is green" in dialog.items.item(0).text()
+    dialog.items.setCurrentRow(0)
+    assert "Please remember that my bike is green" in dialog.source.text()
+    dialog.edit_selected("my bike is dark green")
+    assert "dark green" in dialog.items.item(0).text()
+    type_and_enter(qtbot, c, "what colour is my bike?")
+    wait_idle(qtbot, c)
+    assert "my bike is dark green" in server.requests[-1]["system"][1]["text"]
+    dialog.items.setCurrentRow(0)
+    dialog.delete_selected()
+    assert dialog.items.count() == 0
+    type_and_enter(qtbot, c, "and now?")
+    wait_idle(qtbot, c)
+    assert "bike" not in json.dumps(server.requests[-1]["system"])
+
+
+def test_deleting_a_day_from_the_window(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    home = tmp_path / "home"
+    _past_day(home)
+    c = app_for(home)
+    assert c.window.side_list.count() == 2
+    c.delete_day("2025-01-05")
+    assert c.window.side_list.count() == 1
+    assert all("January" not in m.text for m in messages(c))

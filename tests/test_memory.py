@@ -165,3 +165,49 @@ def test_memory_command_line(tmp_path: Path) -> None:
     assert "nothing is remembered" in monet("list").stdout
     missing = monet("delete", "7")
     assert missing.returncode == 2 and "No memory item 7" in missing.stderr
+
+
+def test_deleting_a_day_removes_it_everywhere_and_from_every_later_request(tmp_path: Path) -> None:
+    from cms.forget import delete_day
+    from monet_app.export import export_records
+    from storage import fts
+
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-01T09:00:00+09:00").turn("秘密の合言葉はフラミンゴ。覚えておいて", tab="chat")
+    w.at("2026-03-01T09:05:00+09:00").turn("フラミンゴの話はここまで", tab="work")
+    w.at("2026-03-02T09:00:00+09:00").turn("次の日の話")
+    w.librarian.run_pass()
+    body = w.at("2026-03-02T09:10:00+09:00").turn("昨日のことは覚えてる？")
+    assert "フラミンゴ" in json.dumps(body, ensure_ascii=False)
+    assert delete_day(w.db, "2026-03-01", datetime.fromisoformat("2026-03-02T09:15:00+09:00")) == 4
+    later = [
+        w.at("2026-03-02T09:20:00+09:00").turn("続き"),
+        w.at("2026-03-03T09:00:00+09:00").turn("翌日"),  # sunset and the librarian's pass
+    ]
+    w.librarian.run_pass()
+    later.append(w.at("2026-03-04T09:00:00+09:00").turn("さらに翌日"))
+    assert "memory_changed" in w.events()
+    for b in later:
+        assert "フラミンゴ" not in json.dumps(b, ensure_ascii=False)
+    with w.db.session() as session:
+        assert fts.search_all(session, "フラミンゴ") == []
+    assert not [r for r in export_records(w.db) if "フラミンゴ" in r["text"]]
+    assert "フラミンゴ" not in w.cm.timeline_now()
+    assert "フラミンゴ" not in (tmp_path / "home" / "context_summary.txt").read_text("utf-8")
+    assert items(w) == []
+
+
+def test_deleting_one_message_rewrites_its_timeline_line(tmp_path: Path) -> None:
+    from cms.forget import delete_messages
+
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-01T09:00:00+09:00").turn("庭にバラを植えました")
+    w.at("2026-03-01T09:01:00+09:00").turn("隣の犬の名前はポチです")
+    w.at("2026-03-02T09:00:00+09:00").turn("おはよう")
+    w.librarian.run_pass()
+    with w.db.session() as session:
+        target = session.exec(select(Message).where(Message.text == "隣の犬の名前はポチです")).one()
+    delete_messages(w.db, [target.id or 0], datetime.fromisoformat("2026-03-02T09:05:00+09:00"))
+    body = w.at("2026-03-02T09:10:00+09:00").turn("続き")
+    text = json.dumps(body, ensure_ascii=False)
+    assert "ポチ" not in text and "バラ" in text

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QFrame,
@@ -19,6 +19,8 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QMenu,
+    QMessageBox,
     QPushButton,
     QSplitter,
     QStatusBar,
@@ -83,6 +85,9 @@ class MainWindow(QMainWindow):
     new_thread_requested = Signal()
     settings_requested = Signal()
     promote_requested = Signal()
+    memory_requested = Signal()
+    delete_day_requested = Signal(str)
+    delete_message_requested = Signal(int)
     timeline_activated = Signal(str, int)
     search_requested = Signal(str)
     message_activated = Signal(int)
@@ -189,6 +194,9 @@ class MainWindow(QMainWindow):
         settings_action.triggered.connect(self.settings_requested)
         menu = self.menuBar().addMenu(self.tr("&MONET"))
         menu.addAction(settings_action)
+        memory_action = QAction(self.tr("What MONET remembers…"), self)
+        memory_action.triggered.connect(self.memory_requested)
+        menu.addAction(memory_action)
         promote_action = QAction(self.tr("Promote to lasting memory…"), self)
         promote_action.triggered.connect(self.promote_requested)
         menu.addAction(promote_action)
@@ -214,6 +222,10 @@ class MainWindow(QMainWindow):
         self.search_box.returnPressed.connect(self._on_search)
         self.search_box.textChanged.connect(self._on_search_text)
         self.search_results.itemClicked.connect(self._on_result)
+        self.side_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.side_list.customContextMenuRequested.connect(self._side_menu)
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.view.customContextMenuRequested.connect(self._message_menu)
         self.composer.setFocus()
 
     # ----- what the person does ---------------------------------------------------------
@@ -236,6 +248,36 @@ class MainWindow(QMainWindow):
     def _on_timeline(self, item: QListWidgetItem) -> None:
         entry: TimelineItem = item.data(ENTRY_ROLE)
         self.timeline_activated.emit(entry.day, entry.first_message_id)
+
+    def _side_menu(self, pos: QPoint) -> None:
+        item = self.side_list.itemAt(pos)
+        value = item.data(ENTRY_ROLE) if item is not None else None
+        if not isinstance(value, DayItem):
+            return
+        menu = QMenu(self)
+        action = menu.addAction(self.tr("Delete this day…"))
+        if menu.exec(self.side_list.mapToGlobal(pos)) is action and self.confirm(
+            self.tr("Delete everything said on {day}? Claude will not see it again.").format(day=value.day)
+        ):
+            self.delete_day_requested.emit(value.day)
+
+    def _message_menu(self, pos: QPoint) -> None:
+        index = self.view.indexAt(pos)
+        if not index.isValid():
+            return
+        row = self.model.rows[index.row()]
+        if row.id == 0:
+            return
+        menu = QMenu(self)
+        action = menu.addAction(self.tr("Delete this message…"))
+        if menu.exec(self.view.viewport().mapToGlobal(pos)) is action and self.confirm(
+            self.tr("Delete this message and what was drawn from it?")
+        ):
+            self.delete_message_requested.emit(row.id)
+
+    def confirm(self, question: str) -> bool:
+        answer = QMessageBox.question(self, "MONET", question)
+        return answer == QMessageBox.StandardButton.Yes
 
     def focus_search(self) -> None:
         self.search_box.setFocus()

@@ -3,42 +3,48 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../monet_app/app.py" line="229" />
+        <location filename="../../monet_app/app.py" line="239" />
         <source>Something went wrong while asking Claude ({kind}). Your message is saved; details are in monet.log.</source>
         <translation>Claude への問い合わせ中に問題が起きました（{kind}）。メッセージは保存済みです。詳細は monet.log にあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="257" />
+        <location filename="../../monet_app/app.py" line="267" />
         <source>Thread {n}</source>
         <translation>スレッド {n}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="361" />
+        <location filename="../../monet_app/app.py" line="371" />
         <source>Summarizing {n}</source>
         <translation>要約作成中 {n}件</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="362" />
+        <location filename="../../monet_app/app.py" line="372" />
         <source>Librarian: nothing pending</source>
         <translation>ライブラリアン: 待ちなし</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="366" />
+        <location filename="../../monet_app/app.py" line="376" />
         <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
         <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="373" />
+        <location filename="../../monet_app/app.py" line="383" />
         <source>Today ${usd:.4f}</source>
         <translation>今日 ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="418" />
+        <location filename="../../monet_app/app.py" line="428" />
         <source>Promoted under {heading}; Claude reads it from the next message.</source>
         <translation>「{heading}」に昇格しました。次のメッセージから Claude に渡されます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="437" />
+        <location filename="../../monet_app/app.py" line="462" />
+        <location filename="../../monet_app/app.py" line="475" />
+        <source>Wait for the reply to finish before deleting.</source>
+        <translation>返答が終わってから削除してください。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="500" />
         <source>Wait for the reply to finish (or press Stop) before changing settings.</source>
         <translation>返答が終わるまで（または停止を押してから）設定を変えてください。</translation>
     </message>
@@ -46,104 +52,177 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/main_window.py" line="90" />
+        <location filename="../../ui/main_window.py" line="106" />
         <source>New thread</source>
         <translation>新しいスレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="118" />
+        <location filename="../../ui/main_window.py" line="124" />
         <source>Retry</source>
         <translation>再試行</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="128" />
+        <location filename="../../ui/main_window.py" line="134" />
         <source>Send</source>
         <translation>送信</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="129" />
+        <location filename="../../ui/main_window.py" line="135" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="148" />
+        <location filename="../../ui/main_window.py" line="154" />
         <source>What Claude remembers (Timeline Index)</source>
         <translation>Claude が覚えていること（Timeline Index）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="154" />
+        <location filename="../../ui/main_window.py" line="160" />
         <source>Search all days (Ctrl+F)</source>
         <translation>すべての日を検索（Ctrl+F）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="186" />
+        <location filename="../../ui/main_window.py" line="192" />
         <source>Settings…</source>
         <translation>設定…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="189" />
+        <location filename="../../ui/main_window.py" line="195" />
         <source>&amp;MONET</source>
         <translation>&amp;MONET</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="191" />
+        <location filename="../../ui/main_window.py" line="197" />
+        <source>What MONET remembers…</source>
+        <translation>MONET が覚えていること…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="200" />
         <source>Promote to lasting memory…</source>
         <translation>永続的な記憶に昇格…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="194" />
+        <location filename="../../ui/main_window.py" line="203" />
         <source>Search…</source>
         <translation>検索…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="199" />
+        <location filename="../../ui/main_window.py" line="208" />
         <source>Quit</source>
         <translation>終了</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="267" />
+        <location filename="../../ui/main_window.py" line="258" />
+        <source>Delete this day…</source>
+        <translation>この日を削除…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="260" />
+        <source>Delete everything said on {day}? Claude will not see it again.</source>
+        <translation>{day} の会話をすべて削除しますか？ Claude がこれを見ることはもうありません。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="272" />
+        <source>Delete this message…</source>
+        <translation>このメッセージを削除…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="274" />
+        <source>Delete this message and what was drawn from it?</source>
+        <translation>このメッセージと、そこから作られた要約・記憶を削除しますか？</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="310" />
         <source>No message matches.</source>
         <translation>一致するメッセージはありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="293" />
+        <location filename="../../ui/main_window.py" line="336" />
         <source>Days</source>
         <translation>日付</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="297" />
+        <location filename="../../ui/main_window.py" line="340" />
         <source>Today</source>
         <translation>今日</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="307" />
+        <location filename="../../ui/main_window.py" line="350" />
         <source>Threads</source>
         <translation>スレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="322" />
+        <location filename="../../ui/main_window.py" line="365" />
         <source>{day} is a past day, shown read-only. Sending posts to today.</source>
         <translation>{day} は過去の日です（読み取り専用）。送信すると今日の会話に入ります。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="324" />
+        <location filename="../../ui/main_window.py" line="367" />
         <source>Sending returns to today</source>
         <translation>送信すると今日に戻ります</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="327" />
+        <location filename="../../ui/main_window.py" line="370" />
         <source>Message (Enter sends, Shift+Enter adds a line)</source>
         <translation>メッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="336" />
+        <location filename="../../ui/main_window.py" line="379" />
         <source>Nothing in this tab on this day.</source>
         <translation>この日のこのタブには会話がありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="337" />
+        <location filename="../../ui/main_window.py" line="380" />
         <source>Nothing in this tab yet today. Write below; Claude sees every tab.</source>
         <translation>今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryDialog</name>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="44" />
+        <source>What MONET remembers</source>
+        <translation>MONET が覚えていること</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="53" />
+        <source>Correct…</source>
+        <translation>訂正…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="54" />
+        <source>Delete</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="61" />
+        <source>Deleting an item removes it from every later request; correcting it changes what Claude reads from the next message on.</source>
+        <translation>削除した項目はこれ以降どのリクエストにも入りません。訂正すると次のメッセージから Claude が読む内容が変わります。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="76" />
+        <source> (contradiction: please check)</source>
+        <translation>（矛盾あり・確認してください）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="81" />
+        <source>Nothing is remembered yet.</source>
+        <translation>まだ何も覚えていません。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="89" />
+        <source>From: {source}</source>
+        <translation>出典: {source}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="95" />
+        <source>Correct</source>
+        <translation>訂正</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="95" />
+        <source>What is true:</source>
+        <translation>正しい内容:</translation>
     </message>
 </context>
 <context>

@@ -65,6 +65,23 @@ JA = {
     "Search all days (Ctrl+F)": "すべての日を検索（Ctrl+F）",
     "Search…": "検索…",
     "No message matches.": "一致するメッセージはありません。",
+    "What MONET remembers": "MONET が覚えていること",
+    "What MONET remembers…": "MONET が覚えていること…",
+    "Correct…": "訂正…",
+    "Correct": "訂正",
+    "Delete": "削除",
+    "What is true:": "正しい内容:",
+    "Deleting an item removes it from every later request; correcting it changes what Claude reads from the next message on.":
+        "削除した項目はこれ以降どのリクエストにも入りません。訂正すると次のメッセージから Claude が読む内容が変わります。",
+    " (contradiction: please check)": "（矛盾あり・確認してください）",
+    "Nothing is remembered yet.": "まだ何も覚えていません。",
+    "From: {source}": "出典: {source}",
+    "Delete this day…": "この日を削除…",
+    "Delete everything said on {day}? Claude will not see it again.":
+        "{day} の会話をすべて削除しますか？ Claude がこれを見ることはもうありません。",
+    "Delete this message…": "このメッセージを削除…",
+    "Delete this message and what was drawn from it?": "このメッセージと、そこから作られた要約・記憶を削除しますか？",
+    "Wait for the reply to finish before deleting.": "返答が終わってから削除してください。",
     "Nothing in this tab on this day.": "この日のこのタブには会話がありません。",
     "Nothing in this tab yet today. Write below; Claude sees every tab.":
         "今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。",

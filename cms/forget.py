@@ -1,0 +1,146 @@
+"""Deleting a message or a whole day, everywhere it lives.
+
+The message rows go (the full-text index follows by trigger); their Timeline Index lines
+are summarized again from what remains (offline, deterministically) or removed with
+their segment; roll-ups over them are condensed again or removed; summaries written
+ahead, memory items drawn from them and the daily context summary go too (the context
+summary is rewritten from what remains). The prompt is rebuilt at the next request
+(``memory_changed``), so no later request contains what the screen says is gone.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlmodel import Session, col, delete, select
+
+from cms.context_summary import OfflineContextWriter, select_memories, write_summary_file
+from cms.summarizer import OfflineSummarizer, Turn
+from storage import Database, queries
+from storage.errors import UserFacingError
+from storage.models import (
+    ContextSummary,
+    MemoryItem,
+    Message,
+    Presummary,
+    Segment,
+    TimelineEntry,
+)
+
+
+class ForgetError(UserFacingError):
+    pass
+
+
+def delete_messages(db: Database, message_ids: Sequence[int], now: datetime) -> int:
+    """Delete these messages and everything derived from them. Returns how many went."""
+    ids = sorted(set(message_ids))
+    if not ids:
+        return 0
+    with db.session() as session:
+        messages = session.exec(select(Message).where(col(Message.id).in_(ids))).all()
+        if not messages:
+            raise ForgetError("Those messages do not exist (already deleted?).")
+        found = [m.id for m in messages if m.id is not None]
+        segment_ids = {m.segment_id for m in messages if m.segment_id is not None}
+        _forget_memories(session, set(found))
+        session.exec(delete(Presummary).where(
+            col(Presummary.first_message_id) <= max(found),
+            col(Presummary.last_message_id) >= min(found),
+        ))
+        for message in messages:
+            session.delete(message)
+        session.flush()
+        for segment_id in segment_ids:
+            _rewrite_segment(session, segment_id)
+        session.exec(delete(ContextSummary))
+        queries.bump_memory(session)
+    _rewrite_context_summary(db, now)
+    return len(found)
+
+
+def delete_day(db: Database, day: str, now: datetime) -> int:
+    with db.session() as session:
+        ids = [m.id for m in queries.all_messages(session, day) if m.id is not None]
+    if not ids:
+        raise ForgetError(f"Nothing is stored for {day}.")
+    return delete_messages(db, ids, now)
+
+
+def _forget_memories(session: Session, gone: set[int]) -> None:
+    for item in session.exec(select(MemoryItem)).all():
+        if gone & set(json.loads(item.source_message_ids)):
+            session.delete(item)
+
+
+def _rewrite_segment(session: Session, segment_id: int) -> None:
+    segment = session.get(Segment, segment_id)
+    if segment is None:
+        return
+    left = list(queries.messages_of_segment(session, segment_id))
+    entry = session.exec(select(TimelineEntry).where(TimelineEntry.segment_id == segment_id)).first()
+    if not left:
+        if entry is not None:
+            parent_id = entry.parent_id
+            session.delete(entry)
+            session.flush()
+            _rewrite_parent(session, parent_id)
+        session.delete(segment)
+        return
+    segment.first_message_id = left[0].id or segment.first_message_id
+    segment.last_message_id = left[-1].id or segment.last_message_id
+    segment.start_ts, segment.end_ts = left[0].ts, left[-1].ts
+    segment.tokens = sum(m.token_estimate for m in left)
+    session.add(segment)
+    if entry is not None:
+        entry.first_message_id = segment.first_message_id
+        entry.start_ts, entry.end_ts = segment.start_ts, segment.end_ts
+        if entry.summary is not None:
+            entry.summary = OfflineSummarizer().summarize([Turn(m.role, m.text) for m in left])
+            entry.summary_source = "offline (after a deletion)"
+        session.add(entry)
+        session.flush()
+        _rewrite_parent(session, entry.parent_id)
+
+
+def _rewrite_parent(session: Session, parent_id: int | None) -> None:
+    """A roll-up over changed lines is condensed again from them, or removed if empty."""
+    if parent_id is None:
+        return
+    parent = session.get(TimelineEntry, parent_id)
+    if parent is None:
+        return
+    children = session.exec(
+        select(TimelineEntry).where(TimelineEntry.parent_id == parent_id)
+        .order_by(col(TimelineEntry.first_message_id))
+    ).all()
+    grandparent = parent.parent_id
+    if not children:
+        session.delete(parent)
+    else:
+        limit = {"day": 160, "week": 200, "month": 240}.get(parent.level, 200)
+        parent.summary = OfflineSummarizer().condense([c.summary or "" for c in children], limit)
+        parent.first_message_id = children[0].first_message_id
+        session.add(parent)
+    session.flush()
+    _rewrite_parent(session, grandparent)
+
+
+def _rewrite_context_summary(db: Database, now: datetime) -> None:
+    """Rewrite the context summary from what remains, offline, right away."""
+    from cms.days import day_of
+    from cms.settings import load_settings
+
+    with db.session() as session:
+        settings = load_settings(session)
+        selection = select_memories(session, db.home)
+        text = OfflineContextWriter().write(selection) if not selection.empty else ""
+        if text:
+            session.add(ContextSummary(
+                created_ts=now.isoformat(), day=day_of(now, settings.day_start_time), text=text,
+                source="offline (after a deletion)", persona_count=len(selection.persona),
+                recent_count=len(selection.recent),
+            ))
+    write_summary_file(db.home, text)

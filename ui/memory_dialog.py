@@ -1,0 +1,109 @@
+"""The memory panel: what MONET remembers about the person, each item with its source,
+to correct or delete (seed 003: the person controls memory)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+ITEM_ROLE = Qt.ItemDataRole.UserRole + 3
+
+
+@dataclass(frozen=True)
+class MemoryRow:
+    id: int
+    kind: str
+    status: str
+    fact: str
+    source: str  # the person's words it came from, with day and tab
+
+
+class MemoryDialog(QDialog):
+    def __init__(
+        self,
+        load: Callable[[], list[MemoryRow]],
+        edit: Callable[[int, str], str | None],
+        delete: Callable[[int], str | None],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._load, self._edit, self._delete = load, edit, delete
+        self.setWindowTitle(self.tr("What MONET remembers"))
+        self.resize(620, 460)
+        self.items = QListWidget()
+        self.items.setObjectName("memoryItems")
+        self.items.setWordWrap(True)
+        self.source = QLabel()
+        self.source.setWordWrap(True)
+        self.problem = QLabel()
+        self.problem.setStyleSheet("color: #c0392b;")
+        self.edit_button = QPushButton(self.tr("Correct…"))
+        self.delete_button = QPushButton(self.tr("Delete"))
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.edit_button)
+        buttons.addWidget(self.delete_button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(self.tr(
+            "Deleting an item removes it from every later request; correcting it changes what "
+            "Claude reads from the next message on."
+        )))
+        layout.addWidget(self.items, 1)
+        layout.addWidget(self.source)
+        layout.addWidget(self.problem)
+        layout.addLayout(buttons)
+        self.items.currentItemChanged.connect(self._show_source)
+        self.edit_button.clicked.connect(self._ask_edit)
+        self.delete_button.clicked.connect(self.delete_selected)
+        self.reload()
+
+    def reload(self) -> None:
+        self.items.clear()
+        for row in self._load():
+            flag = {"contested": self.tr(" (contradiction: please check)")}.get(row.status, "")
+            item = QListWidgetItem(f"[{row.kind}] {row.fact}{flag}")
+            item.setData(ITEM_ROLE, row)
+            self.items.addItem(item)
+        if not self.items.count():
+            self.source.setText(self.tr("Nothing is remembered yet."))
+
+    def selected(self) -> MemoryRow | None:
+        item = self.items.currentItem()
+        return item.data(ITEM_ROLE) if item is not None else None
+
+    def _show_source(self, current: QListWidgetItem | None, _previous: object = None) -> None:
+        row: MemoryRow | None = current.data(ITEM_ROLE) if current is not None else None
+        self.source.setText(self.tr("From: {source}").format(source=row.source) if row else "")
+
+    def _ask_edit(self) -> None:
+        row = self.selected()
+        if row is None:
+            return
+        text, ok = QInputDialog.getText(self, self.tr("Correct"), self.tr("What is true:"), text=row.fact)
+        if ok:
+            self.edit_selected(text)
+
+    def edit_selected(self, text: str) -> None:
+        row = self.selected()
+        if row is not None:
+            self.problem.setText(self._edit(row.id, text) or "")
+            self.reload()
+
+    def delete_selected(self) -> None:
+        row = self.selected()
+        if row is not None:
+            self.problem.setText(self._delete(row.id) or "")
+            self.reload()
