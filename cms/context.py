@@ -20,12 +20,12 @@ from typing import Any
 from sqlmodel import Session
 
 from cms import timeline
-from cms.clock import Clock
+from cms.clock import Clock, parse_ts
 from cms.core_prompt import pinned_text
 from cms.days import day_of
 from cms.events import RequestLog
 from cms.ledger import usage_record
-from cms.memory import active_items, memory_lines
+from cms.memory import active_items, expired_since, memory_lines
 from cms.model import Usage
 from cms.pricing import prices_from_settings
 from cms.prompt import build_body, user_turn_text
@@ -539,10 +539,13 @@ class ContextManager:
             state.pinned_tokens = self.estimator.count(state.pinned_text)
         # The daily context summary and what is remembered enter here, at a rebuild point,
         # never mid-prompt.
-        remembered = memory_lines(active_items(session, self.clock.now()))
-        state.context_text = "\n\n".join(
-            part for part in (queries.context_block(session), remembered) if part
-        )
+        now = self.clock.now()
+        remembered = memory_lines(active_items(session, now))
+        summary = queries.context_block(session)
+        latest = queries.latest_context_summary(session)
+        if latest is not None and expired_since(session, parse_ts(latest.created_ts), now):
+            summary = ""  # it may mention what has expired; the librarian writes a new one
+        state.context_text = "\n\n".join(part for part in (summary, remembered) if part)
         state.context_tokens = self.estimator.count(state.context_text)
         state.memory_rendered = state.memory_version
         session.add(state)

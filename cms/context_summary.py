@@ -1,8 +1,8 @@
 """The daily context summary (seed 002): the latest 100 memories, 25 from the persona
 layer and 75 from recent conversation, summarized into the prompt's context block.
 
-The persona layer is what the person promoted to lasting memory (``system_prompt_core``;
-the memory issue adds persona memory items here); recent conversation is the newest
+The persona layer is what the person promoted to lasting memory (``system_prompt_core``)
+and the memory items the rules admitted; recent conversation is the newest
 segment summaries of the Timeline Index. The result is stored in the database and
 written to ``context_summary.txt``; the context manager puts it in the prompt at the next
 rebuild point, never mid-prompt (``context_summary_changed`` changes no body by itself).
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
@@ -37,8 +38,14 @@ class MemorySelection:
         return not self.persona and not self.recent
 
 
-def select_memories(session: Session, home: Path) -> MemorySelection:
-    persona = [statement for _category, statement in promoted_statements(home)][-PERSONA_COUNT:]
+def select_memories(session: Session, home: Path, now: datetime) -> MemorySelection:
+    """The persona layer: promoted statements, then the memory items the rules admitted
+    (preferences, requests to remember, promises...), the newest 25 of them together."""
+    from cms.memory import active_items
+
+    promoted = [statement for _category, statement in promoted_statements(home)]
+    remembered = [item.fact for item in active_items(session, now)]  # expired ones stop
+    persona = [*promoted, *remembered][-PERSONA_COUNT:]
     recent_entries = list(queries.latest_summaries(session, RECENT_COUNT))
     recent_entries.reverse()
     recent = [f"{e.day_from} [{e.tabs}] {e.summary}" for e in recent_entries]

@@ -16,6 +16,7 @@ from datetime import datetime
 
 from sqlmodel import Session, col, delete, select
 
+from cms import memory
 from cms.context_summary import OfflineContextWriter, select_memories, write_summary_file
 from cms.summarizer import OfflineSummarizer, Turn
 from storage import Database, queries
@@ -67,6 +68,22 @@ def delete_day(db: Database, day: str, now: datetime) -> int:
     if not ids:
         raise ForgetError(f"Nothing is stored for {day}.")
     return delete_messages(db, ids, now)
+
+
+def delete_memory(db: Database, item_id: int, now: datetime) -> None:
+    """The person deletes what is remembered: gone from the next request and from the
+    context summary (rewritten from what remains)."""
+    with db.session() as session:
+        memory.delete(session, item_id)
+        session.exec(delete(ContextSummary))
+    _rewrite_context_summary(db, now)
+
+
+def correct_memory(db: Database, item_id: int, text: str, now: datetime) -> None:
+    with db.session() as session:
+        memory.edit(session, item_id, text)
+        session.exec(delete(ContextSummary))
+    _rewrite_context_summary(db, now)
 
 
 def _forget_memories(session: Session, gone: set[int]) -> None:
@@ -135,7 +152,7 @@ def _rewrite_context_summary(db: Database, now: datetime) -> None:
 
     with db.session() as session:
         settings = load_settings(session)
-        selection = select_memories(session, db.home)
+        selection = select_memories(session, db.home, now)
         text = OfflineContextWriter().write(selection) if not selection.empty else ""
         if text:
             session.add(ContextSummary(

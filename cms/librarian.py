@@ -263,7 +263,7 @@ class Librarian:
         rebuild point. Nothing to summarize: nothing written."""
         now = self.clock.now()
         with self.db.session() as session:
-            selection = select_memories(session, self.db.home)
+            selection = select_memories(session, self.db.home, now)
         if selection.empty:
             return None
         text = self.context_writer.write(selection)

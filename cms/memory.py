@@ -246,3 +246,17 @@ def delete(session: Session, item_id: int) -> None:
         raise MemoryError(f"No memory item {item_id}.")
     session.delete(item)
     queries.bump_memory(session)
+
+
+def expired_since(session: Session, since: datetime, now: datetime) -> bool:
+    """Did a remembered item expire after ``since``? Then a summary written at ``since``
+    may still mention it and must not be sent any more."""
+    low, high = since.astimezone(UTC).isoformat(), now.astimezone(UTC).isoformat()
+    item = session.exec(
+        select(MemoryItem).where(
+            col(MemoryItem.expires_ts).is_not(None),
+            col(MemoryItem.expires_ts) > low,
+            col(MemoryItem.expires_ts) <= high,
+        )
+    ).first()
+    return item is not None

@@ -104,6 +104,7 @@ class AppController(QObject):
         w.settings_requested.connect(self.open_settings)
         w.promote_requested.connect(self.open_promote)
         w.memory_requested.connect(self.open_memory)
+        w.incognito_today_toggled.connect(self.set_incognito_today)
         w.delete_day_requested.connect(self.delete_day)
         w.delete_message_requested.connect(self.delete_message)
         w.timeline_activated.connect(self.open_timeline_entry)
@@ -310,6 +311,7 @@ class AppController(QObject):
 
     # ----- showing ----------------------------------------------------------------------
     def refresh_all(self) -> None:
+        self.refresh_incognito()
         self.refresh_side()
         self.refresh_messages()
         self.refresh_timeline()
@@ -361,6 +363,12 @@ class AppController(QObject):
             for line, e in self.cm.timeline_entries()
         ]
         self.window.set_timeline(items)
+
+    def refresh_incognito(self) -> None:
+        action = self.window.incognito_action
+        action.blockSignals(True)
+        action.setChecked(self.today() in self.settings.incognito_days)
+        action.blockSignals(False)
 
     def refresh_status(self) -> None:
         with self.db.session() as session:
@@ -440,19 +448,27 @@ class AppController(QObject):
 
     def edit_memory(self, item_id: int, text: str) -> str | None:
         try:
-            with self.db.session() as session:
-                memory.edit(session, item_id, text)
+            forget.correct_memory(self.db, item_id, text, self.clock.now())
         except UserFacingError as exc:
             return str(exc)
         return None
 
     def delete_memory(self, item_id: int) -> str | None:
         try:
-            with self.db.session() as session:
-                memory.delete(session, item_id)
+            forget.delete_memory(self.db, item_id, self.clock.now())
         except UserFacingError as exc:
             return str(exc)
         return None
+
+    def set_incognito_today(self, on: bool) -> None:
+        """Mark today incognito (or not): nothing said today becomes a memory."""
+        today = self.today()
+        days = [d for d in self.settings.incognito_days if d != today] + ([today] if on else [])
+        new = self.settings.with_overrides(incognito_days=tuple(sorted(days)))
+        with self.db.session() as session:
+            save_settings(session, new)
+        self.settings = new
+        self.cm.settings = new
 
     def open_memory(self) -> None:
         MemoryDialog(self.memory_rows, self.edit_memory, self.delete_memory, self.window).exec()
@@ -484,7 +500,7 @@ class AppController(QObject):
     def settings_values(self) -> SettingsValues:
         s = self.settings
         return SettingsValues("", s.model, s.tabs, s.ceiling_tokens, s.day_start,
-                              s.librarian_interval_minutes, s.sunset_model)
+                              s.librarian_interval_minutes, s.sunset_model, s.incognito_tabs)
 
     def open_settings(self) -> None:
         dialog = SettingsDialog(self.settings_values(), load_api_key()[1], self.window)
@@ -504,6 +520,7 @@ class AppController(QObject):
                 day_start=values.day_start,
                 librarian_interval_minutes=values.librarian_interval_minutes,
                 sunset_model=values.sunset_model,
+                incognito_tabs=values.incognito_tabs,
             )
             if values.api_key:
                 store_api_key(values.api_key)

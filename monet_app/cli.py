@@ -323,11 +323,16 @@ def _memory(args: argparse.Namespace, home: Path) -> int:
                 if source is not None:
                     print(f"source {source.id} ({source.day} {source.tab}): {source.text}")
             return 0
+        from datetime import datetime
+
+        from cms import forget
+
+        now = datetime.now().astimezone()
         if args.action == "edit":
-            memory.edit(session, args.item, " ".join(args.text))
+            forget.correct_memory(db, args.item, " ".join(args.text), now)
             print(f"memory {args.item} corrected; Claude uses the new text from the next message")
             return 0
-        memory.delete(session, args.item)
+        forget.delete_memory(db, args.item, now)
         print(f"memory {args.item} deleted; no later request contains it")
         return 0
 

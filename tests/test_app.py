@@ -380,3 +380,20 @@ def test_deleting_a_day_from_the_window(qtbot, app_for, tmp_path) -> None:  # ty
     c.delete_day("2025-01-05")
     assert c.window.side_list.count() == 1
     assert all("January" not in m.text for m in messages(c))
+
+
+def test_incognito_today_keeps_talk_out_of_memory(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    c.window.incognito_action.setChecked(True)
+    assert c.today() in c.settings.incognito_days
+    type_and_enter(qtbot, c, "Please remember that the surprise party is on Friday")
+    wait_idle(qtbot, c)
+    c.run_librarian()
+    qtbot.waitUntil(lambda: not c.librarian_busy, timeout=10_000)
+    assert c.memory_rows() == []
+    c.window.incognito_action.setChecked(False)
+    type_and_enter(qtbot, c, "Please remember that my bike is green")
+    wait_idle(qtbot, c)
+    c.run_librarian()
+    qtbot.waitUntil(lambda: not c.librarian_busy, timeout=10_000)
+    assert [r.fact for r in c.memory_rows()] == ["my bike is green"]

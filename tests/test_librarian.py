@@ -278,7 +278,7 @@ def test_context_summary_draws_25_persona_and_75_recent(tmp_path: Path) -> None:
         w.later().turn(f"topic number {i} with some words")
     w.librarian.run_pass()
     with w.db.session() as session:
-        selection = select_memories(session, home)
+        selection = select_memories(session, home, w.clock.now())
     assert len(selection.persona) == 25 and len(selection.recent) == 75
     # the newest 25 promoted statements (grouped by category in the file), newest talk last
     assert "statement 29" in selection.persona and "statement 0" not in selection.persona

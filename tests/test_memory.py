@@ -11,7 +11,6 @@ from pathlib import Path
 
 from sqlmodel import select
 
-from cms import memory
 from cms.memory import Candidate, admit, propose
 from cms.settings import Settings
 from storage.models import MemoryItem, Message
@@ -70,8 +69,9 @@ def test_deleting_a_memory_rebuilds_and_no_later_request_contains_it(tmp_path: P
     first = w.at("2026-03-03T09:00:00+09:00").turn("morning")
     assert "Kestrel" in context(first)
     [item] = items(w)
-    with w.db.session() as session:
-        memory.delete(session, item.id or 0)
+    from cms.forget import delete_memory
+
+    delete_memory(w.db, item.id or 0, w.clock.now())
     later = [w.at(f"2026-03-03T09:{m:02d}:00+09:00").turn(f"talk {m}") for m in (10, 20, 30)]
     assert "memory_changed" in w.events()
     assert all("Kestrel" not in context(b) for b in later)
@@ -83,8 +83,9 @@ def test_an_edit_is_used_from_the_next_request(tmp_path: Path) -> None:
     w.librarian.run_pass()
     w.at("2026-03-03T09:00:00+09:00").turn("おはよう")
     [item] = items(w)
-    with w.db.session() as session:
-        memory.edit(session, item.id or 0, "鍵は玄関の左の棚")
+    from cms.forget import correct_memory
+
+    correct_memory(w.db, item.id or 0, "鍵は玄関の左の棚", w.clock.now())
     body = w.at("2026-03-03T09:05:00+09:00").turn("鍵はどこ？")
     assert w.events()[-1] == "memory_changed" and "鍵は玄関の左の棚" in context(body)
 
@@ -211,3 +212,40 @@ def test_deleting_one_message_rewrites_its_timeline_line(tmp_path: Path) -> None
     body = w.at("2026-03-02T09:10:00+09:00").turn("続き")
     text = json.dumps(body, ensure_ascii=False)
     assert "ポチ" not in text and "バラ" in text
+
+
+def test_replay_on_after_forgetting_a_day_never_sends_it_again(tmp_path: Path) -> None:
+    from tests.logcheck import read_log
+
+    def line(ts: str, user: str, tab: str = "chat") -> str:
+        return json.dumps({"ts": ts, "tab": tab, "user": user, "assistant": "はい"}, ensure_ascii=False)
+
+    first = tmp_path / "a.jsonl"
+    first.write_text("\n".join([
+        line("2026-03-01T09:00:00+09:00", "合言葉はペリカン。覚えておいて"),
+        line("2026-03-01T09:05:00+09:00", "ペリカンの話はおしまい", "work"),
+        line("2026-03-02T09:00:00+09:00", "次の日です"),
+        line("2026-03-02T09:10:00+09:00", "昨日の合言葉は？"),
+    ]) + "\n", "utf-8")
+    second = tmp_path / "b.jsonl"
+    second.write_text("\n".join(
+        line(f"2026-03-0{d}T{h:02d}:00:00+09:00", f"{d}日 {h}時の話") for d in (2, 3, 4) for h in (12, 18)
+    ) + "\n", "utf-8")
+    home, log = tmp_path / "home", tmp_path / "log.jsonl"
+
+    def monet(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "monet_app.cli", *args], capture_output=True,
+                              text=True, timeout=300, check=False)
+
+    assert monet("replay", str(first), "--home", str(home), "--request-log", str(log)).returncode == 0
+    assert "ペリカン" in log.read_text("utf-8")
+    before = len(read_log(log))
+    done = monet("forget", "--day", "2026-03-01", "--home", str(home))
+    assert done.returncode == 0, done.stderr
+    assert monet("replay", str(second), "--home", str(home), "--request-log", str(log)).returncode == 0
+    later = read_log(log)[before:]
+    bodies = [r["body"] for r in later if r["kind"] == "request"]
+    assert len(bodies) == 6
+    assert all("ペリカン" not in json.dumps(b, ensure_ascii=False) for b in bodies)
+    assert "memory_changed" in [r["name"] for r in later if r["kind"] == "event"]
+    assert "ペリカン" not in monet("search", "ペリカン", "--home", str(home)).stdout

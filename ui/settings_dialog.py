@@ -31,6 +31,7 @@ class SettingsValues:
     day_start: str
     librarian_interval_minutes: int
     sunset_model: bool
+    incognito_tabs: tuple[str, ...] = ()
 
 
 def tabs_to_text(tabs: tuple[tuple[str, str], ...]) -> str:
@@ -76,6 +77,8 @@ class SettingsDialog(QDialog):
         self.interval = QSpinBox()
         self.interval.setRange(1, 24 * 60)
         self.interval.setValue(values.librarian_interval_minutes)
+        self.incognito = QLineEdit(", ".join(values.incognito_tabs))
+        self.incognito.setPlaceholderText(self.tr("tab ids, e.g. social"))
         self.sunset = QCheckBox(self.tr("One conversation per day (sunset model)"))
         self.sunset.setObjectName("sunsetModel")
         self.sunset.setChecked(values.sunset_model)
@@ -88,6 +91,7 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Token ceiling"), self.ceiling)
         form.addRow(self.tr("Day starts at"), self.day_start)
         form.addRow(self.tr("Librarian every (minutes)"), self.interval)
+        form.addRow(self.tr("Incognito tabs (no memories)"), self.incognito)
         form.addRow("", self.sunset)
         form.addRow(self.error)
         buttons = QDialogButtonBox(
@@ -106,6 +110,7 @@ class SettingsDialog(QDialog):
             day_start=self.day_start.time().toString("HH:mm"),
             librarian_interval_minutes=self.interval.value(),
             sunset_model=self.sunset.isChecked(),
+            incognito_tabs=tuple(t.strip() for t in self.incognito.text().split(",") if t.strip()),
         )
 
     def show_problem(self, text: str) -> None:

@@ -3,48 +3,48 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../monet_app/app.py" line="239" />
+        <location filename="../../monet_app/app.py" line="240" />
         <source>Something went wrong while asking Claude ({kind}). Your message is saved; details are in monet.log.</source>
         <translation>Claude への問い合わせ中に問題が起きました（{kind}）。メッセージは保存済みです。詳細は monet.log にあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="267" />
+        <location filename="../../monet_app/app.py" line="268" />
         <source>Thread {n}</source>
         <translation>スレッド {n}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="371" />
+        <location filename="../../monet_app/app.py" line="379" />
         <source>Summarizing {n}</source>
         <translation>要約作成中 {n}件</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="372" />
+        <location filename="../../monet_app/app.py" line="380" />
         <source>Librarian: nothing pending</source>
         <translation>ライブラリアン: 待ちなし</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="376" />
+        <location filename="../../monet_app/app.py" line="384" />
         <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
         <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="383" />
+        <location filename="../../monet_app/app.py" line="391" />
         <source>Today ${usd:.4f}</source>
         <translation>今日 ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="428" />
+        <location filename="../../monet_app/app.py" line="436" />
         <source>Promoted under {heading}; Claude reads it from the next message.</source>
         <translation>「{heading}」に昇格しました。次のメッセージから Claude に渡されます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="462" />
-        <location filename="../../monet_app/app.py" line="475" />
+        <location filename="../../monet_app/app.py" line="480" />
+        <location filename="../../monet_app/app.py" line="493" />
         <source>Wait for the reply to finish before deleting.</source>
         <translation>返答が終わってから削除してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="500" />
+        <location filename="../../monet_app/app.py" line="518" />
         <source>Wait for the reply to finish (or press Stop) before changing settings.</source>
         <translation>返答が終わるまで（または停止を押してから）設定を変えてください。</translation>
     </message>
@@ -52,127 +52,132 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/main_window.py" line="106" />
+        <location filename="../../ui/main_window.py" line="107" />
         <source>New thread</source>
         <translation>新しいスレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="124" />
+        <location filename="../../ui/main_window.py" line="125" />
         <source>Retry</source>
         <translation>再試行</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="134" />
+        <location filename="../../ui/main_window.py" line="135" />
         <source>Send</source>
         <translation>送信</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="135" />
+        <location filename="../../ui/main_window.py" line="136" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="154" />
+        <location filename="../../ui/main_window.py" line="155" />
         <source>What Claude remembers (Timeline Index)</source>
         <translation>Claude が覚えていること（Timeline Index）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="160" />
+        <location filename="../../ui/main_window.py" line="161" />
         <source>Search all days (Ctrl+F)</source>
         <translation>すべての日を検索（Ctrl+F）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="192" />
+        <location filename="../../ui/main_window.py" line="193" />
         <source>Settings…</source>
         <translation>設定…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="195" />
+        <location filename="../../ui/main_window.py" line="196" />
         <source>&amp;MONET</source>
         <translation>&amp;MONET</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="197" />
+        <location filename="../../ui/main_window.py" line="198" />
         <source>What MONET remembers…</source>
         <translation>MONET が覚えていること…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="200" />
+        <location filename="../../ui/main_window.py" line="201" />
+        <source>Incognito today (nothing becomes a memory)</source>
+        <translation>今日はシークレット（記憶に残さない）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="205" />
         <source>Promote to lasting memory…</source>
         <translation>永続的な記憶に昇格…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="203" />
+        <location filename="../../ui/main_window.py" line="208" />
         <source>Search…</source>
         <translation>検索…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="208" />
+        <location filename="../../ui/main_window.py" line="213" />
         <source>Quit</source>
         <translation>終了</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="258" />
+        <location filename="../../ui/main_window.py" line="263" />
         <source>Delete this day…</source>
         <translation>この日を削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="260" />
+        <location filename="../../ui/main_window.py" line="265" />
         <source>Delete everything said on {day}? Claude will not see it again.</source>
         <translation>{day} の会話をすべて削除しますか？ Claude がこれを見ることはもうありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="272" />
+        <location filename="../../ui/main_window.py" line="277" />
         <source>Delete this message…</source>
         <translation>このメッセージを削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="274" />
+        <location filename="../../ui/main_window.py" line="279" />
         <source>Delete this message and what was drawn from it?</source>
         <translation>このメッセージと、そこから作られた要約・記憶を削除しますか？</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="310" />
+        <location filename="../../ui/main_window.py" line="315" />
         <source>No message matches.</source>
         <translation>一致するメッセージはありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="336" />
+        <location filename="../../ui/main_window.py" line="341" />
         <source>Days</source>
         <translation>日付</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="340" />
+        <location filename="../../ui/main_window.py" line="345" />
         <source>Today</source>
         <translation>今日</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="350" />
+        <location filename="../../ui/main_window.py" line="355" />
         <source>Threads</source>
         <translation>スレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="365" />
+        <location filename="../../ui/main_window.py" line="370" />
         <source>{day} is a past day, shown read-only. Sending posts to today.</source>
         <translation>{day} は過去の日です（読み取り専用）。送信すると今日の会話に入ります。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="367" />
+        <location filename="../../ui/main_window.py" line="372" />
         <source>Sending returns to today</source>
         <translation>送信すると今日に戻ります</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="370" />
+        <location filename="../../ui/main_window.py" line="375" />
         <source>Message (Enter sends, Shift+Enter adds a line)</source>
         <translation>メッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="379" />
+        <location filename="../../ui/main_window.py" line="384" />
         <source>Nothing in this tab on this day.</source>
         <translation>この日のこのタブには会話がありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="380" />
+        <location filename="../../ui/main_window.py" line="385" />
         <source>Nothing in this tab yet today. Write below; Claude sees every tab.</source>
         <translation>今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。</translation>
     </message>
@@ -274,64 +279,74 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="54" />
+        <location filename="../../ui/settings_dialog.py" line="55" />
         <source>MONET settings</source>
         <translation>MONET の設定</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="60" />
+        <location filename="../../ui/settings_dialog.py" line="61" />
         <source>in use from ANTHROPIC_API_KEY</source>
         <translation>ANTHROPIC_API_KEY を使用中</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="61" />
+        <location filename="../../ui/settings_dialog.py" line="62" />
         <source>stored in the OS keyring</source>
         <translation>OS のキーチェーンに保存済み</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="62" />
+        <location filename="../../ui/settings_dialog.py" line="63" />
         <source>not set</source>
         <translation>未設定</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="64" />
+        <location filename="../../ui/settings_dialog.py" line="65" />
         <source>Anthropic API key ({where})</source>
         <translation>Anthropic API キー（{where}）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="79" />
+        <location filename="../../ui/settings_dialog.py" line="81" />
+        <source>tab ids, e.g. social</source>
+        <translation>タブの id（例: social）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/settings_dialog.py" line="82" />
         <source>One conversation per day (sunset model)</source>
         <translation>一日ひとつの会話（日没モデル）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="85" />
+        <location filename="../../ui/settings_dialog.py" line="88" />
         <source>API key</source>
         <translation>API キー</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="86" />
+        <location filename="../../ui/settings_dialog.py" line="89" />
         <source>Model</source>
         <translation>モデル</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="87" />
+        <location filename="../../ui/settings_dialog.py" line="90" />
         <source>Tabs (id=label, …)</source>
         <translation>タブ（id=表示名, …）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="88" />
+        <location filename="../../ui/settings_dialog.py" line="91" />
         <source>Token ceiling</source>
         <translation>トークン上限</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="89" />
+        <location filename="../../ui/settings_dialog.py" line="92" />
         <source>Day starts at</source>
         <translation>一日の始まり</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="90" />
+        <location filename="../../ui/settings_dialog.py" line="93" />
         <source>Librarian every (minutes)</source>
         <translation>ライブラリアンの間隔（分）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/settings_dialog.py" line="94" />
+        <source>Incognito tabs (no memories)</source>
+        <translation>シークレットのタブ（記憶に残さない）</translation>
     </message>
 </context>
 </TS>

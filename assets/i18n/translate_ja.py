@@ -82,6 +82,9 @@ JA = {
     "Delete this message…": "このメッセージを削除…",
     "Delete this message and what was drawn from it?": "このメッセージと、そこから作られた要約・記憶を削除しますか？",
     "Wait for the reply to finish before deleting.": "返答が終わってから削除してください。",
+    "Incognito today (nothing becomes a memory)": "今日はシークレット（記憶に残さない）",
+    "tab ids, e.g. social": "タブの id（例: social）",
+    "Incognito tabs (no memories)": "シークレットのタブ（記憶に残さない）",
     "Nothing in this tab on this day.": "この日のこのタブには会話がありません。",
     "Nothing in this tab yet today. Write below; Claude sees every tab.":
         "今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。",
