@@ -45,7 +45,9 @@ def delete_messages(db: Database, message_ids: Sequence[int], now: datetime) -> 
         if not messages:
             raise ForgetError("Those messages do not exist (already deleted?).")
         found = [m.id for m in messages if m.id is not None]
+        gone_texts = [m.text for m in messages if m.text]
         segment_ids = {m.segment_id for m in messages if m.segment_id is not None}
+        segment_ids |= _redact_tool_results(session, gone_texts, set(found))
         _forget_memories(session, set(found))
         session.exec(delete(Presummary).where(
             col(Presummary.first_message_id) <= max(found),
@@ -86,6 +88,46 @@ def correct_memory(db: Database, item_id: int, text: str, now: datetime) -> None
     _rewrite_context_summary(db, now)
 
 
+def _quotes(value: object, texts: Sequence[str]) -> bool:
+    """Does a tool result (parsed JSON, nested) quote one of ``texts``, even truncated?"""
+    if isinstance(value, dict):
+        return any(_quotes(v, texts) for v in value.values())
+    if isinstance(value, list):
+        return any(_quotes(v, texts) for v in value)
+    if isinstance(value, str) and len(value) >= 2:
+        stem = value.rstrip("…")
+        return any(t == value or (len(stem) >= 20 and t.startswith(stem)) for t in texts)
+    return False
+
+
+def _redact_tool_results(session: Session, texts: Sequence[str], gone: set[int]) -> set[int]:
+    """Tool results (search_history, read_day) that quote deleted messages are blanked,
+    wherever they are (today's prompt included). Returns the segments to rewrite."""
+    touched: set[int] = set()
+    note = "（削除されたメッセージを含む結果のため消去しました）"
+    for row in session.exec(select(Message).where(Message.role == "tool")).all():
+        if row.id in gone or not row.content_json:
+            continue
+        data = json.loads(row.content_json)
+        hit = False
+        for block in data.get("result", []):
+            content = block.get("content")
+            try:
+                parsed = json.loads(content) if isinstance(content, str) else content
+            except ValueError:
+                parsed = content
+            if _quotes(parsed, texts):
+                block["content"] = note
+                hit = True
+        if hit:
+            row.content_json = json.dumps(data, ensure_ascii=False)
+            row.text = note
+            session.add(row)
+            if row.segment_id is not None:
+                touched.add(row.segment_id)
+    return touched
+
+
 def _forget_memories(session: Session, gone: set[int]) -> None:
     for item in session.exec(select(MemoryItem)).all():
         if gone & set(json.loads(item.source_message_ids)):
@@ -114,6 +156,8 @@ def _rewrite_segment(session: Session, segment_id: int) -> None:
     if entry is not None:
         entry.first_message_id = segment.first_message_id
         entry.start_ts, entry.end_ts = segment.start_ts, segment.end_ts
+        # a librarian summarizing the old turns right now loses its lease: its write fails
+        entry.claimed_by, entry.claimed_until = None, None
         if entry.summary is not None:
             entry.summary = OfflineSummarizer().summarize([Turn(m.role, m.text) for m in left])
             entry.summary_source = "offline (after a deletion)"
@@ -140,6 +184,10 @@ def _rewrite_parent(session: Session, parent_id: int | None) -> None:
         limit = {"day": 160, "week": 200, "month": 240}.get(parent.level, 200)
         parent.summary = OfflineSummarizer().condense([c.summary or "" for c in children], limit)
         parent.first_message_id = children[0].first_message_id
+        parent.day_from = min(c.day_from for c in children)
+        parent.day_to = max(c.day_to for c in children)
+        parent.start_ts, parent.end_ts = children[0].start_ts, children[-1].end_ts
+        parent.tabs = ",".join(sorted({t for c in children for t in c.tabs.split(",") if t}))
         session.add(parent)
     session.flush()
     _rewrite_parent(session, grandparent)

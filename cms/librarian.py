@@ -19,14 +19,14 @@ import logging
 import os
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from datetime import time as dt_time
 
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import col
+from sqlmodel import Session, col, select
 
 from cms.clock import Clock, parse_ts
 from cms.context_summary import (
@@ -207,11 +207,24 @@ class Librarian:
                 continue
             with self.db.session() as session:
                 row = queries.presummary_for(session, first, last)
-                if row is not None:
-                    row.summary = " ".join(summary.split()) or "（内容なし）"
-                    row.source = self.summarizer.name
-                    session.add(row)
+                ours = row is not None and row.source == f"claim:{self.name}" and not row.summary
+                if not ours:
+                    continue
+                assert row is not None
+                if not self._run_intact(session, run):
+                    session.delete(row)  # a message was deleted or folded meanwhile
+                    continue
+                row.summary = " ".join(summary.split()) or "（内容なし）"
+                row.source = self.summarizer.name
+                session.add(row)
             report.ahead += 1
+
+    @staticmethod
+    def _run_intact(session: Session, run: Sequence[Message]) -> bool:
+        """Every message of the run still exists and is still raw."""
+        ids = [m.id for m in run if m.id is not None]
+        rows = session.exec(select(Message).where(col(Message.id).in_(ids))).all()
+        return len(rows) == len(ids) and all(r.segment_id is None for r in rows)
 
     def _claim_run(self, first: int, last: int) -> bool:
         try:
@@ -233,20 +246,30 @@ class Librarian:
 
     # ----- memories ---------------------------------------------------------------------
     def _remember(self) -> int:
-        """Propose memories from the person's messages not yet read; the rules decide."""
+        """Propose memories from the person's messages not yet read; the rules decide.
+        The range is claimed first (a conditional update of the scan mark), so two
+        librarians never read the same messages twice."""
         with self.db.session() as session:
             mark = session.get(Setting, MEMORY_MARK)
-            after = int(mark.value_json) if mark else 0
-            messages = queries.user_messages_after(session, after)
-            if not messages:
-                return 0
+            if mark is None:
+                session.add(Setting(key=MEMORY_MARK, value_json="0"))
+        with self.db.session() as session:
+            after = int(session.get(Setting, MEMORY_MARK, populate_existing=True).value_json)  # type: ignore[union-attr]
+            messages = list(queries.user_messages_after(session, after))
+        if not messages:
+            return 0
+        last = messages[-1].id or after
+        with self.db.session() as session:
+            claimed = session.exec(
+                update(Setting)
+                .where(col(Setting.key) == MEMORY_MARK, col(Setting.value_json) == str(after))
+                .values(value_json=str(last))
+            )
+            if not claimed.rowcount:
+                return 0  # another librarian took these messages
+        with self.db.session() as session:
             decisions = remember_from(session, messages, self.clock.now(),
                                       self.incognito_days, self.incognito_tabs)
-            last = messages[-1].id or after
-            if mark is None:
-                mark = Setting(key=MEMORY_MARK, value_json="0")
-            mark.value_json = str(last)
-            session.add(mark)
             return sum(1 for d in decisions if d.written)
 
     # ----- the daily context summary ----------------------------------------------------
@@ -263,6 +286,7 @@ class Librarian:
         rebuild point. Nothing to summarize: nothing written."""
         now = self.clock.now()
         with self.db.session() as session:
+            version = queries.prompt_state(session).memory_version
             selection = select_memories(session, self.db.home, now)
         if selection.empty:
             return None
@@ -273,6 +297,8 @@ class Librarian:
             recent_count=len(selection.recent),
         )
         with self.db.session() as session:
+            if queries.prompt_state(session).memory_version != version:
+                return None  # something was deleted or corrected meanwhile: next pass
             session.add(row)
             detail = {"persona": row.persona_count, "recent": row.recent_count}
             if self.log is not None:

@@ -140,7 +140,8 @@ def admit(session: Session, candidate: Candidate, now: datetime,
     """The rules that decide whether a candidate is written."""
     if candidate.kind not in KINDS or not candidate.fact.strip():
         return Decision(False, "not a memory")
-    sources = [session.get(Message, i) for i in candidate.source_message_ids]
+    # ask the database, not the session's cache: a source deleted meanwhile must count
+    sources = [session.get(Message, i, populate_existing=True) for i in candidate.source_message_ids]
     if not sources or any(m is None for m in sources):
         return Decision(False, "its source message does not exist")
     if any(m.role != "user" for m in sources if m is not None):

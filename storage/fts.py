@@ -61,8 +61,8 @@ def search_all(
     else:
         short_terms = terms
     for i, term in enumerate(short_terms):
-        where.append(f"lower(m.text) LIKE :like{i} ESCAPE '\\'")
-        params[f"like{i}"] = _like(term.lower())
+        where.append(f"m.text LIKE :like{i} ESCAPE '\\'")  # LIKE ignores ASCII case
+        params[f"like{i}"] = _like(term)
     sql = f"SELECT m.id FROM message m {join} WHERE {' AND '.join(where)} ORDER BY m.id DESC LIMIT :limit"
     ids = [row[0] for row in session.connection().execute(text(sql), params)]
     return _load(session, ids)
@@ -93,10 +93,10 @@ def search_any(
         )
         candidates.update((row[0], None) for row in session.connection().execute(text(sql), params))
     for i, term in enumerate(t for t in terms if len(t) < 3 or not fts):
-        params_i = dict(params, like=_like(term.lower()))
+        params_i = dict(params, like=_like(term))
         sql = (
             "SELECT m.id FROM message m WHERE m.role IN ('user', 'assistant') "
-            f"AND lower(m.text) LIKE :like ESCAPE '\\' {before} ORDER BY m.id DESC LIMIT 300"
+            f"AND m.text LIKE :like ESCAPE '\\' {before} ORDER BY m.id DESC LIMIT 300"
         )
         del i
         candidates.update((row[0], None) for row in session.connection().execute(text(sql), params_i))

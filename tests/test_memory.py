@@ -249,3 +249,35 @@ def test_replay_on_after_forgetting_a_day_never_sends_it_again(tmp_path: Path) -
     assert all("ペリカン" not in json.dumps(b, ensure_ascii=False) for b in bodies)
     assert "memory_changed" in [r["name"] for r in later if r["kind"] == "event"]
     assert "ペリカン" not in monet("search", "ペリカン", "--home", str(home)).stdout
+
+
+def test_a_deletion_cancels_a_summary_being_written(tmp_path: Path) -> None:
+    from cms.forget import delete_messages
+    from storage import queries as q
+
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-01T09:00:00+09:00").turn("ひとつめの話")
+    w.at("2026-03-01T09:01:00+09:00").turn("消したいペンギンの話")
+    w.at("2026-03-02T09:00:00+09:00").turn("次の日")  # sunset: day one is one pending line
+    with w.db.session() as session:
+        [entry] = q.pending_entries(session)
+        target = session.exec(select(Message).where(Message.text == "消したいペンギンの話")).one()
+    assert w.librarian._claim(entry.id or 0)  # the librarian starts summarizing the old turns
+    delete_messages(w.db, [target.id or 0], datetime.fromisoformat("2026-03-02T09:05:00+09:00"))
+    assert not w.librarian._write(entry.id or 0, "ペンギンを含む古い要約", "offline")
+    w.librarian.run_pass()
+    body = w.at("2026-03-02T09:10:00+09:00").turn("続き")
+    assert "ペンギン" not in json.dumps(body, ensure_ascii=False)
+
+
+def test_tool_results_quoting_a_deleted_day_are_blanked(tmp_path: Path) -> None:
+    from cms.forget import delete_day
+
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-01T09:00:00+09:00").turn("旅行先はアイスランドに決めました")
+    w.at("2026-03-02T09:00:00+09:00").turn("旅行先はどこだっけ？", recall="アイスランド")
+    body = w.bodies[-1]
+    assert "アイスランドに決めました" in json.dumps(body, ensure_ascii=False)  # quoted by the tool
+    delete_day(w.db, "2026-03-01", datetime.fromisoformat("2026-03-02T09:05:00+09:00"))
+    body = w.at("2026-03-02T09:10:00+09:00").turn("続き")
+    assert "アイスランドに決めました" not in json.dumps(body, ensure_ascii=False)

@@ -132,3 +132,12 @@ def test_ctrl_f_finds_and_opens_the_message_even_offline(qtbot, tmp_path: Path) 
         assert c.window.timeline_list.isVisible()
     finally:
         c.close()
+
+
+def test_short_non_ascii_terms_keep_their_case(tmp_path: Path) -> None:
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-01T10:00:00+09:00").turn("Émile est venu")
+    with w.db.session() as session:
+        assert texts(fts.search_all(session, "Ém")) == ["Émile est venu"]
+        assert texts(fts.search_all(session, "émile est")) == ["Émile est venu"]  # trigram folds case
+        assert texts(fts.search_all(session, "EST")) == ["Émile est venu"]  # ASCII: any case
