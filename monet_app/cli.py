@@ -34,7 +34,8 @@ def _home(value: str | None) -> Path:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="monet",
-        description="MONET: one continuous conversation with Claude per day.",
+        description="MONET: one continuous conversation with Claude per day. "
+        "With no command, the window opens.",
     )
     parser.add_argument("--home", help="data folder (default: MONET_HOME or the user data folder)")
     sub = parser.add_subparsers(dest="command")

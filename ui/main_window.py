@@ -191,7 +191,11 @@ class MainWindow(QMainWindow):
         self.setStatusBar(status)
 
         settings_action = QAction(self.tr("Settings…"), self)
-        settings_action.setShortcut(QKeySequence.StandardKey.Preferences)
+        # the platform's Preferences key where it has one, and Ctrl+, everywhere
+        settings_action.setShortcuts(
+            [*QKeySequence.keyBindings(QKeySequence.StandardKey.Preferences), QKeySequence("Ctrl+,")]
+        )
+        self.addAction(settings_action)
         settings_action.triggered.connect(self.settings_requested)
         menu = self.menuBar().addMenu(self.tr("&MONET"))
         menu.addAction(settings_action)
