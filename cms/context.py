@@ -594,9 +594,5 @@ class ContextManager:
     def timeline_now(self) -> str:
         """The TI as it would be rendered now (no roll-up written, nothing stored)."""
         with self.db.session() as session:
-            state = queries.prompt_state(session)
-            day = state.current_day or self.today()
-            entries = [
-                e for e in queries.top_level_entries(session) if self._ti_filter(session, state)(e)
-            ]
-            return timeline.render_lines(day, entries)
+            day = queries.prompt_state(session).current_day or self.today()
+        return timeline.render_lines(day, [entry for _line, entry in self.timeline_entries()])

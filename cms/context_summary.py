@@ -12,16 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, time
 from pathlib import Path
 from typing import Protocol
 
 from sqlmodel import Session
 
 from cms.core_prompt import promoted_statements
+from cms.days import day_of
 from cms.model import ChatModel, Completed, TextDelta, Usage
 from storage import queries
 from storage.files import write_text_atomic
+from storage.models import ContextSummary
 
 PERSONA_COUNT = 25
 RECENT_COUNT = 75
@@ -114,6 +116,14 @@ class ClaudeContextWriter:
         if not text:
             raise ValueError("the model returned an empty context summary")
         return text
+
+
+def summary_row(selection: MemorySelection, text: str, source: str, now: datetime,
+                day_start: time) -> ContextSummary:
+    return ContextSummary(
+        created_ts=now.isoformat(), day=day_of(now, day_start), text=text, source=source,
+        persona_count=len(selection.persona), recent_count=len(selection.recent),
+    )
 
 
 def write_summary_file(home: Path, text: str) -> None:

@@ -17,8 +17,14 @@ from datetime import datetime
 from sqlmodel import Session, col, delete, select
 
 from cms import memory
-from cms.context_summary import OfflineContextWriter, select_memories, write_summary_file
+from cms.context_summary import (
+    OfflineContextWriter,
+    select_memories,
+    summary_row,
+    write_summary_file,
+)
 from cms.summarizer import OfflineSummarizer, Turn
+from cms.timeline import fill_rollup
 from storage import Database, queries
 from storage.errors import UserFacingError
 from storage.models import (
@@ -181,13 +187,7 @@ def _rewrite_parent(session: Session, parent_id: int | None) -> None:
     if not children:
         session.delete(parent)
     else:
-        limit = {"day": 160, "week": 200, "month": 240}.get(parent.level, 200)
-        parent.summary = OfflineSummarizer().condense([c.summary or "" for c in children], limit)
-        parent.first_message_id = children[0].first_message_id
-        parent.day_from = min(c.day_from for c in children)
-        parent.day_to = max(c.day_to for c in children)
-        parent.start_ts, parent.end_ts = children[0].start_ts, children[-1].end_ts
-        parent.tabs = ",".join(sorted({t for c in children for t in c.tabs.split(",") if t}))
+        fill_rollup(parent, children, OfflineSummarizer())
         session.add(parent)
     session.flush()
     _rewrite_parent(session, grandparent)
@@ -195,7 +195,6 @@ def _rewrite_parent(session: Session, parent_id: int | None) -> None:
 
 def _rewrite_context_summary(db: Database, now: datetime) -> None:
     """Rewrite the context summary from what remains, offline, right away."""
-    from cms.days import day_of
     from cms.settings import load_settings
 
     with db.session() as session:
@@ -203,9 +202,6 @@ def _rewrite_context_summary(db: Database, now: datetime) -> None:
         selection = select_memories(session, db.home, now)
         text = OfflineContextWriter().write(selection) if not selection.empty else ""
         if text:
-            session.add(ContextSummary(
-                created_ts=now.isoformat(), day=day_of(now, settings.day_start_time), text=text,
-                source="offline (after a deletion)", persona_count=len(selection.persona),
-                recent_count=len(selection.recent),
-            ))
+            session.add(summary_row(selection, text, "offline (after a deletion)", now,
+                                    settings.day_start_time))
     write_summary_file(db.home, text)

@@ -33,6 +33,7 @@ from cms.context_summary import (
     ContextWriter,
     OfflineContextWriter,
     select_memories,
+    summary_row,
     write_summary_file,
 )
 from cms.days import day_of
@@ -291,11 +292,7 @@ class Librarian:
         if selection.empty:
             return None
         text = self.context_writer.write(selection)
-        row = ContextSummary(
-            created_ts=now.isoformat(), day=day_of(now, self.day_start), text=text,
-            source=self.context_writer.name, persona_count=len(selection.persona),
-            recent_count=len(selection.recent),
-        )
+        row = summary_row(selection, text, self.context_writer.name, now, self.day_start)
         with self.db.session() as session:
             if queries.prompt_state(session).memory_version != version:
                 return None  # something was deleted or corrected meanwhile: next pass

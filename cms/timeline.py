@@ -185,6 +185,21 @@ def _next_level(level: str) -> str:
     return {"segment": "day", "day": "week", "week": "month"}[level]
 
 
+def fill_rollup(parent: TimelineEntry, children: Sequence[TimelineEntry],
+                summarizer: OfflineSummarizer) -> None:
+    """A roll-up line's text, span and tabs from its children (at roll-up, and again when a
+    deletion changed them)."""
+    ordered = sorted(children, key=lambda c: (c.first_message_id, c.id or 0))
+    parent.summary = summarizer.condense(
+        [c.summary or "" for c in ordered], ROLLUP_MAX_CHARS.get(parent.level, 200)
+    )
+    parent.day_from = min(c.day_from for c in ordered)
+    parent.day_to = max(c.day_to for c in ordered)
+    parent.start_ts, parent.end_ts = ordered[0].start_ts, ordered[-1].end_ts
+    parent.tabs = ",".join(sorted({t for c in ordered for t in c.tabs.split(",") if t}))
+    parent.first_message_id = ordered[0].first_message_id
+
+
 def _merge(
     session: Session,
     children: Sequence[TimelineEntry],
@@ -192,21 +207,11 @@ def _merge(
     summarizer: OfflineSummarizer,
     created_ts: str,
 ) -> None:
-    summary = summarizer.condense([c.summary or "" for c in children], ROLLUP_MAX_CHARS[level])
-    tabs = sorted({t for c in children for t in c.tabs.split(",") if t})
-    ordered = sorted(children, key=lambda c: (c.first_message_id, c.id or 0))
     parent = TimelineEntry(
-        level=level,
-        day_from=min(c.day_from for c in children),
-        day_to=max(c.day_to for c in children),
-        start_ts=ordered[0].start_ts,
-        end_ts=ordered[-1].end_ts,
-        tabs=",".join(tabs),
-        summary=summary,
-        summary_source="rollup",
-        summarized_ts=created_ts,
-        first_message_id=ordered[0].first_message_id,
+        level=level, day_from="", day_to="", start_ts="", end_ts="", tabs="",
+        summary_source="rollup", summarized_ts=created_ts, first_message_id=0,
     )
+    fill_rollup(parent, children, summarizer)
     session.add(parent)
     session.flush()
     for child in children:

@@ -78,6 +78,7 @@ class AppController(QObject):
         self.view_day = self.cm.today()
         self.view_thread: int | None = None
         self.stream_tab = ""
+        self.stream_day = ""
         self._buffer = ""
         self._shown_stream = False
         self.last_tab = ""
@@ -187,6 +188,7 @@ class AppController(QObject):
             return
         self.runner.model = model
         self.stream_tab = tab
+        self.stream_day = self.today()  # the day the reply lands in, read once per reply
         self._buffer = ""
         self._shown_stream = False
         if self._showing_today_tab(tab):
@@ -195,9 +197,9 @@ class AppController(QObject):
         runner = self.runner
         self.streamer.start(lambda on_text, cancel: runner.resume(tab, on_text, cancel))
 
-    def _showing_today_tab(self, tab: str) -> bool:
+    def _showing_today_tab(self, tab: str, today: str | None = None) -> bool:
         if self.settings.sunset_model:
-            return self.view_day == self.today() and self.tab == tab
+            return self.view_day == (today or self.today()) and self.tab == tab
         return self.tab == tab
 
     def _append_stream_row(self) -> None:
@@ -217,7 +219,7 @@ class AppController(QObject):
             self._flush_timer.start()
 
     def _flush_stream(self) -> None:
-        if self._shown_stream and self._showing_today_tab(self.stream_tab):
+        if self._shown_stream and self._showing_today_tab(self.stream_tab, self.stream_day):
             self.window.model.update_last_text(self._buffer)
             self.window.view.scrollToBottom()
 

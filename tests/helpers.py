@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -101,10 +101,6 @@ class World:
             closer()
         self.log.close()
         self.db.close()
-
-
-def now_iso(dt: datetime) -> str:
-    return dt.isoformat()
 
 
 def turn_texts(body: dict[str, Any]) -> list[str]:

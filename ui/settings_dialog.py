@@ -53,6 +53,7 @@ class SettingsDialog(QDialog):
     def __init__(self, values: SettingsValues, key_source: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("MONET settings"))
+        self.setMinimumWidth(560)  # the tabs field shows all four tabs
         form = QFormLayout(self)
         self.api_key = QLineEdit()
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
