@@ -168,10 +168,7 @@ def table(traces: list[Path], columns: list[tuple[str, dict[str, Any]]], with_hi
 
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    default = next(
-        (p / "shared/data/traces" for p in ROOT.parents if (p / "shared/data/traces").is_dir()),
-        ROOT.parent / "shared/data/traces",
-    )
+    default = ROOT / "tests" / "data" / "traces"
     folder = Path(args[0]) if args else default
     traces = sorted(folder.glob("*.jsonl"))
     if "--strategy" in sys.argv:

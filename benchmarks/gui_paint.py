@@ -140,7 +140,7 @@ def _rss_mb() -> float:
 def screenshots(folder: Path) -> None:
     from monet_app.replay import replay
 
-    traces = next(p / "shared/data/traces" for p in ROOT.parents if (p / "shared/data/traces").is_dir())
+    traces = ROOT / "tests" / "data" / "traces"
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp) / "home"

@@ -34,10 +34,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def main() -> None:
-    default = next(
-        (p / "shared/data/traces" for p in ROOT.parents if (p / "shared/data/traces").is_dir()),
-        ROOT.parent / "shared/data/traces",
-    )
+    default = ROOT / "tests" / "data" / "traces"
     folder = Path(sys.argv[1]) if len(sys.argv) > 1 else default
     estimator = TiktokenEstimator()
     start = Settings().day_start_time

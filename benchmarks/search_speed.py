@@ -31,7 +31,7 @@ QUERIES = ["京都", "鰻丼", "ゲーム", "縄跳び", "お菓子作り", "旅
 
 
 def corpus() -> list[str]:
-    traces = next(p / "shared/data/traces" for p in ROOT.parents if (p / "shared/data/traces").is_dir())
+    traces = ROOT / "tests" / "data" / "traces"
     lines: list[str] = []
     for name in ("rpc-pair-ja.jsonl", "lme-00.jsonl"):
         for raw in (traces / name).read_text("utf-8").splitlines():

@@ -12,19 +12,8 @@ os.environ.pop("ANTHROPIC_API_KEY", None)
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _find_traces() -> Path:
-    """The public traces: ``MONET_TRACES``, else ``shared/data/traces`` beside the checkout
-    or beside any folder above it."""
-    if os.environ.get("MONET_TRACES"):
-        return Path(os.environ["MONET_TRACES"])
-    for folder in REPO.parents:
-        candidate = folder / "shared" / "data" / "traces"
-        if candidate.is_dir():
-            return candidate
-    return REPO.parent / "shared" / "data" / "traces"
-
-
-TRACES = _find_traces()
+#: The public replay traces, copied into the repo with their licences (tests/data/README.md).
+TRACES = REPO / "tests" / "data" / "traces"
 
 
 @pytest.fixture

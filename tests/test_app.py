@@ -242,6 +242,7 @@ def test_invalid_settings_are_refused_in_words(qtbot, app_for) -> None:  # type:
     assert c.settings.tabs  # unchanged
 
 
+@pytest.mark.slow
 def test_timeline_panel_shows_pending_lines_and_opens_their_day(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
     from monet_app.replay import replay
     from tests.conftest import TRACES

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import TRACES
 
 TRACE = TRACES / "synthetic-actions.jsonl"
@@ -19,6 +21,7 @@ def monet(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_replay_export_timeline_end_to_end(tmp_path: Path) -> None:
     home, log = tmp_path / "home", tmp_path / "log.jsonl"
     done = monet("replay", str(TRACE), "--home", str(home), "--request-log", str(log),
@@ -45,6 +48,7 @@ def test_replay_export_timeline_end_to_end(tmp_path: Path) -> None:
     assert "要約作成中" in timeline.stdout and "# Timeline Index" in timeline.stdout
 
 
+@pytest.mark.slow
 def test_invalid_settings_refused_before_anything_runs(tmp_path: Path) -> None:
     for flags, words in [
         (["--ceiling", "0"], "ceiling"),
@@ -60,6 +64,7 @@ def test_invalid_settings_refused_before_anything_runs(tmp_path: Path) -> None:
         assert monet("export", "--home", str(home)).stdout == ""
 
 
+@pytest.mark.slow
 def test_bad_trace_line_is_reported_with_its_number(tmp_path: Path) -> None:
     trace = tmp_path / "bad.jsonl"
     trace.write_text('{"ts": "2026-03-02T09:00:00+09:00", "tab": "chat", "user": "a", "assistant": "b"}\nnot json\n')

@@ -6,7 +6,11 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import REPO, TRACES
+
+pytestmark = pytest.mark.slow
 
 
 def _bench():  # type: ignore[no-untyped-def]

@@ -82,6 +82,7 @@ def test_usage_totals_equal_what_the_server_reported(home: Path, server: StandIn
 @pytest.mark.parametrize(
     "status, kind", [(429, "rate_limit_error"), (529, "overloaded_error"), (500, "api_error")]
 )
+@pytest.mark.slow
 def test_rate_limit_and_overload_are_retried_then_succeed(
     home: Path, server: StandInServer, status: int, kind: str
 ) -> None:
@@ -193,6 +194,7 @@ def test_tool_use_round_trip_through_the_sdk(tmp_path: Path) -> None:
         assert isinstance(TextDelta("x"), TextDelta)
 
 
+@pytest.mark.slow
 def test_live_replay_against_a_local_server_stores_what_the_stand_in_replay_stores(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

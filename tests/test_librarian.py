@@ -45,6 +45,7 @@ def split_trace(tmp_path: Path, name: str, cut: int) -> tuple[Path, Path]:
     return first, second
 
 
+@pytest.mark.slow
 def test_once_fills_placeholders_and_the_next_day_resolves_once(tmp_path: Path) -> None:
     first, second = split_trace(tmp_path, "lme-01.jsonl", 40)
     home, log = tmp_path / "home", tmp_path / "log.jsonl"
@@ -64,6 +65,7 @@ def test_once_fills_placeholders_and_the_next_day_resolves_once(tmp_path: Path) 
     assert names.count("pending_resolved") == 1
 
 
+@pytest.mark.slow
 def test_watch_beside_a_replay_summarizes_each_segment_exactly_once(tmp_path: Path) -> None:
     home = tmp_path / "home"
     Database(home).close()
@@ -222,12 +224,14 @@ def test_claude_summaries_are_priced_under_librarian(tmp_path: Path) -> None:
     ("systemd", "OnCalendar=*-*-* 04:00:00"),
     ("launchd", "<key>StartCalendarInterval</key>"),
 ])
+@pytest.mark.slow
 def test_install_schedule_prints_each_kind(tmp_path: Path, kind: str, needle: str) -> None:
     done = monet("librarian", "install-schedule", "--kind", kind, "--home", str(tmp_path / "h"))
     assert done.returncode == 0 and needle in done.stdout
     assert str(tmp_path / "h") in done.stdout
 
 
+@pytest.mark.slow
 def test_install_schedule_writes_files(tmp_path: Path) -> None:
     env = {**os.environ, "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
     done = monet("librarian", "install-schedule", "--kind", "launchd", "--write",
@@ -238,6 +242,7 @@ def test_install_schedule_writes_files(tmp_path: Path) -> None:
     assert "launchctl load -w" in done.stdout
 
 
+@pytest.mark.slow
 def test_promotion_groups_statements_and_rebuilds_the_next_request(tmp_path: Path) -> None:
     from cms.settings import Settings
     from tests.helpers import World

@@ -9,6 +9,8 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
+import pytest
+
 from sqlmodel import select
 
 from cms.memory import Candidate, admit, propose
@@ -146,6 +148,7 @@ def test_recall_from_the_story_of_past_days(tmp_path: Path) -> None:
     assert json.loads(out)["results"][0]["day"] == "2026-03-01"
 
 
+@pytest.mark.slow
 def test_memory_command_line(tmp_path: Path) -> None:
     w = World(tmp_path / "home", Settings())
     w.at("2026-03-02T09:00:00+09:00").turn("覚えておいて: 傘は赤い")
@@ -214,6 +217,7 @@ def test_deleting_one_message_rewrites_its_timeline_line(tmp_path: Path) -> None
     assert "ポチ" not in text and "バラ" in text
 
 
+@pytest.mark.slow
 def test_replay_on_after_forgetting_a_day_never_sends_it_again(tmp_path: Path) -> None:
     from tests.logcheck import read_log
 

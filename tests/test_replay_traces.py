@@ -20,6 +20,8 @@ from storage import Database
 from tests.conftest import TRACES
 from tests.logcheck import FOLD_EVENTS, REBUILD_EVENTS, check_log, read_log
 
+pytestmark = pytest.mark.slow
+
 TRACE_FILES = sorted(TRACES.glob("*.jsonl"))
 
 

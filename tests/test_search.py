@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from PySide6.QtCore import Qt
 from sqlmodel import select
 
@@ -92,6 +94,7 @@ def test_read_day_as_a_tool_turn_folds_with_the_day(tmp_path: Path) -> None:
     assert "tool_result" not in json.dumps(body["messages"])
 
 
+@pytest.mark.slow
 def test_monet_search_command(tmp_path: Path) -> None:
     seeded(tmp_path).close()
     done = subprocess.run([sys.executable, "-m", "monet_app.cli", "search", "京都旅行", "--home",

@@ -20,10 +20,10 @@ from monet_app.standin_server import StandInServer
 from storage import Database
 from storage.models import Message
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     not (shutil.which("Xvfb") and shutil.which("xdotool")),
     reason="Xvfb and xdotool are not installed (apt-get install xvfb xdotool)",
-)
+)]
 
 
 @pytest.fixture
