@@ -20,15 +20,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cms.cache_sim import PromptCacheSimulator
-from cms.clock import parse_ts
-from cms.days import day_of
-from cms.model import Usage
-from cms.pricing import dollars
-from cms.prompt import user_turn_text
+from cms.clock import day_of, parse_ts
+from cms.context.prompt import user_turn_text
+from cms.context.tools import TOOLS
+from cms.model.cache_sim import PromptCacheSimulator
+from cms.model.pricing import dollars
+from cms.model.protocol import Usage
 from cms.settings import Settings
 from cms.tokens import TiktokenEstimator
-from cms.tools import TOOLS
 from monet_app.replay import read_trace, replay
 from monet_app.usage import usage_report
 from storage import Database

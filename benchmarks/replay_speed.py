@@ -18,8 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cms.clock import parse_ts
-from cms.days import day_of
+from cms.clock import day_of, parse_ts
 from cms.settings import Settings
 from cms.tokens import TiktokenEstimator
 from monet_app.replay import read_trace, replay

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, time, timedelta
 from typing import Protocol
 
 
@@ -35,3 +35,11 @@ def parse_ts(text: str) -> datetime:
     if value.tzinfo is None:
         raise ValueError(f"timestamp without an offset: {text!r}")
     return value
+
+
+def day_of(moment: datetime, day_start: time) -> str:
+    """Which day a moment belongs to: its local date minus the day boundary.
+
+    ``01:30`` with a ``04:00`` boundary belongs to the evening before."""
+    shifted = moment - timedelta(hours=day_start.hour, minutes=day_start.minute)
+    return shifted.date().isoformat()

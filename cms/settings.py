@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from storage.errors import UserFacingError
+from storage.errors import SettingsError
 from storage.models import Setting
 
 DEFAULT_TABS: tuple[tuple[str, str], ...] = (
@@ -38,10 +38,6 @@ CONTEXT_WINDOWS: dict[str, int] = {
     "claude-opus-4-5": 200_000,
 }
 DEFAULT_CONTEXT_WINDOW = 200_000
-
-
-class SettingsError(UserFacingError):
-    pass
 
 
 def default_core_prompt() -> str:

@@ -20,20 +20,21 @@ from typing import Any
 from PySide6.QtCore import QObject, QThreadPool, QTimer
 from PySide6.QtWidgets import QApplication
 
-from cms import forget, memory
 from cms.clock import Clock, parse_ts
-from cms.context import ContextManager
-from cms.core_prompt import promote
-from cms.events import RequestLog
-from cms.model import ChatModel, ModelError
+from cms.context.core_prompt import promote
+from cms.context.events import RequestLog
+from cms.context.manager import ContextManager
+from cms.context.turn import TurnResult, TurnRunner
+from cms.memory import forget
+from cms.memory import rules as memory
+from cms.model.protocol import ChatModel
 from cms.settings import Settings, load_settings, save_settings
 from cms.tokens import TiktokenEstimator
-from cms.turn import TurnResult, TurnRunner
 from monet_app.app_clock import SystemClock
 from monet_app.keys import KeyStoreError, load_api_key, store_api_key
-from monet_app.librarian_process import build_librarian
+from monet_app.wiring import build_librarian
 from storage import Database, fts, queries
-from storage.errors import UserFacingError
+from storage.errors import ModelError, UserFacingError
 from storage.models import Message
 from ui.background import Streamer, run_in_background
 from ui.main_window import DayItem, MainWindow, SearchItem, ThreadItem, TimelineItem

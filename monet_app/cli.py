@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from storage.errors import UserFacingError
+from storage.errors import MemoryItemError, UserFacingError
 from storage.models import Message
 
 log = logging.getLogger("monet")
@@ -222,7 +222,7 @@ def _run(args: argparse.Namespace, home: Path) -> int:
     if args.command == "forget":
         from datetime import datetime
 
-        from cms.forget import delete_day, delete_messages
+        from cms.memory.forget import delete_day, delete_messages
 
         db = Database(home)
         now = datetime.now().astimezone()
@@ -237,7 +237,7 @@ def _run(args: argparse.Namespace, home: Path) -> int:
     if args.command == "memory":
         return _memory(args, home)
     if args.command == "promote":
-        from cms.core_prompt import core_path, promote
+        from cms.context.core_prompt import core_path, promote
 
         Database(home).close()
         heading = promote(home, args.category, " ".join(args.text))
@@ -278,16 +278,14 @@ def _run(args: argparse.Namespace, home: Path) -> int:
         from datetime import datetime
 
         from cms.clock import ManualClock
-        from cms.context import ContextManager
-        from cms.settings import load_settings
-        from cms.tokens import TiktokenEstimator
+        from monet_app.wiring import build_core, no_model
 
-        db = Database(home)
-        with db.session() as session:
-            settings = load_settings(session)
-        clock = ManualClock(datetime.now().astimezone())
-        cm = ContextManager(db, settings, clock, TiktokenEstimator())
-        print(cm.timeline_now())
+        core = build_core(home, clock=ManualClock(datetime.now().astimezone()),
+                          summarizer="offline", model_factory=no_model)
+        try:
+            print(core.context.timeline_now())
+        finally:
+            core.close()
         return 0
     raise AssertionError(args.command)
 
@@ -297,7 +295,6 @@ def _memory(args: argparse.Namespace, home: Path) -> int:
 
     from sqlmodel import select
 
-    from cms import memory
     from storage import Database
     from storage.models import MemoryItem
 
@@ -313,11 +310,11 @@ def _memory(args: argparse.Namespace, home: Path) -> int:
                 print("nothing is remembered yet")
             return 0
         if args.item is None:
-            raise memory.MemoryError(f"memory {args.action} needs an item number.")
+            raise MemoryItemError(f"memory {args.action} needs an item number.")
         if args.action == "show":
             item = session.get(MemoryItem, args.item)
             if item is None:
-                raise memory.MemoryError(f"No memory item {args.item}.")
+                raise MemoryItemError(f"No memory item {args.item}.")
             print(_json.dumps(item.model_dump(), ensure_ascii=False, indent=2))
             for message_id in _json.loads(item.source_message_ids):
                 source = session.get(Message, message_id)
@@ -326,7 +323,7 @@ def _memory(args: argparse.Namespace, home: Path) -> int:
             return 0
         from datetime import datetime
 
-        from cms import forget
+        from cms.memory import forget
 
         now = datetime.now().astimezone()
         if args.action == "edit":

@@ -9,36 +9,20 @@ The SDK retries 408/409/429/5xx itself (``max_retries``), honouring ``retry-afte
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Generator, Mapping
 from typing import Any
 
 import anthropic
 
-from cms.model import (
-    Completed,
-    ModelError,
-    ModelEvent,
-    PromptTooLongError,
-    TextDelta,
-    ToolCall,
-    Usage,
-)
+from cms.model.protocol import Completed, ModelEvent, TextDelta, ToolCall, Usage
 from monet_app.keys import load_api_key, redact
-from storage.errors import UserFacingError
-
-
-class MissingKeyError(UserFacingError):
-    pass
-
-
-class AuthError(ModelError):
-    pass
-
-
-class RateLimitedError(ModelError):
-    def __init__(self, message: str, retry_after: float | None) -> None:
-        super().__init__(message, retryable=True)
-        self.retry_after = retry_after
+from storage.errors import (
+    AuthError,
+    MissingKeyError,
+    ModelError,
+    PromptTooLongError,
+    RateLimitedError,
+)
 
 
 def make_client(
@@ -111,7 +95,7 @@ class AnthropicModel:
         """Close the HTTP connections (the SDK keeps a pool)."""
         self.client.close()
 
-    def stream(self, body: Mapping[str, Any]) -> Iterator[ModelEvent]:
+    def stream(self, body: Mapping[str, Any]) -> Generator[ModelEvent, None, None]:
         key = self.client.api_key
         try:
             with self.client.messages.stream(**dict(body)) as stream:

@@ -10,14 +10,10 @@ from __future__ import annotations
 import contextlib
 import os
 
-from storage.errors import UserFacingError
+from storage.errors import KeyStoreError
 
 SERVICE = "MONET"
 ACCOUNT = "anthropic-api-key"
-
-
-class KeyStoreError(UserFacingError):
-    pass
 
 
 def _keyring():  # type: ignore[no-untyped-def]

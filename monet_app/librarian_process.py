@@ -12,6 +12,7 @@ command says so.
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import signal
@@ -23,78 +24,33 @@ from pathlib import Path
 from typing import TextIO
 
 from cms.clock import Clock
-from cms.context_summary import ClaudeContextWriter, ContextWriter, OfflineContextWriter
-from cms.days import day_of
-from cms.ledger import record, usage_record
-from cms.librarian import Librarian
-from cms.model import Usage
-from cms.pricing import prices_from_settings
-from cms.settings import Settings, load_settings
-from cms.summarizer import ClaudeSummarizer, OfflineSummarizer, Summarizer
-from storage import Database
 from storage.errors import UserFacingError
-
-
-def build_librarian(
-    db: Database, settings: Settings, clock: Clock, *, offline: bool = False
-) -> tuple[Librarian, str]:
-    """The librarian this machine can run now, and a sentence saying which summarizer."""
-    summarizer: Summarizer
-    writer: ContextWriter = OfflineContextWriter()
-    if offline or settings.librarian_summarizer == "offline":
-        summarizer, note = OfflineSummarizer(), "offline summarizer (as set)"
-    else:
-        from monet_app.gateway import AnthropicModel, make_client
-
-        try:
-            client = make_client(max_retries=settings.max_retries, timeout=120)
-        except UserFacingError:
-            summarizer = OfflineSummarizer()
-            note = "no API key: the offline summarizer stands in"
-        else:
-            prices = prices_from_settings(settings.prices)
-
-            def ledger(usage: Usage, model: str) -> None:
-                now = clock.now()
-                record(db, usage_record(
-                    ts=now.isoformat(), day=day_of(now, settings.day_start_time),
-                    purpose="librarian", model=model, usage=usage, estimated_input=0,
-                    source="api", prices=prices,
-                ))
-
-            model = AnthropicModel(client)
-            summarizer = ClaudeSummarizer(model, settings.librarian_model, ledger)
-            writer = ClaudeContextWriter(model, settings.librarian_model, ledger)
-            note = f"summaries by {settings.librarian_model}"
-    librarian = Librarian(
-        db, summarizer, clock, settings.librarian_interval_minutes,
-        context_writer=writer, day_start=settings.day_start_time,
-        pause_minutes=settings.segment_pause_minutes, segment_tokens=settings.segment_max_tokens,
-        incognito_days=settings.incognito_days, incognito_tabs=settings.incognito_tabs,
-    )
-    return librarian, note
 
 
 def run(home: Path, *, watch: bool, interval_seconds: float | None, offline: bool,
         clock: Clock, out: TextIO = sys.stdout) -> int:
-    db = Database(home)
-    with db.session() as session:
-        settings = load_settings(session)
-    librarian, note = build_librarian(db, settings, clock, offline=offline)
-    print(f"librarian: {note}; {librarian.pending_count()} pending", file=out, flush=True)
-    stop = threading.Event()
-    if watch:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, lambda *_: stop.set())
-    wait = interval_seconds if interval_seconds is not None else settings.librarian_interval_minutes * 60
-    while True:
-        report = librarian.run_pass()
-        if report.written or report.failed or not watch:
-            print(f"librarian: {report.text()}; {librarian.pending_count()} pending", file=out, flush=True)
-        if not watch or stop.wait(wait):
-            break
-    librarian.close()
-    db.close()
+    request_log = os.environ.get("MONET_REQUEST_LOG")
+    core = build_core(home, clock=clock, summarizer="offline" if offline else "auto",
+                      request_log=Path(request_log) if request_log else None)
+    librarian = core.librarian
+    try:
+        print(f"librarian: {core.librarian_note}; {librarian.pending_count()} pending", file=out,
+              flush=True)
+        stop = threading.Event()
+        if watch:
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                signal.signal(sig, lambda *_: stop.set())
+        wait = (interval_seconds if interval_seconds is not None
+                else core.settings.librarian_interval_minutes * 60)
+        while True:
+            report = librarian.run_pass()
+            if report.written or report.failed or not watch:
+                print(f"librarian: {report.text()}; {librarian.pending_count()} pending",
+                      file=out, flush=True)
+            if not watch or stop.wait(wait):
+                break
+    finally:
+        core.close()
     return 0
 
 

@@ -14,23 +14,15 @@ from typing import Any
 
 from sqlmodel import col, select
 
-from cms.cache_sim import PromptCacheSimulator
 from cms.clock import ManualClock, parse_ts
-from cms.context import ContextManager
-from cms.events import RequestLog
-from cms.librarian import Librarian
-from cms.model import StandInModel
-from cms.settings import Settings, load_settings
-from cms.summarizer import OfflineSummarizer
+from cms.context.events import FOLD_EVENTS, REBUILD_EVENTS
+from cms.context.manager import ContextManager
+from cms.model.standin import StandInModel
+from cms.settings import Settings
 from cms.tokens import TiktokenEstimator, TokenEstimator
-from cms.turn import TurnRunner
-from storage import Database
-from storage.errors import UserFacingError
+from monet_app.wiring import build_core, gateway_model, standin_factory
+from storage.errors import TraceError
 from storage.models import Event
-
-
-class TraceError(UserFacingError):
-    pass
 
 
 @dataclass
@@ -79,16 +71,11 @@ class ReplaySummary:
 
     @property
     def folds(self) -> int:
-        return sum(
-            self.events.get(k, 0)
-            for k in ("sunset_fold", "ceiling_fold", "emergency_fold", "thread_switch_fold")
-        )
+        return sum(self.events.get(k, 0) for k in FOLD_EVENTS)
 
     @property
     def rebuilds(self) -> int:
-        return self.folds + sum(
-            self.events.get(k, 0) for k in ("pending_resolved", "settings_changed", "memory_changed")
-        )
+        return sum(self.events.get(k, 0) for k in REBUILD_EVENTS)
 
     def text(self) -> str:
         return (
@@ -99,19 +86,6 @@ class ReplaySummary:
             f"output tokens {self.output_tokens:,}, largest prompt {self.largest_prompt:,}, "
             f"summaries {self.librarian_summaries}, {self.seconds:.1f} s"
         )
-
-
-class _TimedCM(ContextManager):
-    """Measures context-manager time per request (model excluded) for the figures."""
-
-    timings: list[float]
-
-    def prepare_request(self):  # type: ignore[no-untyped-def]
-        start = time.perf_counter()
-        try:
-            return super().prepare_request()
-        finally:
-            self.timings.append((time.perf_counter() - start) * 1000)
 
 
 def replay(
@@ -129,34 +103,23 @@ def replay(
     replies; otherwise the stand-in model answers with them, priced by the cache simulator."""
     started = time.perf_counter()
     lines = read_trace(trace)
-    db = Database(home)
-    with db.session() as session:
-        settings: Settings = load_settings(session).with_overrides(**(overrides or {}))
-    with db.session() as session:
+    clock = ManualClock(parse_ts(lines[0].ts) if lines else parse_ts("2026-01-01T00:00:00+00:00"))
+    estimator = estimator or TiktokenEstimator()
+    core = build_core(
+        home, clock=clock, overrides=overrides, request_log=request_log, estimator=estimator,
+        summarizer="offline",
+        model_factory=gateway_model if live else standin_factory(estimator, clock),
+    )
+    with core.db.session() as session:
         first_event = session.exec(select(Event).order_by(col(Event.id).desc())).first()
         first_event_id = first_event.id if first_event and first_event.id else 0
-    estimator = estimator or TiktokenEstimator()
-    clock = ManualClock(parse_ts(lines[0].ts) if lines else parse_ts("2026-01-01T00:00:00+00:00"))
-    log = RequestLog(request_log)
-    cm = _TimedCM(db, settings, clock, estimator, log)
-    cm.timings = []
-    model = StandInModel(estimator, cache=PromptCacheSimulator(estimator), now=clock.now)
-    runner = TurnRunner(cm, model, log)
-    if live:
-        from monet_app.gateway import AnthropicModel, make_client
-
-        client = make_client(
-            max_retries=settings.max_retries, timeout=settings.request_timeout_seconds
-        )
-        runner.model = AnthropicModel(client)
-    keeper = Librarian(
-        db, OfflineSummarizer(), clock, settings.librarian_interval_minutes,
-        day_start=settings.day_start_time, log=log,
-        pause_minutes=settings.segment_pause_minutes, segment_tokens=settings.segment_max_tokens,
-        incognito_days=settings.incognito_days, incognito_tabs=settings.incognito_tabs,
-    )
+    cm, keeper, settings = core.context, core.librarian, core.settings
+    timings: list[float] = []
     summary = ReplaySummary()
     try:
+        model = core.chat_model()
+        runner = core.runner
+        runner.prepare_timings = timings  # context-manager time per request, model excluded
         cm.app_started()
         for line in lines:
             clock.set(parse_ts(line.ts))
@@ -173,7 +136,7 @@ def replay(
             else:
                 tab = str(data["tab"])
                 _switch_tab(cm, settings, tab)
-                if not live:
+                if isinstance(model, StandInModel):
                     model.expect(str(data.get("assistant", "")), data.get("recall"))
                 result = runner.send(str(data["user"]), tab)
                 summary.turns += 1
@@ -191,16 +154,12 @@ def replay(
                     summary.largest_prompt = max(summary.largest_prompt, total)
         if librarian:
             summary.librarian_summaries += keeper.run_once()
+        with core.db.session() as session:
+            for event in session.exec(select(Event).where(col(Event.id) > first_event_id)).all():
+                summary.events[event.name] = summary.events.get(event.name, 0) + 1
     finally:
-        log.close()
-        closer = getattr(runner.model, "close", None)
-        if closer is not None:
-            closer()
-    with db.session() as session:
-        for event in session.exec(select(Event).where(col(Event.id) > first_event_id)).all():
-            summary.events[event.name] = summary.events.get(event.name, 0) + 1
-    db.close()
-    summary.cm_ms = cm.timings
+        core.close()
+    summary.cm_ms = timings
     summary.seconds = time.perf_counter() - started
     return summary
 

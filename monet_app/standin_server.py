@@ -23,7 +23,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Self
 
-from cms.cache_sim import PromptCacheSimulator
+from cms.model.cache_sim import PromptCacheSimulator
 from cms.tokens import TiktokenEstimator, TokenEstimator
 
 _LABEL = re.compile(r"^\[[^\]\n]{1,60}\]\n")

@@ -19,7 +19,7 @@ import platformdirs
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DatabaseError as SADatabaseError
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, create_engine
 
 from storage.errors import DatabaseError, DatabaseTooNewError
@@ -60,7 +60,12 @@ def _alembic_config(connection: Any) -> Any:
     return cfg
 
 
-def explain_db_error(path: Path, exc: BaseException) -> DatabaseError:
+def explain_db_error(path: Path, exc: BaseException) -> DatabaseError | None:
+    """A sentence for the conditions a person can act on (locked, damaged, read-only,
+    full), or None: anything else (a constraint violated by a race, a bug in a query)
+    is not the person's to fix and propagates as it is (``storage/errors.py``)."""
+    if isinstance(exc, IntegrityError):
+        return None
     text = str(getattr(exc, "orig", exc) or exc)
     if "locked" in text or "busy" in text:
         return DatabaseError(
@@ -74,7 +79,12 @@ def explain_db_error(path: Path, exc: BaseException) -> DatabaseError:
         )
     if "readonly" in text or "unable to open" in text:
         return DatabaseError(f"The database {path} cannot be written ({text}).")
-    return DatabaseError(f"Database error on {path}: {text}")
+    if "disk is full" in text or "disk I/O" in text:
+        return DatabaseError(
+            f"The disk holding {path} is full or failing ({text}). Free some space; what "
+            "was stored before is kept."
+        )
+    return None
 
 
 class Database:
@@ -114,7 +124,10 @@ class Database:
                 if current != script.get_current_head():
                     command.upgrade(cfg, "head")
         except (OperationalError, SADatabaseError, sqlite3.DatabaseError) as exc:
-            raise explain_db_error(self.path, exc) from exc
+            explained = explain_db_error(self.path, exc)
+            if explained is None:
+                raise
+            raise explained from exc
 
     def schema_revision(self) -> str | None:
         from alembic.runtime.migration import MigrationContext
@@ -132,7 +145,10 @@ class Database:
             session.commit()
         except (OperationalError, SADatabaseError) as exc:
             session.rollback()
-            raise explain_db_error(self.path, exc) from exc
+            explained = explain_db_error(self.path, exc)
+            if explained is None:
+                raise
+            raise explained from exc
         except BaseException:
             session.rollback()
             raise

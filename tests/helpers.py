@@ -8,15 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from cms.clock import ManualClock, parse_ts
-from cms.context import ContextManager
-from cms.events import RequestLog
-from cms.librarian import Librarian
-from cms.model import StandInModel
+from cms.librarian.summarizer import OfflineSummarizer, Summarizer, Turn
+from cms.model.standin import StandInModel
 from cms.settings import Settings
-from cms.summarizer import OfflineSummarizer, Summarizer, Turn
 from cms.tokens import CharEstimator, TokenEstimator
-from cms.turn import TurnRunner
-from storage import Database
+from monet_app.wiring import build_core
 
 
 class CountingSummarizer:
@@ -25,6 +21,9 @@ class CountingSummarizer:
     def __init__(self) -> None:
         self.calls = 0
         self.inner = OfflineSummarizer()
+
+    def close(self) -> None:
+        pass
 
     def summarize(self, turns: Any) -> str:
         self.calls += 1
@@ -43,19 +42,17 @@ class World:
     summarizer: Summarizer = field(default_factory=CountingSummarizer)
 
     def __post_init__(self) -> None:
-        self.db = Database(self.home)
         self.clock = ManualClock(parse_ts(self.start))
         self.log_path = self.home / "requests.jsonl"
-        self.log = RequestLog(self.log_path)
-        self.cm = ContextManager(self.db, self.settings, self.clock, self.estimator, self.log)
-        self.model = StandInModel(self.estimator)
-        self.runner = TurnRunner(self.cm, self.model, self.log)
-        self.librarian = Librarian(self.db, self.summarizer, self.clock, log=self.log,
-                                   day_start=self.settings.day_start_time,
-                                   pause_minutes=self.settings.segment_pause_minutes,
-                                   segment_tokens=self.settings.segment_max_tokens,
-                                   incognito_days=self.settings.incognito_days,
-                                   incognito_tabs=self.settings.incognito_tabs)
+        self.core = build_core(
+            self.home, clock=self.clock, settings=self.settings, request_log=self.log_path,
+            estimator=self.estimator, summarizer=self.summarizer,
+            model_factory=lambda settings: StandInModel(self.estimator),
+        )
+        self.db, self.log, self.cm = self.core.db, self.core.log, self.core.context
+        self.librarian, self.runner = self.core.librarian, self.core.runner
+        self.model = self.core.chat_model()
+        assert isinstance(self.model, StandInModel)
         self.bodies: list[dict[str, Any]] = []
         OPEN_WORLDS.append(self)
         self.cm.app_started()
@@ -96,11 +93,7 @@ class World:
         ]
 
     def close(self) -> None:
-        closer = getattr(self.runner.model, "close", None)
-        if closer is not None:
-            closer()
-        self.log.close()
-        self.db.close()
+        self.core.close()
 
 
 def turn_texts(body: dict[str, Any]) -> list[str]:

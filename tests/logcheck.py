@@ -7,18 +7,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cms.prompt import extends
+from cms.context.events import FOLD_EVENTS, REBUILD_EVENTS
+from cms.context.prompt import extends
 
-REBUILD_EVENTS = {
-    "sunset_fold",
-    "ceiling_fold",
-    "emergency_fold",
-    "thread_switch_fold",
-    "pending_resolved",
-    "memory_changed",
-    "settings_changed",
-}
-FOLD_EVENTS = {"sunset_fold", "ceiling_fold", "emergency_fold", "thread_switch_fold"}
+__all__ = ["FOLD_EVENTS", "REBUILD_EVENTS", "check_log", "read_log"]
+
 
 
 def read_log(path: Path) -> list[dict[str, Any]]:

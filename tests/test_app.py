@@ -126,7 +126,7 @@ def test_switching_tabs_filters_the_view_and_sends_nothing(qtbot, app_for, serve
 
 def _past_day(home: Path) -> None:
     from cms.clock import ManualClock, parse_ts
-    from cms.context import ContextManager
+    from cms.context.manager import ContextManager
     from cms.tokens import TiktokenEstimator
     from storage import Database
 

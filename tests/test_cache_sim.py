@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from cms.cache_sim import PromptCacheSimulator, min_cacheable
+from cms.model.cache_sim import PromptCacheSimulator, min_cacheable
 from cms.tokens import CharEstimator
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone(timedelta(hours=9)))

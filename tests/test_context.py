@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from sqlmodel import select
 
-from cms.prompt import extends
+from cms.context.prompt import extends
+from cms.context.timeline import PENDING_MARKER
 from cms.settings import Settings, SettingsError
-from cms.timeline import PENDING_MARKER
 from storage import queries
 from storage.models import Message, TimelineEntry
 from tests.helpers import CountingSummarizer, World, ti_text, turn_texts
@@ -215,7 +215,7 @@ def test_restart_mid_day_rebuilds_the_same_body(home: Path) -> None:
 
 
 def test_empty_and_blank_messages_are_refused(home: Path) -> None:
-    from cms.context import EmptyMessageError
+    from storage.errors import EmptyMessageError
 
     w = World(home, settings())
     for text in ["", "   ", "\n\t", "\u200b\u3000"]:
@@ -236,7 +236,7 @@ def test_odd_unicode_is_stored_and_sent(home: Path) -> None:
 
 
 def test_huge_paste_over_the_window_is_kept_and_refused_clearly(home: Path) -> None:
-    from cms.context import PromptTooLargeError
+    from storage.errors import PromptTooLargeError
 
     w = World(home, settings(context_window_tokens=5000, max_tokens=500))
     w.turn("普通の話。")
@@ -295,7 +295,7 @@ def test_switching_the_flag_loses_nothing(home: Path) -> None:
 
 
 def test_prompt_too_long_folds_and_retries_once_never_loops(home: Path) -> None:
-    from cms.model import PromptTooLongError
+    from storage.errors import PromptTooLongError
 
     w = World(home, settings())
     for i in range(4):

@@ -11,11 +11,12 @@ from typing import ClassVar
 import pytest
 from sqlmodel import select
 
-from cms.model import ModelError, PromptTooLongError, TextDelta
+from cms.model.protocol import TextDelta
 from cms.settings import Settings
 from monet_app.gateway import AnthropicModel, MissingKeyError, make_client
 from monet_app.standin_server import StandInServer
 from monet_app.usage import usage_report
+from storage.errors import ModelError, PromptTooLongError
 from storage.models import Message, UsageRecord
 from tests.helpers import World
 
@@ -221,7 +222,7 @@ def test_live_replay_against_a_local_server_stores_what_the_stand_in_replay_stor
 
 
 def test_token_estimate_is_calibrated_from_reported_usage(tmp_path: Path) -> None:
-    from cms.context import ContextManager
+    from cms.context.manager import ContextManager
     from cms.tokens import CharEstimator, TiktokenEstimator
 
     # The server counts one token per character; our tiktoken estimate counts far fewer

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from sqlmodel import select
 
-from cms.librarian import Librarian
-from cms.summarizer import ClaudeSummarizer, OfflineSummarizer
+from cms.librarian.runner import Librarian
+from cms.librarian.summarizer import ClaudeSummarizer, OfflineSummarizer
 from monet_app.gateway import AnthropicModel, make_client
 from monet_app.standin_server import StandInServer
 from monet_app.usage import usage_report
@@ -113,6 +113,9 @@ class Flaky:
         self.down = True
         self.calls = 0
 
+    def close(self) -> None:
+        pass
+
     def summarize(self, turns: object) -> str:
         self.calls += 1
         if self.down:
@@ -192,7 +195,7 @@ def test_two_librarians_never_do_one_job_twice(tmp_path: Path) -> None:
 
 
 def test_claude_summaries_are_priced_under_librarian(tmp_path: Path) -> None:
-    from cms.ledger import record, usage_record
+    from cms.model.ledger import record, usage_record
     from cms.settings import Settings
     from tests.helpers import World
 
@@ -270,8 +273,8 @@ def test_promotion_groups_statements_and_rebuilds_the_next_request(tmp_path: Pat
 
 
 def test_context_summary_draws_25_persona_and_75_recent(tmp_path: Path) -> None:
-    from cms.context_summary import select_memories
-    from cms.core_prompt import promote
+    from cms.context.core_prompt import promote
+    from cms.librarian.context_summary import select_memories
     from cms.settings import Settings
     from tests.helpers import World
 
@@ -292,8 +295,8 @@ def test_context_summary_draws_25_persona_and_75_recent(tmp_path: Path) -> None:
 
 
 def test_context_summary_reaches_the_next_rebuild_not_the_current_prompt(tmp_path: Path) -> None:
-    from cms.core_prompt import promote
-    from cms.prompt import extends
+    from cms.context.core_prompt import promote
+    from cms.context.prompt import extends
     from cms.settings import Settings
     from tests.helpers import World
 

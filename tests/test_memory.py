@@ -10,10 +10,9 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-
 from sqlmodel import select
 
-from cms.memory import Candidate, admit, propose
+from cms.memory.rules import Candidate, admit, propose
 from cms.settings import Settings
 from storage.models import MemoryItem, Message
 from tests.helpers import World
@@ -71,7 +70,7 @@ def test_deleting_a_memory_rebuilds_and_no_later_request_contains_it(tmp_path: P
     first = w.at("2026-03-03T09:00:00+09:00").turn("morning")
     assert "Kestrel" in context(first)
     [item] = items(w)
-    from cms.forget import delete_memory
+    from cms.memory.forget import delete_memory
 
     delete_memory(w.db, item.id or 0, w.clock.now())
     later = [w.at(f"2026-03-03T09:{m:02d}:00+09:00").turn(f"talk {m}") for m in (10, 20, 30)]
@@ -85,7 +84,7 @@ def test_an_edit_is_used_from_the_next_request(tmp_path: Path) -> None:
     w.librarian.run_pass()
     w.at("2026-03-03T09:00:00+09:00").turn("おはよう")
     [item] = items(w)
-    from cms.forget import correct_memory
+    from cms.memory.forget import correct_memory
 
     correct_memory(w.db, item.id or 0, "鍵は玄関の左の棚", w.clock.now())
     body = w.at("2026-03-03T09:05:00+09:00").turn("鍵はどこ？")
@@ -134,7 +133,7 @@ def test_incognito_tab_becomes_no_memory(tmp_path: Path) -> None:
 
 
 def test_recall_from_the_story_of_past_days(tmp_path: Path) -> None:
-    from cms.tools import run_tool
+    from cms.context.tools import run_tool
 
     w = World(tmp_path / "home", Settings())
     w.at("2026-03-01T09:00:00+09:00").turn("昨日は友達と高尾山に登りました", tab="social")
@@ -172,7 +171,7 @@ def test_memory_command_line(tmp_path: Path) -> None:
 
 
 def test_deleting_a_day_removes_it_everywhere_and_from_every_later_request(tmp_path: Path) -> None:
-    from cms.forget import delete_day
+    from cms.memory.forget import delete_day
     from monet_app.export import export_records
     from storage import fts
 
@@ -202,7 +201,7 @@ def test_deleting_a_day_removes_it_everywhere_and_from_every_later_request(tmp_p
 
 
 def test_deleting_one_message_rewrites_its_timeline_line(tmp_path: Path) -> None:
-    from cms.forget import delete_messages
+    from cms.memory.forget import delete_messages
 
     w = World(tmp_path / "home", Settings())
     w.at("2026-03-01T09:00:00+09:00").turn("庭にバラを植えました")
@@ -256,7 +255,7 @@ def test_replay_on_after_forgetting_a_day_never_sends_it_again(tmp_path: Path) -
 
 
 def test_a_deletion_cancels_a_summary_being_written(tmp_path: Path) -> None:
-    from cms.forget import delete_messages
+    from cms.memory.forget import delete_messages
     from storage import queries as q
 
     w = World(tmp_path / "home", Settings())
@@ -275,7 +274,7 @@ def test_a_deletion_cancels_a_summary_being_written(tmp_path: Path) -> None:
 
 
 def test_tool_results_quoting_a_deleted_day_are_blanked(tmp_path: Path) -> None:
-    from cms.forget import delete_day
+    from cms.memory.forget import delete_day
 
     w = World(tmp_path / "home", Settings())
     w.at("2026-03-01T09:00:00+09:00").turn("旅行先はアイスランドに決めました")

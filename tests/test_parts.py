@@ -7,16 +7,18 @@ import sys
 from datetime import time
 from pathlib import Path
 
-from cms.clock import parse_ts
-from cms.days import day_of
-from cms.summarizer import OfflineSummarizer, Turn
-from cms.tools import query_terms
+from cms.clock import day_of, parse_ts
+from cms.context.tools import query_terms
+from cms.librarian.summarizer import OfflineSummarizer, Turn
 
 
 def test_cms_and_storage_do_not_load_qt() -> None:
     code = (
-        "import sys, cms.context, cms.turn, cms.librarian, storage, monet_app.replay, "
-        "monet_app.cli; "
+        "import importlib, pkgutil, sys, cms, storage, monet_app.replay, monet_app.cli, "
+        "monet_app.wiring; "
+        "[importlib.import_module(m.name) for pkg in (cms, storage) "
+        "for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + '.') "
+        "if '.migrations' not in m.name]; "
         "bad = [m for m in sys.modules if m.startswith(('PySide6', 'PyQt'))]; "
         "assert not bad, bad"
     )

@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from cms.clock import parse_ts
-from cms.days import day_of
+from cms.clock import day_of, parse_ts
+from cms.context.timeline import PENDING_MARKER
 from cms.settings import Settings
-from cms.timeline import PENDING_MARKER
 from cms.tokens import TiktokenEstimator
 from monet_app.cli import main
 from monet_app.export import export_records
@@ -151,7 +150,7 @@ def test_restart_mid_day_second_run_extends_first(tmp_path: Path) -> None:
     between = records[records.index(last_of_first) + 1 : records.index(first_of_second)]
     names = [r["name"] for r in between]
     assert names[0] == "app_started" and not set(names) & REBUILD_EVENTS
-    from cms.prompt import extends
+    from cms.context.prompt import extends
 
     assert extends(last_of_first["body"], first_of_second["body"])
 

@@ -8,12 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from PySide6.QtCore import Qt
 from sqlmodel import select
 
+from cms.context.tools import read_day, run_tool
 from cms.settings import Settings
-from cms.tools import read_day, run_tool
 from storage import fts
 from storage.models import Message
 from tests.helpers import World
@@ -67,11 +66,16 @@ def test_search_history_and_read_day_quote_the_database(tmp_path: Path) -> None:
 
 
 def test_read_day_as_a_tool_turn_folds_with_the_day(tmp_path: Path) -> None:
-    from cms.model import Completed, TextDelta, ToolCall, Usage
+    from cms.model.protocol import Completed, TextDelta, ToolCall, Usage
 
     class AsksForADay:
+        usage_source = "standin"
+
         def __init__(self) -> None:
             self.calls = 0
+
+        def close(self) -> None:
+            pass
 
         def stream(self, body):  # type: ignore[no-untyped-def]
             self.calls += 1

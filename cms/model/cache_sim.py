@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from cms.model import Usage
+from cms.model.protocol import Usage
 from cms.tokens import TokenEstimator
 
 LOOKBACK_POSITIONS = 20

@@ -16,17 +16,17 @@ from datetime import datetime
 
 from sqlmodel import Session, col, delete, select
 
-from cms import memory
-from cms.context_summary import (
+from cms.context.timeline import fill_rollup
+from cms.librarian.context_summary import (
     OfflineContextWriter,
     select_memories,
     summary_row,
     write_summary_file,
 )
-from cms.summarizer import OfflineSummarizer, Turn
-from cms.timeline import fill_rollup
+from cms.librarian.summarizer import OfflineSummarizer, Turn
+from cms.memory import rules as memory
 from storage import Database, queries
-from storage.errors import UserFacingError
+from storage.errors import ForgetError
 from storage.models import (
     ContextSummary,
     MemoryItem,
@@ -35,10 +35,6 @@ from storage.models import (
     Segment,
     TimelineEntry,
 )
-
-
-class ForgetError(UserFacingError):
-    pass
 
 
 def delete_messages(db: Database, message_ids: Sequence[int], now: datetime) -> int:

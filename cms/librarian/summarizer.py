@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from cms.model import ChatModel, Completed, TextDelta, Usage
+from cms.model.protocol import ChatModel, Completed, TextDelta, Usage
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,10 @@ class Summarizer(Protocol):
 
     def summarize(self, turns: Sequence[Turn]) -> str:
         """One line (no newline) describing the turns."""
+        ...
+
+    def close(self) -> None:
+        """Release what the summarizer holds (a Claude summarizer's HTTP pool)."""
         ...
 
 
@@ -91,6 +95,9 @@ class OfflineSummarizer:
 
     def __init__(self, max_chars: int = 110) -> None:
         self.max_chars = max_chars
+
+    def close(self) -> None:
+        """Nothing to release."""
 
     def summarize(self, turns: Sequence[Turn]) -> str:
         weights: Counter[str] = Counter()
@@ -162,9 +169,7 @@ class ClaudeSummarizer:
         self.max_tokens = max_tokens
 
     def close(self) -> None:
-        closer = getattr(self.model, "close", None)
-        if closer is not None:
-            closer()
+        self.model.close()
 
     def body(self, turns: Sequence[Turn]) -> dict[str, object]:
         lines = []

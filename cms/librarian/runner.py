@@ -28,21 +28,20 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from cms.clock import Clock, parse_ts
-from cms.context_summary import (
+from cms.clock import Clock, day_of, parse_ts
+from cms.context.events import EventName, RequestLog
+from cms.context.timeline import cut_segments
+from cms.librarian.context_summary import (
     ContextWriter,
     OfflineContextWriter,
     select_memories,
     summary_row,
     write_summary_file,
 )
-from cms.days import day_of
-from cms.events import RequestLog
-from cms.memory import remember_from
-from cms.summarizer import OfflineSummarizer, Summarizer, Turn
-from cms.timeline import cut_segments
+from cms.librarian.summarizer import OfflineSummarizer, Summarizer, Turn
+from cms.memory.rules import remember_from
 from storage import Database, queries
-from storage.errors import UserFacingError
+from storage.errors import DatabaseError
 from storage.models import (
     ContextSummary,
     Message,
@@ -127,9 +126,7 @@ class Librarian:
 
     def close(self) -> None:
         """Let the summarizer close its connections (a Claude summarizer's HTTP pool)."""
-        closer = getattr(self.summarizer, "close", None)
-        if closer is not None:
-            closer()
+        self.summarizer.close()
 
     def due(self) -> bool:
         with self.db.session() as session:
@@ -235,8 +232,10 @@ class Librarian:
                 session.add(Presummary(first_message_id=first, last_message_id=last, summary="",
                                        source=f"claim:{self.name}",
                                        created_ts=self.clock.now().isoformat()))
-        except (IntegrityError, UserFacingError):
+        except IntegrityError:
             return False  # another librarian took it
+        except DatabaseError:
+            return False  # locked by another writer: tried again at the next pass
         return True
 
     def _drop_run(self, first: int, last: int) -> None:
@@ -299,9 +298,9 @@ class Librarian:
             session.add(row)
             detail = {"persona": row.persona_count, "recent": row.recent_count}
             if self.log is not None:
-                self.log.event(session, now.isoformat(), "context_summary_changed", detail)
+                self.log.event(session, now.isoformat(), EventName.CONTEXT_SUMMARY_CHANGED, detail)
             else:
-                queries.add_event(session, now.isoformat(), "context_summary_changed", detail)
+                queries.add_event(session, now.isoformat(), EventName.CONTEXT_SUMMARY_CHANGED, detail)
         write_summary_file(self.db.home, text)
         return row
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from cms.model import Usage
+from cms.model.protocol import Usage
 
 
 @dataclass(frozen=True)

@@ -8,12 +8,41 @@ order they happen, in the format of ``docs/replay.md``.
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from sqlmodel import Session
 
 from storage import queries
+
+
+class EventName(StrEnum):
+    """Every event MONET logs (``docs/replay.md``, the events table)."""
+
+    APP_STARTED = "app_started"
+    DAY_STARTED = "day_started"
+    SUNSET_FOLD = "sunset_fold"
+    CEILING_FOLD = "ceiling_fold"
+    EMERGENCY_FOLD = "emergency_fold"
+    THREAD_SWITCH_FOLD = "thread_switch_fold"
+    PENDING_RESOLVED = "pending_resolved"
+    MEMORY_CHANGED = "memory_changed"
+    SETTINGS_CHANGED = "settings_changed"
+    CONTEXT_SUMMARY_CHANGED = "context_summary_changed"
+    TAB_SWITCH = "tab_switch"
+    OPEN_DAY = "open_day"
+
+
+#: Events that fold raw turns into the Timeline Index.
+FOLD_EVENTS = frozenset({
+    EventName.SUNSET_FOLD, EventName.CEILING_FOLD, EventName.EMERGENCY_FOLD,
+    EventName.THREAD_SWITCH_FOLD,
+})
+#: Rebuild points: the only events after which the next chat body may differ.
+REBUILD_EVENTS = FOLD_EVENTS | {
+    EventName.PENDING_RESOLVED, EventName.MEMORY_CHANGED, EventName.SETTINGS_CHANGED,
+}
 
 
 class RequestLog:
@@ -30,7 +59,7 @@ class RequestLog:
         self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
         self._handle.flush()
 
-    def event(self, session: Session, ts: str, name: str, detail: dict[str, Any]) -> None:
+    def event(self, session: Session, ts: str, name: EventName, detail: dict[str, Any]) -> None:
         queries.add_event(session, ts, name, detail)
         self.write({"kind": "event", "ts": ts, "name": name, "detail": detail})
 

@@ -7,22 +7,16 @@ is kept and marked incomplete. "Prompt is too long" folds and retries once, neve
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
-from cms.context import ContextManager
-from cms.events import RequestLog
-from cms.model import (
-    ChatModel,
-    Completed,
-    ModelError,
-    PromptTooLongError,
-    TextDelta,
-    ToolCall,
-    Usage,
-)
-from cms.tools import run_tool
+from cms.context.events import RequestLog
+from cms.context.manager import ContextManager
+from cms.context.tools import run_tool
+from cms.model.protocol import ChatModel, Completed, ModelEvent, TextDelta, ToolCall, Usage
+from storage.errors import ModelError, PromptTooLongError
 from storage.models import Message
 
 MAX_TOOL_ROUNDS = 4
@@ -43,6 +37,8 @@ class TurnRunner:
         self.cm = cm
         self.model = model
         self.log = log
+        #: When set, the milliseconds each request took to prepare (the model excluded).
+        self.prepare_timings: list[float] | None = None
 
     def send(
         self,
@@ -71,12 +67,15 @@ class TurnRunner:
         retried_too_long = False
         rounds = 0
         while True:
+            started = time.perf_counter()
             prepared = self.cm.prepare_request()
+            if self.prepare_timings is not None:
+                self.prepare_timings.append((time.perf_counter() - started) * 1000)
             request_ts = self.cm.now_ts()
             pieces: list[str] = []
             calls: list[ToolCall] = []
             completed: Completed | None = None
-            events: Any = None
+            events: Generator[ModelEvent, None, None] | None = None
             try:
                 events = self.model.stream(prepared.body)
                 for event in events:
@@ -101,9 +100,8 @@ class TurnRunner:
                 result.error = str(exc)
                 raise
             finally:
-                close = getattr(events, "close", None)
-                if close is not None:
-                    close()  # ends the HTTP stream when the person pressed Stop
+                if events is not None:
+                    events.close()  # ends the HTTP stream when the person pressed Stop
             result.requests += 1
             usage = completed.usage if completed else Usage()
             if cancel is not None and cancel.is_set() and completed is None:
@@ -114,7 +112,7 @@ class TurnRunner:
             result.usages.append(usage)
             self.log.request(request_ts, "chat", prepared.body, usage.as_dict())
             if completed is not None:
-                source = getattr(self.model, "usage_source", "standin")
+                source = self.model.usage_source
                 self.cm.record_usage("chat", usage, prepared.estimated_input_tokens, source)
             if completed is None:
                 result.reply = self.cm.record_reply("".join(pieces), tab, status="incomplete")

@@ -26,7 +26,7 @@ from datetime import UTC, datetime, timedelta
 from sqlmodel import Session, col, select
 
 from storage import queries
-from storage.errors import UserFacingError
+from storage.errors import MemoryItemError
 from storage.models import MemoryItem, Message
 
 KINDS = ("preference", "promise", "shared_experience", "asked_to_remember", "persona")
@@ -70,10 +70,6 @@ _PROMISE = re.compile(r"(約束|するつもり|予定です|\bi will\b|\bi prom
                       re.IGNORECASE)
 _EXPERIENCE = re.compile(r"(一緒に|行ってきた|行きました|\bwe went\b|\bi went\b|\bvisited\b)",
                          re.IGNORECASE)
-
-
-class MemoryError(UserFacingError):
-    pass
 
 
 @dataclass(frozen=True)
@@ -230,10 +226,10 @@ def memory_lines(items: Sequence[MemoryItem]) -> str:
 def edit(session: Session, item_id: int, fact: str) -> MemoryItem:
     item = session.get(MemoryItem, item_id)
     if item is None:
-        raise MemoryError(f"No memory item {item_id}.")
+        raise MemoryItemError(f"No memory item {item_id}.")
     fact = " ".join(fact.split())
     if not fact:
-        raise MemoryError("The new text is empty; to remove the item, delete it.")
+        raise MemoryItemError("The new text is empty; to remove the item, delete it.")
     item.fact = fact
     item.status = "active"
     session.add(item)
@@ -244,7 +240,7 @@ def edit(session: Session, item_id: int, fact: str) -> MemoryItem:
 def delete(session: Session, item_id: int) -> None:
     item = session.get(MemoryItem, item_id)
     if item is None:
-        raise MemoryError(f"No memory item {item_id}.")
+        raise MemoryItemError(f"No memory item {item_id}.")
     session.delete(item)
     queries.bump_memory(session)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from cms.model import Usage
-from cms.pricing import Price, dollars
+from cms.model.pricing import Price, dollars
+from cms.model.protocol import Usage
 from storage import Database
 from storage.models import UsageRecord
 

@@ -18,7 +18,7 @@ from datetime import date, timedelta
 from sqlmodel import Session
 
 from cms.clock import parse_ts
-from cms.summarizer import OfflineSummarizer
+from cms.librarian.summarizer import OfflineSummarizer
 from cms.tokens import TokenEstimator
 from storage import queries
 from storage.models import Fold, Message, Segment, Thread, TimelineEntry

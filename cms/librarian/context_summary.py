@@ -18,9 +18,9 @@ from typing import Protocol
 
 from sqlmodel import Session
 
-from cms.core_prompt import promoted_statements
-from cms.days import day_of
-from cms.model import ChatModel, Completed, TextDelta, Usage
+from cms.clock import day_of
+from cms.context.core_prompt import promoted_statements
+from cms.model.protocol import ChatModel, Completed, TextDelta, Usage
 from storage import queries
 from storage.files import write_text_atomic
 from storage.models import ContextSummary
@@ -43,7 +43,7 @@ class MemorySelection:
 def select_memories(session: Session, home: Path, now: datetime) -> MemorySelection:
     """The persona layer: promoted statements, then the memory items the rules admitted
     (preferences, requests to remember, promises...), the newest 25 of them together."""
-    from cms.memory import active_items
+    from cms.memory.rules import active_items
 
     promoted = [statement for _category, statement in promoted_statements(home)]
     remembered = [item.fact for item in active_items(session, now)]  # expired ones stop

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from storage.errors import UserFacingError
+from storage.errors import PromotionError
 from storage.files import read_text, write_text_atomic
 
 CORE_FILE = "system_prompt_core.txt"
@@ -21,10 +21,6 @@ CATEGORIES: dict[str, str] = {
     "facts": "永続的な事実",
 }
 PROMOTED_HEADER = "# 昇格された記憶（system_prompt_core）"
-
-
-class PromotionError(UserFacingError):
-    pass
 
 
 def core_path(home: Path) -> Path:

@@ -19,30 +19,21 @@ from typing import Any
 
 from sqlmodel import Session
 
-from cms import timeline
-from cms.clock import Clock, parse_ts
-from cms.core_prompt import pinned_text
-from cms.days import day_of
-from cms.events import RequestLog
-from cms.ledger import usage_record
-from cms.memory import active_items, expired_since, memory_lines
-from cms.model import Usage
-from cms.pricing import prices_from_settings
-from cms.prompt import build_body, user_turn_text
+from cms.clock import Clock, day_of, parse_ts
+from cms.context import timeline
+from cms.context.core_prompt import pinned_text
+from cms.context.events import EventName, RequestLog
+from cms.context.prompt import build_body, user_turn_text
+from cms.context.tools import TOOLS
+from cms.memory.rules import active_items, expired_since, memory_lines
+from cms.model.ledger import usage_record
+from cms.model.pricing import prices_from_settings
+from cms.model.protocol import Usage
 from cms.settings import Settings
 from cms.tokens import TokenEstimator, count_json
-from cms.tools import TOOLS
 from storage import Database, queries
-from storage.errors import UserFacingError
+from storage.errors import EmptyMessageError, PromptTooLargeError
 from storage.models import Message, PromptState, Setting, Thread, TimelineEntry, UsageRecord
-
-
-class EmptyMessageError(UserFacingError):
-    pass
-
-
-class PromptTooLargeError(UserFacingError):
-    pass
 
 
 def clean_text(text: str) -> str:
@@ -86,7 +77,7 @@ class ContextManager:
     def now_ts(self) -> str:
         return self.clock.now().isoformat()
 
-    def _event(self, session: Session, name: str, detail: dict[str, Any]) -> None:
+    def _event(self, session: Session, name: EventName, detail: dict[str, Any]) -> None:
         self.log.event(session, self.now_ts(), name, detail)
 
     def pinned(self) -> str:
@@ -110,7 +101,7 @@ class ContextManager:
     def app_started(self) -> None:
         with self.db.session() as session:
             queries.prompt_state(session)
-            self._event(session, "app_started", {})
+            self._event(session, EventName.APP_STARTED, {})
 
     def current_tab(self) -> str:
         with self.db.session() as session:
@@ -121,13 +112,13 @@ class ContextManager:
         with self.db.session() as session:
             state = queries.prompt_state(session)
             if state.current_tab and state.current_tab != tab:
-                self._event(session, "tab_switch", {"from": state.current_tab, "to": tab})
+                self._event(session, EventName.TAB_SWITCH, {"from": state.current_tab, "to": tab})
             state.current_tab = tab
             session.add(state)
 
     def open_day(self, day: str) -> None:
         with self.db.session() as session:
-            self._event(session, "open_day", {"day": day})
+            self._event(session, EventName.OPEN_DAY, {"day": day})
 
     def thread_named(self, title: str) -> int:
         with self.db.session() as session:
@@ -147,7 +138,7 @@ class ContextManager:
                 fold_id, _count = self._fold_thread(session, previous)
                 self._event(
                     session,
-                    "thread_switch_fold",
+                    EventName.THREAD_SWITCH_FOLD,
                     {"fold_id": fold_id, "from": previous, "to": thread_id,
                      "pending": self._pending_of(session, fold_id)},
                 )
@@ -168,7 +159,7 @@ class ContextManager:
             if state.current_day and day < state.current_day:
                 day = state.current_day  # a clock that went back never reopens a past day
             if day != state.current_day:
-                self._event(session, "day_started", {"day": day})
+                self._event(session, EventName.DAY_STARTED, {"day": day})
                 state.current_day = day
             if self.settings.sunset_model:
                 thread = queries.day_thread(session, day, ts)
@@ -315,7 +306,7 @@ class ContextManager:
             fingerprint = self.fingerprint()
             if state.fingerprint != fingerprint:
                 if state.fingerprint:
-                    self._event(session, "settings_changed", {"fingerprint": fingerprint})
+                    self._event(session, EventName.SETTINGS_CHANGED, {"fingerprint": fingerprint})
                 state.fingerprint = fingerprint
                 state.pinned_text = self.pinned()
                 state.pinned_tokens = self.estimator.count(state.pinned_text)
@@ -327,7 +318,7 @@ class ContextManager:
                     fold_id, count = self._fold_before_day(session, state.current_day)
                     self._event(
                         session,
-                        "sunset_fold",
+                        EventName.SUNSET_FOLD,
                         {
                             "fold_id": fold_id,
                             "day": state.prompt_day,
@@ -342,7 +333,7 @@ class ContextManager:
                 state.prompt_thread_id = state.current_thread_id
                 dirty = True
             if state.memory_version != state.memory_rendered:
-                self._event(session, "memory_changed", {"version": state.memory_version})
+                self._event(session, EventName.MEMORY_CHANGED, {"version": state.memory_version})
                 dirty = True
             if self._resolve_pending(session, state):
                 dirty = True
@@ -466,7 +457,7 @@ class ContextManager:
         fold_id, _segments = self._fold_raw(session, state, folded, kind)
         self._event(
             session,
-            f"{kind}_fold",
+            EventName(f"{kind}_fold"),
             {"fold_id": fold_id, "exchanges": count, **detail,
              "pending": self._pending_of(session, fold_id)},
         )
@@ -510,7 +501,7 @@ class ContextManager:
             if any(e.id in shown for e in entries):
                 resolved.append(fold.id)
         if resolved:
-            self._event(session, "pending_resolved", {"fold_id": resolved[0], "fold_ids": resolved})
+            self._event(session, EventName.PENDING_RESOLVED, {"fold_id": resolved[0], "fold_ids": resolved})
         return bool(resolved)
 
     # ----- rendering --------------------------------------------------------------------

@@ -1,0 +1,96 @@
+"""The one narrow protocol for "the model".
+
+A model takes a request body (the exact keyword arguments of ``messages.stream``) and
+yields events: pieces of text, tool calls, and one final ``Completed`` with the usage.
+The Anthropic gateway and ``StandInModel`` both satisfy it, so a replay runs the same
+code path that talks to Claude.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Generator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from cms.tokens import TokenEstimator
+
+
+@dataclass(frozen=True)
+class Usage:
+    input_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+    cache_read_input_tokens: int = 0
+    output_tokens: int = 0
+    cache_creation_5m: int = 0
+    cache_creation_1h: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "input_tokens": self.input_tokens,
+            "cache_creation_input_tokens": self.cache_creation_input_tokens,
+            "cache_read_input_tokens": self.cache_read_input_tokens,
+            "output_tokens": self.output_tokens,
+            "cache_creation": {
+                "ephemeral_5m_input_tokens": self.cache_creation_5m,
+                "ephemeral_1h_input_tokens": self.cache_creation_1h,
+            },
+        }
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    id: str
+    name: str
+    input: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Completed:
+    stop_reason: str
+    usage: Usage
+    content: list[dict[str, Any]] = field(default_factory=list)
+
+
+ModelEvent = TextDelta | ToolCall | Completed
+
+
+class ChatModel(Protocol):
+    """Claude, or a stand-in for it. ``usage_source`` names where usage figures come from
+    in the ledger (``api`` or ``standin``)."""
+
+    usage_source: str
+
+    def stream(self, body: Mapping[str, Any]) -> Generator[ModelEvent, None, None]:
+        """Send one request body; closing the generator ends the HTTP stream."""
+        ...
+
+    def close(self) -> None:
+        """Release connections (the SDK's HTTP pool); the model is not used afterwards."""
+        ...
+
+
+def body_text_tokens(estimator: TokenEstimator, body: Mapping[str, Any]) -> int:
+    """A token estimate for a whole request body (tools, system, messages)."""
+    parts: list[str] = [json.dumps(body.get("tools", []), ensure_ascii=False)]
+    system = body.get("system", [])
+    if isinstance(system, str):
+        parts.append(system)
+    else:
+        parts.extend(str(b.get("text", "")) for b in system)
+    for message in body.get("messages", []):
+        content = message["content"]
+        if isinstance(content, str):
+            parts.append(content)
+            continue
+        for block in content:
+            if block.get("type") == "text":
+                parts.append(block["text"])
+            else:
+                parts.append(json.dumps(block, ensure_ascii=False))
+    return sum(estimator.count(p) for p in parts)

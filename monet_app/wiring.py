@@ -1,0 +1,203 @@
+"""Building MONET's core, in one place, for every entry point.
+
+``build_core`` opens the data folder and makes what each entry point needs: the database,
+the settings (with per-run overrides), the token estimator, the request log, the context
+manager, the turn runner, the librarian (its summarizer and context writer) and, on first
+use, the chat model. The window (``monet_app.app``), ``monet replay``, ``monet librarian``,
+``monet timeline`` and the tests all call it, so a part is configured the same way
+everywhere (``docs/ARCHITECTURE.md``, "Building the core").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from cms.clock import Clock, day_of
+from cms.context.events import RequestLog
+from cms.context.manager import ContextManager
+from cms.context.turn import TurnRunner
+from cms.librarian.context_summary import (
+    ClaudeContextWriter,
+    ContextWriter,
+    OfflineContextWriter,
+)
+from cms.librarian.runner import Librarian
+from cms.librarian.summarizer import ClaudeSummarizer, OfflineSummarizer, Summarizer
+from cms.model.cache_sim import PromptCacheSimulator
+from cms.model.ledger import record, usage_record
+from cms.model.pricing import prices_from_settings
+from cms.model.protocol import ChatModel, Usage
+from cms.model.standin import StandInModel
+from cms.settings import Settings, load_settings, save_settings
+from cms.tokens import TiktokenEstimator, TokenEstimator
+from storage import Database
+from storage.errors import ModelError, UserFacingError
+
+#: Makes the chat model from the current settings; may raise ``MissingKeyError``.
+ModelFactory = Callable[[Settings], ChatModel]
+#: Where the librarian's summaries come from: Claude when a key exists (else offline,
+#: said in ``Core.librarian_note``), always offline, or a given summarizer (tests).
+SummarizerChoice = Literal["auto", "offline"] | Summarizer
+#: A summary of a long run may take a while; a chat reply has its own setting.
+LIBRARIAN_TIMEOUT_SECONDS = 120.0
+
+
+def gateway_model(settings: Settings, timeout: float | None = None) -> ChatModel:
+    """Claude through the official SDK (key from the environment or the OS keyring)."""
+    from monet_app.gateway import AnthropicModel, make_client
+
+    return AnthropicModel(make_client(
+        max_retries=settings.max_retries, timeout=timeout or settings.request_timeout_seconds
+    ))
+
+
+def no_model(settings: Settings) -> ChatModel:
+    """For entry points that never talk to Claude (``monet timeline``)."""
+    raise ModelError("This command does not talk to Claude.")
+
+
+@dataclass
+class Core:
+    """The parts one process uses over one data folder. ``close()`` releases all of them."""
+
+    home: Path
+    db: Database
+    settings: Settings
+    clock: Clock
+    estimator: TokenEstimator
+    log: RequestLog
+    context: ContextManager
+    runner: TurnRunner
+    librarian: Librarian
+    librarian_note: str
+    model_factory: ModelFactory
+    summarizer_choice: SummarizerChoice
+    _model: ChatModel | None = field(default=None, repr=False)
+
+    def chat_model(self) -> ChatModel:
+        """The chat model, made on first use (a ``UserFacingError`` if there is no key)."""
+        if self._model is None:
+            self._model = self.model_factory(self.settings)
+            self.runner.model = self._model
+        return self._model
+
+    def drop_model(self) -> None:
+        """Close the chat model; the next use makes a new one (a new key, a network back)."""
+        if self._model is not None:
+            self._model.close()
+            self._model = None
+
+    def use_settings(self, settings: Settings) -> None:
+        """Store validated settings and rebuild what depends on them."""
+        settings = settings.validated()
+        with self.db.session() as session:
+            save_settings(session, settings)
+        self.settings = settings
+        self.drop_model()
+        self.context = ContextManager(self.db, settings, self.clock, self.estimator, self.log)
+        self.runner = TurnRunner(self.context, _Unset(), self.log)
+        self.librarian.close()
+        self.librarian, self.librarian_note = build_librarian(
+            self.db, settings, self.clock, self.log, self.summarizer_choice
+        )
+
+    def close(self) -> None:
+        self.drop_model()
+        self.librarian.close()
+        self.log.close()
+        self.db.close()
+
+
+def build_core(
+    home: Path,
+    *,
+    clock: Clock,
+    settings: Settings | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    request_log: Path | None = None,
+    estimator: TokenEstimator | None = None,
+    summarizer: SummarizerChoice = "auto",
+    model_factory: ModelFactory = gateway_model,
+) -> Core:
+    """Open ``home`` and build every part: with the stored settings, or ``settings`` if
+    given (tests), and ``overrides`` on top for this run only."""
+    db = Database(home)
+    if settings is None:
+        with db.session() as session:
+            settings = load_settings(session)
+    settings = settings.with_overrides(**dict(overrides or {}))
+    estimator = estimator or TiktokenEstimator()
+    log = RequestLog(request_log)
+    context = ContextManager(db, settings, clock, estimator, log)
+    librarian, note = build_librarian(db, settings, clock, log, summarizer)
+    return Core(
+        home=db.home, db=db, settings=settings, clock=clock, estimator=estimator, log=log,
+        context=context, runner=TurnRunner(context, _Unset(), log), librarian=librarian,
+        librarian_note=note, model_factory=model_factory, summarizer_choice=summarizer,
+    )
+
+
+def standin_factory(estimator: TokenEstimator, clock: Clock) -> Callable[[Settings], StandInModel]:
+    """The replay's stand-in model, priced by the prompt-cache simulator on ``clock``."""
+
+    def make(settings: Settings) -> StandInModel:
+        return StandInModel(estimator, cache=PromptCacheSimulator(estimator), now=clock.now)
+
+    return make
+
+
+def build_librarian(
+    db: Database,
+    settings: Settings,
+    clock: Clock,
+    log: RequestLog | None = None,
+    summarizer: SummarizerChoice = "auto",
+) -> tuple[Librarian, str]:
+    """The librarian this machine can run now, and a sentence saying which summarizer."""
+    writer: ContextWriter = OfflineContextWriter()
+    chosen: Summarizer
+    if not isinstance(summarizer, str):
+        chosen, note = summarizer, f"summarizer {summarizer.name}"
+    elif summarizer == "offline" or settings.librarian_summarizer == "offline":
+        chosen, note = OfflineSummarizer(), "offline summarizer (as set)"
+    else:
+        try:
+            model = gateway_model(settings, timeout=LIBRARIAN_TIMEOUT_SECONDS)
+        except UserFacingError:
+            chosen, note = OfflineSummarizer(), "no API key: the offline summarizer stands in"
+        else:
+            prices = prices_from_settings(settings.prices)
+
+            def ledger(usage: Usage, model_name: str) -> None:
+                now = clock.now()
+                record(db, usage_record(
+                    ts=now.isoformat(), day=day_of(now, settings.day_start_time),
+                    purpose="librarian", model=model_name, usage=usage, estimated_input=0,
+                    source="api", prices=prices,
+                ))
+
+            chosen = ClaudeSummarizer(model, settings.librarian_model, ledger)
+            writer = ClaudeContextWriter(model, settings.librarian_model, ledger)
+            note = f"summaries by {settings.librarian_model}"
+    librarian = Librarian(
+        db, chosen, clock, settings.librarian_interval_minutes,
+        context_writer=writer, day_start=settings.day_start_time, log=log,
+        pause_minutes=settings.segment_pause_minutes, segment_tokens=settings.segment_max_tokens,
+        incognito_days=settings.incognito_days, incognito_tabs=settings.incognito_tabs,
+    )
+    return librarian, note
+
+
+class _Unset:
+    """The runner's model until ``Core.chat_model()`` makes one; never streams."""
+
+    usage_source = "none"
+
+    def stream(self, body: Mapping[str, Any]) -> Any:
+        raise ModelError("No model is configured yet.")
+
+    def close(self) -> None:
+        pass
