@@ -39,9 +39,9 @@ def monet_cost(trace: Path, **overrides: Any) -> tuple[float, float, int]:
     with tempfile.TemporaryDirectory() as tmp:
         replay(trace, Path(tmp), None, overrides=overrides, estimator=ESTIMATOR)
         db = Database(Path(tmp))
-        totals = usage_report(db)["totals"]
+        totals = usage_report(db).totals
         db.close()
-    return totals["dollars"], totals["cache_hit_ratio"], totals["requests"]
+    return round(totals.dollars, 6), round(totals.cache_hit_ratio, 4), totals.requests
 
 
 def naive_cost(trace: Path) -> tuple[float, float, int]:

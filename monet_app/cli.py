@@ -205,18 +205,19 @@ def _run(args: argparse.Namespace, home: Path) -> int:
         db = Database(home)
         with db.session() as session:
             found = fts.search_all(session, " ".join(args.query), args.limit)
-        rows = [
-            {"id": m.id, "day": m.day, "time": parse_ts(m.ts).strftime("%H:%M"), "tab": m.tab,
-             "role": m.role, "text": m.text}
-            for m in found
-        ]
         if args.json:
+            rows = [
+                {"id": hit.id, "day": hit.day, "time": parse_ts(hit.ts).strftime("%H:%M"),
+                 "tab": hit.tab, "role": hit.role, "text": hit.text}
+                for hit in found
+            ]
             print(_json.dumps(rows, ensure_ascii=False, indent=2))
         else:
-            for r in rows:
-                line = " ".join(r["text"].split())
-                print(f"{r['day']} {r['time']} [{r['tab']}] {r['role']}: {line[:160]}")
-            if not rows:
+            for hit in found:
+                line = " ".join(hit.text.split())
+                time = parse_ts(hit.ts).strftime("%H:%M")
+                print(f"{hit.day} {time} [{hit.tab}] {hit.role}: {line[:160]}")
+            if not found:
                 print("no message matches")
         return 0
     if args.command == "forget":
@@ -293,7 +294,7 @@ def _run(args: argparse.Namespace, home: Path) -> int:
 def _memory(args: argparse.Namespace, home: Path) -> int:
     import json as _json
 
-    from sqlmodel import select
+    from sqlmodel import col, select
 
     from storage import Database
     from storage.models import MemoryItem
@@ -301,7 +302,7 @@ def _memory(args: argparse.Namespace, home: Path) -> int:
     db = Database(home)
     with db.session() as session:
         if args.action == "list":
-            items = session.exec(select(MemoryItem).order_by(MemoryItem.id)).all()  # type: ignore[arg-type]
+            items = session.exec(select(MemoryItem).order_by(col(MemoryItem.id))).all()
             if args.json:
                 print(_json.dumps([i.model_dump() for i in items], ensure_ascii=False, indent=2))
             for item in items if not args.json else []:
@@ -312,11 +313,11 @@ def _memory(args: argparse.Namespace, home: Path) -> int:
         if args.item is None:
             raise MemoryItemError(f"memory {args.action} needs an item number.")
         if args.action == "show":
-            item = session.get(MemoryItem, args.item)
-            if item is None:
+            shown = session.get(MemoryItem, args.item)
+            if shown is None:
                 raise MemoryItemError(f"No memory item {args.item}.")
-            print(_json.dumps(item.model_dump(), ensure_ascii=False, indent=2))
-            for message_id in _json.loads(item.source_message_ids):
+            print(_json.dumps(shown.model_dump(), ensure_ascii=False, indent=2))
+            for message_id in _json.loads(shown.source_message_ids):
                 source = session.get(Message, message_id)
                 if source is not None:
                     print(f"source {source.id} ({source.day} {source.tab}): {source.text}")

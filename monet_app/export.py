@@ -8,6 +8,13 @@ from typing import Any
 
 from cms.clock import parse_ts
 from storage import Database, queries
+from storage.models import MessageRole, MessageStatus
+
+_WHO = {
+    MessageRole.USER: "あなた / You",
+    MessageRole.ASSISTANT: "Claude",
+    MessageRole.TOOL: "tool",
+}
 
 
 def export_records(db: Database, day: str | None = None) -> Iterator[dict[str, Any]]:
@@ -42,7 +49,7 @@ def export_markdown(db: Database, day: str | None = None) -> Iterator[str]:
             current_day = r["day"]
             yield f"\n## {current_day}\n"
         when = parse_ts(r["ts"]).strftime("%H:%M")
-        who = {"user": "あなた / You", "assistant": "Claude", "tool": "tool"}.get(r["role"], r["role"])
-        flag = " (incomplete)" if r["status"] != "complete" else ""
+        who = _WHO.get(r["role"], r["role"])
+        flag = " (incomplete)" if r["status"] != MessageStatus.COMPLETE else ""
         thread = f", {r['thread']}" if r["thread"] != r["day"] else ""
         yield f"\n### {when} · {r['tab']}{thread} · {who}{flag}\n\n{r['text']}\n"

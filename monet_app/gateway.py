@@ -9,12 +9,12 @@ The SDK retries 408/409/429/5xx itself (``max_retries``), honouring ``retry-afte
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping
+from collections.abc import Generator
 from typing import Any
 
 import anthropic
 
-from cms.model.protocol import Completed, ModelEvent, TextDelta, ToolCall, Usage
+from cms.model.protocol import Completed, ModelEvent, RequestBody, TextDelta, ToolCall, Usage
 from monet_app.keys import load_api_key, redact
 from storage.errors import (
     AuthError,
@@ -95,10 +95,12 @@ class AnthropicModel:
         """Close the HTTP connections (the SDK keeps a pool)."""
         self.client.close()
 
-    def stream(self, body: Mapping[str, Any]) -> Generator[ModelEvent, None, None]:
+    def stream(self, body: RequestBody) -> Generator[ModelEvent, None, None]:
         key = self.client.api_key
+        # MONET's body types are its own, not the SDK's: hand the SDK plain keywords.
+        kwargs: dict[str, Any] = dict(body)
         try:
-            with self.client.messages.stream(**dict(body)) as stream:
+            with self.client.messages.stream(**kwargs) as stream:
                 for event in stream:
                     if event.type == "text" and event.text:
                         yield TextDelta(event.text)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from typing import Protocol
 
 from storage.errors import KeyStoreError
 
@@ -16,7 +17,17 @@ SERVICE = "MONET"
 ACCOUNT = "anthropic-api-key"
 
 
-def _keyring():  # type: ignore[no-untyped-def]
+class _Keyring(Protocol):
+    """What MONET uses of the ``keyring`` module."""
+
+    def get_password(self, service_name: str, username: str) -> str | None: ...
+
+    def set_password(self, service_name: str, username: str, password: str) -> None: ...
+
+    def delete_password(self, service_name: str, username: str) -> None: ...
+
+
+def _keyring() -> _Keyring | None:
     try:
         import keyring
         from keyring.backends import fail

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TextIO
 
 from cms.clock import Clock
+from monet_app.wiring import build_core
 from storage.errors import UserFacingError
 
 

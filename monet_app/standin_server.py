@@ -25,6 +25,7 @@ from typing import Any, Self
 
 from cms.model.cache_sim import PromptCacheSimulator
 from cms.tokens import TiktokenEstimator, TokenEstimator
+from storage.models import MessageRole
 
 _LABEL = re.compile(r"^\[[^\]\n]{1,60}\]\n")
 
@@ -53,14 +54,14 @@ class StandInServer:
                 if "user" in data:
                     self._script[data["user"]].append((data.get("assistant", ""), data.get("recall")))
         handler = type("Handler", (_Handler,), {"owner": self})
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), handler)
+        self.host = "127.0.0.1"
+        self.httpd = ThreadingHTTPServer((self.host, port), handler)
         self.httpd.daemon_threads = True
         self._thread: threading.Thread | None = None
 
     @property
     def url(self) -> str:
-        host, port = self.httpd.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://{self.host}:{self.httpd.server_port}"
 
     def start(self) -> Self:
         self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
@@ -108,7 +109,7 @@ class StandInServer:
     @staticmethod
     def _last_user_text(messages: list[dict[str, Any]]) -> str:
         for message in reversed(messages):
-            if message.get("role") != "user":
+            if message.get("role") != MessageRole.USER:
                 continue
             content = message.get("content", [])
             if isinstance(content, str):
@@ -126,7 +127,7 @@ def _problem(body: dict[str, Any]) -> str | None:
     messages = body.get("messages")
     if not messages:
         return "messages: at least one message is required"
-    if messages[0].get("role") != "user":
+    if messages[0].get("role") != MessageRole.USER:
         return "messages: the first message must use the user role"
     blocks: list[dict[str, Any]] = list(body.get("tools", []))
     system = body.get("system", [])
@@ -187,7 +188,7 @@ class _Handler(BaseHTTPRequestHandler):
         message = {
             "id": "msg_standin_" + hashlib.sha256(raw).hexdigest()[:16],
             "type": "message",
-            "role": "assistant",
+            "role": MessageRole.ASSISTANT,
             "model": body["model"],
             "content": content,
             "stop_reason": stop,

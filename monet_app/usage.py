@@ -6,55 +6,85 @@ Cache hit ratio = cache reads / all input tokens (uncached + cache writes + read
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from storage import Database, queries
+from storage.queries import UsageRow
 
 
-def hit_ratio(row: dict[str, Any]) -> float:
-    total = row["input_tokens"] + row["cache_write_tokens"] + row["cache_read_tokens"]
-    return row["cache_read_tokens"] / total if total else 0.0
+@dataclass(frozen=True)
+class UsageReport:
+    days: tuple[UsageRow, ...]  # oldest day first
+    totals: UsageRow  # over every day of the report; its ``day`` is "total"
+    dollars_by_purpose: dict[str, float]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The report as ``monet usage --json`` prints it."""
+        return {
+            "totals": _row_dict(self.totals),
+            "days": [{"day": row.day, **_row_dict(row)} for row in self.days],
+            "dollars_by_purpose": self.dollars_by_purpose,
+        }
 
 
-def usage_report(db: Database, day: str | None = None) -> dict[str, Any]:
+def _row_dict(row: UsageRow) -> dict[str, Any]:
+    return {
+        "requests": row.requests,
+        "input_tokens": row.input_tokens,
+        "cache_write_tokens": row.cache_write_tokens,
+        "cache_write_5m_tokens": row.cache_write_5m_tokens,
+        "cache_write_1h_tokens": row.cache_write_1h_tokens,
+        "cache_read_tokens": row.cache_read_tokens,
+        "output_tokens": row.output_tokens,
+        "dollars": round(row.dollars, 6),
+        "cache_hit_ratio": round(row.cache_hit_ratio, 4),
+    }
+
+
+def usage_report(db: Database, day: str | None = None) -> UsageReport:
     with db.session() as session:
         days = queries.usage_rows(session, day)
         purposes = queries.usage_by_purpose(session, day)
-    keys = [
-        "requests", "input_tokens", "cache_write_tokens", "cache_write_5m_tokens",
-        "cache_write_1h_tokens", "cache_read_tokens", "output_tokens", "dollars",
-    ]
-    totals: dict[str, Any] = {k: sum(r[k] for r in days) for k in keys}
-    totals["dollars"] = round(totals["dollars"], 6)
-    for row in [*days, totals]:
-        row["cache_hit_ratio"] = round(hit_ratio(row), 4)
-        row["dollars"] = round(row["dollars"], 6)
-    return {"totals": totals, "days": days, "dollars_by_purpose": purposes}
+    totals = UsageRow(
+        day="total",
+        requests=sum(r.requests for r in days),
+        input_tokens=sum(r.input_tokens for r in days),
+        cache_write_5m_tokens=sum(r.cache_write_5m_tokens for r in days),
+        cache_write_1h_tokens=sum(r.cache_write_1h_tokens for r in days),
+        cache_read_tokens=sum(r.cache_read_tokens for r in days),
+        output_tokens=sum(r.output_tokens for r in days),
+        # A sum of no days stays the integer 0, as the report has always printed it.
+        dollars=sum(r.dollars for r in days),
+    )
+    return UsageReport(days=tuple(days), totals=totals, dollars_by_purpose=purposes)
 
 
-def usage_text(report: dict[str, Any]) -> str:
+def usage_text(report: UsageReport) -> str:
     header = (
         f"{'day':10} {'requests':>8} {'uncached':>10} {'cache write':>12} {'cache read':>12} "
         f"{'output':>10} {'dollars':>10} {'hit':>6}"
     )
     lines = [header, "-" * len(header)]
 
-    def row_text(name: str, r: dict[str, Any]) -> str:
+    def row_text(r: UsageRow) -> str:
+        dollars = round(r.dollars, 6)  # rounded as in the JSON report, then shown
+        ratio = round(r.cache_hit_ratio, 4)
         return (
-            f"{name:10} {r['requests']:8,d} {r['input_tokens']:10,d} "
-            f"{r['cache_write_tokens']:12,d} {r['cache_read_tokens']:12,d} "
-            f"{r['output_tokens']:10,d} {r['dollars']:10.4f} {r['cache_hit_ratio']:6.1%}"
+            f"{r.day:10} {r.requests:8,d} {r.input_tokens:10,d} "
+            f"{r.cache_write_tokens:12,d} {r.cache_read_tokens:12,d} "
+            f"{r.output_tokens:10,d} {dollars:10.4f} {ratio:6.1%}"
         )
 
-    for r in report["days"]:
-        lines.append(row_text(r["day"], r))
+    for r in report.days:
+        lines.append(row_text(r))
     lines.append("-" * len(header))
-    lines.append(row_text("total", report["totals"]))
-    if report["dollars_by_purpose"]:
-        parts = ", ".join(f"{k} ${v:.4f}" for k, v in sorted(report["dollars_by_purpose"].items()))
+    lines.append(row_text(report.totals))
+    if report.dollars_by_purpose:
+        parts = ", ".join(f"{k} ${v:.4f}" for k, v in sorted(report.dollars_by_purpose.items()))
         lines.append(f"by purpose: {parts}")
     return "\n".join(lines)
 
 
-def usage_json(report: dict[str, Any]) -> str:
-    return json.dumps(report, ensure_ascii=False, indent=2)
+def usage_json(report: UsageReport) -> str:
+    return json.dumps(report.as_dict(), ensure_ascii=False, indent=2)

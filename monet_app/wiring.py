@@ -10,7 +10,7 @@ everywhere (``docs/ARCHITECTURE.md``, "Building the core").
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -29,7 +29,7 @@ from cms.librarian.summarizer import ClaudeSummarizer, OfflineSummarizer, Summar
 from cms.model.cache_sim import PromptCacheSimulator
 from cms.model.ledger import record, usage_record
 from cms.model.pricing import prices_from_settings
-from cms.model.protocol import ChatModel, Usage
+from cms.model.protocol import ChatModel, ModelEvent, RequestBody, Usage
 from cms.model.standin import StandInModel
 from cms.settings import Settings, load_settings, save_settings
 from cms.tokens import TiktokenEstimator, TokenEstimator
@@ -196,7 +196,7 @@ class _Unset:
 
     usage_source = "none"
 
-    def stream(self, body: Mapping[str, Any]) -> Any:
+    def stream(self, body: RequestBody) -> Generator[ModelEvent, None, None]:
         raise ModelError("No model is configured yet.")
 
     def close(self) -> None:

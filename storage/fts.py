@@ -6,13 +6,37 @@ databases without the index, use a plain substring scan. This module and
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from sqlalchemy import text
 from sqlmodel import Session, col, select
 
-from storage.models import Message
+from storage.models import Message, MessageRole
 
-ROLES = ("user", "assistant")
+#: Search looks at what was said, never at tool rows.
+ROLES = (MessageRole.USER, MessageRole.ASSISTANT)
+_SEARCHED_ROLES = "m.role IN (" + ", ".join(f"'{role}'" for role in ROLES) + ")"
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """One stored message a search found."""
+
+    id: int  # the message's id
+    day: str
+    ts: str
+    tab: str
+    tab_label: str
+    role: MessageRole
+    text: str
+
+    @classmethod
+    def of(cls, message: Message) -> SearchHit:
+        assert message.id is not None
+        return cls(
+            id=message.id, day=message.day, ts=message.ts, tab=message.tab,
+            tab_label=message.tab_label, role=message.role, text=message.text,
+        )
 
 
 def _has_fts(session: Session) -> bool:
@@ -42,7 +66,7 @@ def _load(session: Session, ids: Sequence[int]) -> list[Message]:
 
 def search_all(
     session: Session, query: str, limit: int = 50, before_id: int | None = None
-) -> list[Message]:
+) -> list[SearchHit]:
     """Messages containing every whitespace-separated term of ``query``, newest first."""
     terms = [t for t in query.split() if t]
     if not terms:
@@ -50,7 +74,7 @@ def search_all(
     long_terms = [t for t in terms if len(t) >= 3]
     short_terms = [t for t in terms if len(t) < 3]
     params: dict[str, object] = {"limit": int(limit)}
-    where = ["m.role IN ('user', 'assistant')"]
+    where = [_SEARCHED_ROLES]
     if before_id is not None:
         where.append("m.id < :before")
         params["before"] = int(before_id)
@@ -65,12 +89,12 @@ def search_all(
         params[f"like{i}"] = _like(term)
     sql = f"SELECT m.id FROM message m {join} WHERE {' AND '.join(where)} ORDER BY m.id DESC LIMIT :limit"
     ids = [row[0] for row in session.connection().execute(text(sql), params)]
-    return _load(session, ids)
+    return [SearchHit.of(m) for m in _load(session, ids)]
 
 
 def search_any(
     session: Session, terms: Sequence[str], limit: int, before_id: int | None = None
-) -> list[Message]:
+) -> list[SearchHit]:
     """Messages containing the most of ``terms`` (any of them), best first, newest first
     among equals: what Claude's ``search_history`` tool asks for."""
     terms = [t for t in dict.fromkeys(terms) if t]
@@ -88,14 +112,14 @@ def search_any(
         params["match"] = " OR ".join(_phrase(t) for t in long_terms)
         sql = (
             "SELECT m.id FROM message m JOIN message_fts ON message_fts.rowid = m.id "
-            f"AND message_fts MATCH :match WHERE m.role IN ('user', 'assistant') {before} "
+            f"AND message_fts MATCH :match WHERE {_SEARCHED_ROLES} {before} "
             "ORDER BY bm25(message_fts) LIMIT 300"
         )
         candidates.update((row[0], None) for row in session.connection().execute(text(sql), params))
     for i, term in enumerate(t for t in terms if len(t) < 3 or not fts):
         params_i = dict(params, like=_like(term))
         sql = (
-            "SELECT m.id FROM message m WHERE m.role IN ('user', 'assistant') "
+            f"SELECT m.id FROM message m WHERE {_SEARCHED_ROLES} "
             f"AND m.text LIKE :like ESCAPE '\\' {before} ORDER BY m.id DESC LIMIT 300"
         )
         del i
@@ -108,4 +132,4 @@ def search_any(
         return (sum(1 for t in lowered if t in body), m.id or 0)
 
     messages.sort(key=score, reverse=True)
-    return messages[:limit]
+    return [SearchHit.of(m) for m in messages[:limit]]

@@ -1,8 +1,8 @@
 """The tables MONET stores.
 
 A *thread* holds messages. In the sunset model every day is a thread created
-automatically (``kind="day"``); in the thread model the person's own threads have
-``kind="topic"``. A *segment* is a run of consecutive exchanges that has been folded out
+automatically (``ThreadKind.DAY``); in the thread model the person's own threads have
+``ThreadKind.TOPIC``. A *segment* is a run of consecutive exchanges that has been folded out
 of the raw prompt; each segment has one *timeline entry* (a Timeline Index line) whose
 ``summary`` is ``None`` while it is pending. Roll-up entries (day / week / month) group
 older entries through ``parent_id``. A *fold* records one rebuild that moved exchanges
@@ -11,13 +11,95 @@ into segments, so its single ``pending_resolved`` re-render can be found later.
 
 from __future__ import annotations
 
+from enum import StrEnum
+from typing import Any, TypeVar
+
 from sqlalchemy import UniqueConstraint
-from sqlmodel import Field, SQLModel
+from sqlalchemy.engine import Dialect
+from sqlalchemy.types import TypeDecorator
+from sqlmodel import AutoString, Field, SQLModel
+
+
+class MessageRole(StrEnum):
+    """Who a stored message is from. A ``tool`` row holds one tool call and its result."""
+
+    USER = "user"
+    ASSISTANT = "assistant"
+    TOOL = "tool"
+
+
+class MessageStatus(StrEnum):
+    COMPLETE = "complete"
+    INCOMPLETE = "incomplete"  # the reply broke off or was stopped; what arrived is kept
+
+
+class ThreadKind(StrEnum):
+    DAY = "day"  # sunset model: one thread per day, made automatically
+    TOPIC = "topic"  # thread model: the person's own threads
+
+
+class FoldKind(StrEnum):
+    """What moved exchanges out of the raw prompt (each logs its own ``*_fold`` event)."""
+
+    SUNSET = "sunset"
+    CEILING = "ceiling"
+    EMERGENCY = "emergency"
+    THREAD_SWITCH = "thread_switch"
+
+
+class TimelineLevel(StrEnum):
+    """A Timeline Index line: one segment, or a roll-up of older lines."""
+
+    SEGMENT = "segment"
+    DAY = "day"
+    WEEK = "week"
+    MONTH = "month"
+
+
+class MemoryKind(StrEnum):
+    PREFERENCE = "preference"
+    PROMISE = "promise"
+    SHARED_EXPERIENCE = "shared_experience"
+    ASKED_TO_REMEMBER = "asked_to_remember"
+    PERSONA = "persona"
+
+
+class MemoryStatus(StrEnum):
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"  # replaced by a correction; no longer sent
+    CONTESTED = "contested"  # contradicts another item; shown to the person and to Claude
+
+
+_E = TypeVar("_E", bound=StrEnum)
+
+
+class EnumString(TypeDecorator[_E]):
+    """A plain string column (the same ``VARCHAR`` as a ``str`` field) whose values come
+    back as members of ``enum``. The stored text is the member's value, as before; a
+    value this code does not know is returned as the plain string it is."""
+
+    impl = AutoString
+    cache_ok = True
+
+    def __init__(self, enum: type[_E]) -> None:
+        super().__init__()
+        self.enum = enum
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
+        return value.value if isinstance(value, self.enum) else value
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> Any:
+        if value is None:
+            return None
+        try:
+            return self.enum(value)
+        except ValueError:
+            return value
 
 
 class Thread(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
-    kind: str = Field(index=True)  # "day" | "topic"
+    kind: ThreadKind = Field(index=True, sa_type=EnumString(ThreadKind))
     day: str | None = Field(default=None, index=True)  # YYYY-MM-DD for day threads
     title: str
     created_ts: str
@@ -31,19 +113,21 @@ class Message(SQLModel, table=True):
     day: str = Field(index=True)
     tab: str
     tab_label: str
-    role: str  # "user" | "assistant" | "tool"
+    role: MessageRole = Field(sa_type=EnumString(MessageRole))
     text: str
     # Exact API content for tool rows: {"call": [...assistant blocks], "result": [...]}.
     content_json: str | None = None
     ts: str  # ISO 8601 with the offset the clock gave
     token_estimate: int
-    status: str = "complete"  # "complete" | "incomplete"
+    status: MessageStatus = Field(
+        default=MessageStatus.COMPLETE, sa_type=EnumString(MessageStatus)
+    )
     segment_id: int | None = Field(default=None, foreign_key="segment.id", index=True)
 
 
 class Fold(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
-    kind: str  # "sunset" | "ceiling" | "emergency" | "thread_switch"
+    kind: FoldKind = Field(sa_type=EnumString(FoldKind))
     day: str
     thread_id: int | None = Field(default=None, foreign_key="thread.id")
     created_ts: str
@@ -66,7 +150,7 @@ class Segment(SQLModel, table=True):
 
 class TimelineEntry(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
-    level: str = Field(index=True)  # "segment" | "day" | "week" | "month"
+    level: TimelineLevel = Field(index=True, sa_type=EnumString(TimelineLevel))
     segment_id: int | None = Field(default=None, foreign_key="segment.id", index=True)
     parent_id: int | None = Field(default=None, foreign_key="timelineentry.id", index=True)
     day_from: str = Field(index=True)
@@ -176,11 +260,13 @@ class MemoryItem(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     fact: str
-    kind: str  # preference | promise | shared_experience | asked_to_remember | persona
+    kind: MemoryKind = Field(sa_type=EnumString(MemoryKind))
     key: str = Field(index=True)  # what the fact is about, to notice corrections
     source_message_ids: str  # JSON list of message ids (the person's own messages)
     confidence: float
     created_ts: str
     expires_ts: str | None = None  # UTC ISO; None: does not expire
-    status: str = Field(default="active", index=True)  # active | superseded | contested
+    status: MemoryStatus = Field(
+        default=MemoryStatus.ACTIVE, index=True, sa_type=EnumString(MemoryStatus)
+    )
     supersedes_id: int | None = None

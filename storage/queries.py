@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func
@@ -15,11 +16,14 @@ from storage.models import (
     Event,
     Fold,
     Message,
+    MessageRole,
     Presummary,
     PromptState,
     Segment,
     Thread,
+    ThreadKind,
     TimelineEntry,
+    TimelineLevel,
     UsageRecord,
 )
 
@@ -34,9 +38,11 @@ def prompt_state(session: Session) -> PromptState:
 
 
 def day_thread(session: Session, day: str, created_ts: str) -> Thread:
-    thread = session.exec(select(Thread).where(Thread.kind == "day", Thread.day == day)).first()
+    thread = session.exec(
+        select(Thread).where(Thread.kind == ThreadKind.DAY, Thread.day == day)
+    ).first()
     if thread is None:
-        thread = Thread(kind="day", day=day, title=day, created_ts=created_ts)
+        thread = Thread(kind=ThreadKind.DAY, day=day, title=day, created_ts=created_ts)
         session.add(thread)
         session.flush()
     return thread
@@ -44,10 +50,10 @@ def day_thread(session: Session, day: str, created_ts: str) -> Thread:
 
 def topic_thread(session: Session, title: str, created_ts: str) -> Thread:
     thread = session.exec(
-        select(Thread).where(Thread.kind == "topic", Thread.title == title)
+        select(Thread).where(Thread.kind == ThreadKind.TOPIC, Thread.title == title)
     ).first()
     if thread is None:
-        thread = Thread(kind="topic", title=title, created_ts=created_ts)
+        thread = Thread(kind=ThreadKind.TOPIC, title=title, created_ts=created_ts)
         session.add(thread)
         session.flush()
     return thread
@@ -119,7 +125,7 @@ def segments_by_id(session: Session, ids: Sequence[int]) -> dict[int, Segment]:
 def pending_entries(session: Session, limit: int | None = None) -> Sequence[TimelineEntry]:
     query = (
         select(TimelineEntry)
-        .where(TimelineEntry.level == "segment", col(TimelineEntry.summary).is_(None))
+        .where(TimelineEntry.level == TimelineLevel.SEGMENT, col(TimelineEntry.summary).is_(None))
         .order_by(col(TimelineEntry.id))
     )
     if limit is not None:
@@ -163,7 +169,31 @@ def day_message_counts(session: Session) -> list[tuple[str, int]]:
     return [(day, int(n)) for day, n in rows]
 
 
-def usage_rows(session: Session, day: str | None = None) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class UsageRow:
+    """The ledger's totals over one day (or, summed, over several)."""
+
+    day: str
+    requests: int
+    input_tokens: int  # uncached input
+    cache_write_5m_tokens: int
+    cache_write_1h_tokens: int
+    cache_read_tokens: int
+    output_tokens: int
+    dollars: float
+
+    @property
+    def cache_write_tokens(self) -> int:
+        return self.cache_write_5m_tokens + self.cache_write_1h_tokens
+
+    @property
+    def cache_hit_ratio(self) -> float:
+        """Cache reads / all input tokens (uncached + cache writes + reads)."""
+        total = self.input_tokens + self.cache_write_tokens + self.cache_read_tokens
+        return self.cache_read_tokens / total if total else 0.0
+
+
+def usage_rows(session: Session, day: str | None = None) -> list[UsageRow]:
     """Per-day totals of the ledger, oldest day first."""
     query = (
         sa_select(
@@ -181,22 +211,19 @@ def usage_rows(session: Session, day: str | None = None) -> list[dict[str, Any]]
     )
     if day is not None:
         query = query.where(col(UsageRecord.day) == day)
-    rows = []
-    for d, n, inp, w5, w1, read, out, usd in session.connection().execute(query).all():
-        rows.append(
-            {
-                "day": d,
-                "requests": int(n),
-                "input_tokens": int(inp or 0),
-                "cache_write_tokens": int((w5 or 0) + (w1 or 0)),
-                "cache_write_5m_tokens": int(w5 or 0),
-                "cache_write_1h_tokens": int(w1 or 0),
-                "cache_read_tokens": int(read or 0),
-                "output_tokens": int(out or 0),
-                "dollars": float(usd or 0.0),
-            }
+    return [
+        UsageRow(
+            day=d,
+            requests=int(n),
+            input_tokens=int(inp or 0),
+            cache_write_5m_tokens=int(w5 or 0),
+            cache_write_1h_tokens=int(w1 or 0),
+            cache_read_tokens=int(read or 0),
+            output_tokens=int(out or 0),
+            dollars=float(usd or 0.0),
         )
-    return rows
+        for d, n, inp, w5, w1, read, out, usd in session.connection().execute(query).all()
+    ]
 
 
 def usage_by_purpose(session: Session, day: str | None = None) -> dict[str, float]:
@@ -227,7 +254,7 @@ def threads_with_counts(session: Session) -> list[tuple[Thread, int]]:
 
 
 def topic_thread_count(session: Session) -> int:
-    return len(session.exec(select(Thread).where(Thread.kind == "topic")).all())
+    return len(session.exec(select(Thread).where(Thread.kind == ThreadKind.TOPIC)).all())
 
 
 def last_usage(session: Session, purpose: str) -> UsageRecord | None:
@@ -256,7 +283,9 @@ def latest_summaries(session: Session, limit: int) -> Sequence[TimelineEntry]:
     """The newest segment summaries (the finest memories of talk), newest first."""
     return session.exec(
         select(TimelineEntry)
-        .where(col(TimelineEntry.summary).is_not(None), TimelineEntry.level == "segment")
+        .where(
+            col(TimelineEntry.summary).is_not(None), TimelineEntry.level == TimelineLevel.SEGMENT
+        )
         .order_by(col(TimelineEntry.first_message_id).desc(), col(TimelineEntry.id).desc())
         .limit(limit)
     ).all()
@@ -287,7 +316,7 @@ def bump_memory(session: Session) -> None:
 def user_messages_after(session: Session, after_id: int, limit: int = 2000) -> Sequence[Message]:
     return session.exec(
         select(Message)
-        .where(col(Message.id) > after_id, Message.role == "user")
+        .where(col(Message.id) > after_id, Message.role == MessageRole.USER)
         .order_by(col(Message.id))
         .limit(limit)
     ).all()

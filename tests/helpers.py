@@ -9,6 +9,7 @@ from typing import Any
 
 from cms.clock import ManualClock, parse_ts
 from cms.librarian.summarizer import OfflineSummarizer, Summarizer, Turn
+from cms.model.protocol import ChatModel
 from cms.model.standin import StandInModel
 from cms.settings import Settings
 from cms.tokens import CharEstimator, TokenEstimator
@@ -91,6 +92,12 @@ class World:
             for line in self.log_path.read_text(encoding="utf-8").splitlines()
             if json.loads(line)["kind"] == "event"
         ]
+
+    def use_model(self, model: ChatModel) -> None:
+        """Answer with ``model`` from now on; the world owns it and closes it."""
+        self.core.drop_model()
+        self.core.model_factory = lambda _settings: model
+        self.core.chat_model()
 
     def close(self) -> None:
         self.core.close()

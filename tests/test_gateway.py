@@ -33,7 +33,7 @@ def live_world(home: Path, server: StandInServer, retries: int = 2, timeout: flo
                **settings: object) -> World:
     w = World(home, Settings().with_overrides(**settings))
     client = make_client(KEY, base_url=server.url, max_retries=retries, timeout=timeout)
-    w.runner.model = AnthropicModel(client)
+    w.use_model(AnthropicModel(client))  # closed with the world, its sockets too
     return w
 
 
@@ -68,16 +68,16 @@ def test_usage_totals_equal_what_the_server_reported(home: Path, server: StandIn
     for i in range(6):
         w.later(2)
         send(w, f"{i} 番目の話です。" + "長めの本文。" * 200)
-    totals = usage_report(w.db)["totals"]
-    assert totals["requests"] == len(server.reported) == 6
+    totals = usage_report(w.db).totals
+    assert totals.requests == len(server.reported) == 6
     for ours, theirs in [
         ("input_tokens", "input_tokens"),
         ("cache_read_tokens", "cache_read_input_tokens"),
         ("cache_write_tokens", "cache_creation_input_tokens"),
         ("output_tokens", "output_tokens"),
     ]:
-        assert totals[ours] == sum(r[theirs] for r in server.reported)
-    assert totals["cache_read_tokens"] > 0 and totals["dollars"] > 0
+        assert getattr(totals, ours) == sum(r[theirs] for r in server.reported)
+    assert totals.cache_read_tokens > 0 and totals.dollars > 0
 
 
 @pytest.mark.parametrize(
@@ -150,7 +150,7 @@ def test_timeout_and_no_network_are_said_plainly(home: Path, server: StandInServ
         send(w, "遅い？")
     assert "in time" in str(info.value)
     w.runner.model.close()  # type: ignore[attr-defined]
-    w.runner.model = AnthropicModel(make_client(KEY, base_url="http://127.0.0.1:9", max_retries=0))
+    w.use_model(AnthropicModel(make_client(KEY, base_url="http://127.0.0.1:9", max_retries=0)))
     with pytest.raises(ModelError) as info:
         send(w, "つながらない？")
     assert "No connection" in str(info.value)
@@ -216,9 +216,9 @@ def test_live_replay_against_a_local_server_stores_what_the_stand_in_replay_stor
     b = [(r["role"], r["tab"], r["text"]) for r in export_records(Database(tmp_path / "live"))]
     assert len(a) == len(b)
     assert [x for x in a if x[0] == "user"] == [x for x in b if x[0] == "user"]
-    totals = usage_report(Database(tmp_path / "live"))["totals"]
-    assert totals["requests"] == live.requests
-    assert totals["cache_read_tokens"] > 0
+    totals = usage_report(Database(tmp_path / "live")).totals
+    assert totals.requests == live.requests
+    assert totals.cache_read_tokens > 0
 
 
 def test_token_estimate_is_calibrated_from_reported_usage(tmp_path: Path) -> None:
@@ -230,7 +230,7 @@ def test_token_estimate_is_calibrated_from_reported_usage(tmp_path: Path) -> Non
     with StandInServer(estimator=CharEstimator()) as s:
         w = World(tmp_path / "home", Settings().with_overrides(ceiling_tokens=100_000),
                   estimator=TiktokenEstimator())
-        w.runner.model = AnthropicModel(make_client(KEY, base_url=s.url, max_retries=0))
+        w.use_model(AnthropicModel(make_client(KEY, base_url=s.url, max_retries=0)))
         for i in range(5):
             w.later()
             send(w, f"Message number {i} about the weather and the garden today.")

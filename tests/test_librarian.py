@@ -218,8 +218,8 @@ def test_claude_summaries_are_priced_under_librarian(tmp_path: Path) -> None:
     [entry] = entries(tmp_path / "home")
     assert entry.summary and entry.summary_source == "claude-haiku-4-5"
     report = usage_report(w.db)
-    assert report["dollars_by_purpose"]["librarian"] > 0
-    assert report["dollars_by_purpose"]["chat"] >= 0
+    assert report.dollars_by_purpose["librarian"] > 0
+    assert report.dollars_by_purpose["chat"] >= 0
 
 
 @pytest.mark.parametrize("kind, needle", [

@@ -10,11 +10,13 @@ from __future__ import annotations
 import json
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from sqlmodel import Session
 
+from cms.model.protocol import RequestBody
 from storage import queries
+from storage.models import FoldKind
 
 
 class EventName(StrEnum):
@@ -34,11 +36,15 @@ class EventName(StrEnum):
     OPEN_DAY = "open_day"
 
 
+#: The event each kind of fold logs.
+FOLD_EVENT: dict[FoldKind, EventName] = {
+    FoldKind.SUNSET: EventName.SUNSET_FOLD,
+    FoldKind.CEILING: EventName.CEILING_FOLD,
+    FoldKind.EMERGENCY: EventName.EMERGENCY_FOLD,
+    FoldKind.THREAD_SWITCH: EventName.THREAD_SWITCH_FOLD,
+}
 #: Events that fold raw turns into the Timeline Index.
-FOLD_EVENTS = frozenset({
-    EventName.SUNSET_FOLD, EventName.CEILING_FOLD, EventName.EMERGENCY_FOLD,
-    EventName.THREAD_SWITCH_FOLD,
-})
+FOLD_EVENTS = frozenset(FOLD_EVENT.values())
 #: Rebuild points: the only events after which the next chat body may differ.
 REBUILD_EVENTS = FOLD_EVENTS | {
     EventName.PENDING_RESOLVED, EventName.MEMORY_CHANGED, EventName.SETTINGS_CHANGED,
@@ -48,7 +54,7 @@ REBUILD_EVENTS = FOLD_EVENTS | {
 class RequestLog:
     def __init__(self, path: Path | str | None) -> None:
         self.path = Path(path) if path else None
-        self._handle = None
+        self._handle: TextIO | None = None
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._handle = self.path.open("a", encoding="utf-8")
@@ -64,7 +70,7 @@ class RequestLog:
         self.write({"kind": "event", "ts": ts, "name": name, "detail": detail})
 
     def request(
-        self, ts: str, purpose: str, body: dict[str, Any], usage: dict[str, Any]
+        self, ts: str, purpose: str, body: RequestBody, usage: dict[str, Any]
     ) -> None:
         self.write({"kind": "request", "ts": ts, "purpose": purpose, "body": body, "usage": usage})
 

@@ -22,18 +22,28 @@ from sqlmodel import Session
 from cms.clock import Clock, day_of, parse_ts
 from cms.context import timeline
 from cms.context.core_prompt import pinned_text
-from cms.context.events import EventName, RequestLog
+from cms.context.events import FOLD_EVENT, EventName, RequestLog
 from cms.context.prompt import build_body, user_turn_text
 from cms.context.tools import TOOLS
 from cms.memory.rules import active_items, expired_since, memory_lines
 from cms.model.ledger import usage_record
 from cms.model.pricing import prices_from_settings
-from cms.model.protocol import Usage
+from cms.model.protocol import RequestBody, ToolResultBlock, Usage
 from cms.settings import Settings
 from cms.tokens import TokenEstimator, count_json
 from storage import Database, queries
 from storage.errors import EmptyMessageError, PromptTooLargeError
-from storage.models import Message, PromptState, Setting, Thread, TimelineEntry, UsageRecord
+from storage.models import (
+    FoldKind,
+    Message,
+    MessageRole,
+    MessageStatus,
+    PromptState,
+    Setting,
+    Thread,
+    TimelineEntry,
+    UsageRecord,
+)
 
 
 def clean_text(text: str) -> str:
@@ -48,7 +58,7 @@ def is_blank(text: str) -> bool:
 
 @dataclass
 class PreparedRequest:
-    body: dict[str, Any]
+    body: RequestBody
     estimated_input_tokens: int
     raw_tokens: int
 
@@ -172,7 +182,7 @@ class ContextManager:
                 day=day,
                 tab=tab,
                 tab_label=label,
-                role="user",
+                role=MessageRole.USER,
                 text=text,
                 ts=ts,
                 token_estimate=self.estimator.count(user_turn_text(label, ts, text)),
@@ -193,17 +203,24 @@ class ContextManager:
         state.current_thread_id = thread.id
         return thread
 
-    def record_reply(self, text: str, tab: str, *, status: str = "complete") -> Message:
-        return self._record("assistant", text, tab, None, status)
+    def record_reply(
+        self, text: str, tab: str, *, status: MessageStatus = MessageStatus.COMPLETE
+    ) -> Message:
+        return self._record(MessageRole.ASSISTANT, text, tab, None, status)
 
     def record_tool_round(
-        self, call: list[dict[str, Any]], result: list[dict[str, Any]], text: str, tab: str
+        self, call: list[dict[str, Any]], result: list[ToolResultBlock], text: str, tab: str
     ) -> Message:
         content = {"call": call, "result": result}
-        return self._record("tool", text, tab, content, "complete")
+        return self._record(MessageRole.TOOL, text, tab, content, MessageStatus.COMPLETE)
 
     def _record(
-        self, role: str, text: str, tab: str, content: dict[str, Any] | None, status: str
+        self,
+        role: MessageRole,
+        text: str,
+        tab: str,
+        content: dict[str, Any] | None,
+        status: MessageStatus,
     ) -> Message:
         """Replies land in today's conversation (the prompt's day or thread), always."""
         text = clean_text(text)
@@ -359,7 +376,9 @@ class ContextManager:
             if len(exchanges) <= 1:
                 return False
             count = max(1, len(exchanges) // 2)
-            self._fold_oldest(session, state, exchanges, count, "emergency", {"reason": reason})
+            self._fold_oldest(
+                session, state, exchanges, count, FoldKind.EMERGENCY, {"reason": reason}
+            )
             self._render(session, state)
             session.add(state)
         return True
@@ -378,7 +397,7 @@ class ContextManager:
             count += 1
         if count:
             detail = {"tokens_before": prepared.raw_tokens, "tokens_after": remaining}
-            self._fold_oldest(session, state, exchanges, count, "emergency", detail)
+            self._fold_oldest(session, state, exchanges, count, FoldKind.EMERGENCY, detail)
             self._render(session, state)
             prepared = self._build(session, state)
         if self.calibrated(prepared.estimated_input_tokens) > window:
@@ -399,7 +418,7 @@ class ContextManager:
         return queries.raw_messages_of_thread(session, thread) if thread else []
 
     def _new_fold(
-        self, session: Session, kind: str, messages: Sequence[Message], thread_id: int | None
+        self, session: Session, kind: FoldKind, messages: Sequence[Message], thread_id: int | None
     ) -> tuple[int | None, int]:
         if not messages:
             return None, 0  # an empty day or thread never folds and summarizes nothing
@@ -423,14 +442,15 @@ class ContextManager:
         return sum(1 for e in queries.entries_of_fold(session, fold_id) if e.summary is None)
 
     def _fold_before_day(self, session: Session, day: str) -> tuple[int | None, int]:
-        return self._new_fold(session, "sunset", queries.unsegmented_before_day(session, day), None)
+        messages = queries.unsegmented_before_day(session, day)
+        return self._new_fold(session, FoldKind.SUNSET, messages, None)
 
     def _fold_thread(self, session: Session, thread_id: int) -> tuple[int | None, int]:
         messages = queries.unsegmented_of_thread(session, thread_id)
-        return self._new_fold(session, "thread_switch", messages, thread_id)
+        return self._new_fold(session, FoldKind.THREAD_SWITCH, messages, thread_id)
 
     def _fold_raw(
-        self, session: Session, state: PromptState, folded: Sequence[Message], kind: str
+        self, session: Session, state: PromptState, folded: Sequence[Message], kind: FoldKind
     ) -> tuple[int | None, int]:
         """Move the oldest raw exchanges out of the prompt (sunset day or thread window)."""
         unsegmented = [m for m in folded if m.segment_id is None]
@@ -449,15 +469,15 @@ class ContextManager:
         state: PromptState,
         exchanges: Sequence[Sequence[Message]],
         count: int,
-        kind: str,
+        kind: FoldKind,
         detail: dict[str, Any],
     ) -> None:
-        """Fold the oldest ``count`` whole exchanges and log ``{kind}_fold``."""
+        """Fold the oldest ``count`` whole exchanges and log the fold's event."""
         folded = [m for ex in exchanges[:count] for m in ex]
         fold_id, _segments = self._fold_raw(session, state, folded, kind)
         self._event(
             session,
-            EventName(f"{kind}_fold"),
+            FOLD_EVENT[kind],
             {"fold_id": fold_id, "exchanges": count, **detail,
              "pending": self._pending_of(session, fold_id)},
         )
@@ -483,7 +503,7 @@ class ContextManager:
         if count == 0:
             return False
         detail = {"tokens_before": before, "tokens_after": remaining}
-        self._fold_oldest(session, state, exchanges, count, "ceiling", detail)
+        self._fold_oldest(session, state, exchanges, count, FoldKind.CEILING, detail)
         return True
 
     def _resolve_pending(self, session: Session, state: PromptState) -> bool:
@@ -569,7 +589,7 @@ class ContextManager:
         with self.db.session() as session:
             state = queries.prompt_state(session)
             for message in reversed(self._raw(session, state)):
-                if message.role == "user":
+                if message.role == MessageRole.USER:
                     return message
         raise EmptyMessageError("There is no message waiting for a reply.")
 

@@ -10,16 +10,25 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cms.clock import parse_ts
-from storage.models import Message
+from cms.model.protocol import (
+    ApiRole,
+    CacheControl,
+    ContentBlock,
+    MessageParam,
+    RequestBody,
+    TextBlock,
+    ToolDefinition,
+)
+from storage.models import Message, MessageRole
 
-TURN_CACHE = {"type": "ephemeral"}
+TURN_CACHE: CacheControl = {"type": "ephemeral"}
 
 
-def cache_marker(ttl: str) -> dict[str, str]:
+def cache_marker(ttl: str) -> CacheControl:
     """A breakpoint; "5m" is the API's default lifetime, so it carries no ttl field."""
     return {"type": "ephemeral", "ttl": "1h"} if ttl == "1h" else {"type": "ephemeral"}
 
@@ -29,31 +38,27 @@ def user_turn_text(tab_label: str, ts: str, text: str) -> str:
     return f"[{tab_label} {parse_ts(ts).strftime('%H:%M')}]\n{text}"
 
 
-def message_turns(message: Message) -> list[tuple[str, list[dict[str, Any]]]]:
-    if message.role == "user":
-        return [
-            (
-                "user",
-                [{"type": "text", "text": user_turn_text(message.tab_label, message.ts, message.text)}],
-            )
-        ]
-    if message.role == "assistant":
+def message_turns(message: Message) -> list[tuple[ApiRole, list[ContentBlock]]]:
+    if message.role == MessageRole.USER:
+        text = user_turn_text(message.tab_label, message.ts, message.text)
+        return [(MessageRole.USER, [{"type": "text", "text": text}])]
+    if message.role == MessageRole.ASSISTANT:
         if not message.text:
             return []  # the API rejects empty text blocks
-        return [("assistant", [{"type": "text", "text": message.text}])]
+        return [(MessageRole.ASSISTANT, [{"type": "text", "text": message.text}])]
     data = json.loads(message.content_json or "{}")
     call = [b for b in data.get("call", []) if not (b.get("type") == "text" and not b.get("text"))]
     result = data.get("result", [])
-    turns: list[tuple[str, list[dict[str, Any]]]] = []
+    turns: list[tuple[ApiRole, list[ContentBlock]]] = []
     if call:
-        turns.append(("assistant", call))
+        turns.append((MessageRole.ASSISTANT, call))
     if result:
-        turns.append(("user", result))
+        turns.append((MessageRole.USER, result))
     return turns
 
 
-def build_messages(raw: Sequence[Message]) -> list[dict[str, Any]]:
-    messages: list[dict[str, Any]] = []
+def build_messages(raw: Sequence[Message]) -> list[MessageParam]:
+    messages: list[MessageParam] = []
     for message in raw:
         for role, blocks in message_turns(message):
             blocks = copy.deepcopy(blocks)
@@ -61,11 +66,12 @@ def build_messages(raw: Sequence[Message]) -> list[dict[str, Any]]:
                 messages[-1]["content"].extend(blocks)  # consecutive turns of one role merge
             else:
                 messages.append({"role": role, "content": blocks})
-    if messages and messages[0]["role"] != "user":
+    if messages and messages[0]["role"] != MessageRole.USER:
         # Only possible after a flag switch left a reply without its question.
-        messages.insert(0, {"role": "user", "content": [{"type": "text", "text": "（続き）"}]})
+        opening: TextBlock = {"type": "text", "text": "（続き）"}
+        messages.insert(0, {"role": MessageRole.USER, "content": [opening]})
     if messages:
-        messages[-1]["content"][-1]["cache_control"] = dict(TURN_CACHE)
+        messages[-1]["content"][-1]["cache_control"] = TURN_CACHE.copy()
     return messages
 
 
@@ -73,15 +79,15 @@ def build_body(
     *,
     model: str,
     max_tokens: int,
-    tools: Sequence[dict[str, Any]],
+    tools: Sequence[ToolDefinition],
     pinned: str,
     context: str,
     timeline: str,
     raw: Sequence[Message],
     pinned_ttl: str = "1h",
     ti_ttl: str = "1h",
-) -> dict[str, Any]:
-    system: list[dict[str, Any]] = [
+) -> RequestBody:
+    system: list[TextBlock] = [
         {"type": "text", "text": pinned, "cache_control": cache_marker(pinned_ttl)}
     ]
     if context.strip():
@@ -96,8 +102,9 @@ def build_body(
     }
 
 
-def flatten_blocks(body: dict[str, Any]) -> list[Any]:
-    """replay.md's comparison: tools, system blocks, every message block; no cache_control."""
+def flatten_blocks(body: Mapping[str, Any]) -> list[Any]:
+    """replay.md's comparison: tools, system blocks, every message block; no cache_control.
+    Any body (one read back from a request log too)."""
 
     def strip(block: Any) -> Any:
         if isinstance(block, dict):
@@ -119,7 +126,7 @@ def flatten_blocks(body: dict[str, Any]) -> list[Any]:
     return blocks
 
 
-def extends(earlier: dict[str, Any], later: dict[str, Any]) -> bool:
+def extends(earlier: Mapping[str, Any], later: Mapping[str, Any]) -> bool:
     """True when ``later`` repeats ``earlier`` block for block and only appends."""
     for key in set(earlier) | set(later):
         if key in ("system", "messages", "tools"):

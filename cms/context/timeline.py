@@ -21,12 +21,21 @@ from cms.clock import parse_ts
 from cms.librarian.summarizer import OfflineSummarizer
 from cms.tokens import TokenEstimator
 from storage import queries
-from storage.models import Fold, Message, Segment, Thread, TimelineEntry
+from storage.models import (
+    Fold,
+    FoldKind,
+    Message,
+    MessageRole,
+    Segment,
+    Thread,
+    TimelineEntry,
+    TimelineLevel,
+)
 
 PENDING_MARKER = "要約作成中"
 PENDING_TEXT = f"{PENDING_MARKER}…"
 EMPTY_TI = "（まだ記録はありません）"
-ROLLUP_MAX_CHARS = {"day": 160, "week": 200, "month": 240}
+ROLLUP_MAX_CHARS = {TimelineLevel.DAY: 160, TimelineLevel.WEEK: 200, TimelineLevel.MONTH: 240}
 
 
 def group_exchanges(messages: Sequence[Message]) -> list[list[Message]]:
@@ -35,7 +44,7 @@ def group_exchanges(messages: Sequence[Message]) -> list[list[Message]]:
     A tool call and its result live in one ``tool`` row, so they never separate."""
     exchanges: list[list[Message]] = []
     for message in messages:
-        if message.role == "user" or not exchanges:
+        if message.role == MessageRole.USER or not exchanges:
             exchanges.append([message])
         else:
             exchanges[-1].append(message)
@@ -78,7 +87,7 @@ def cut_segments(
 def create_fold(
     session: Session,
     *,
-    kind: str,
+    kind: FoldKind,
     day: str,
     thread_id: int | None,
     messages: Sequence[Message],
@@ -118,7 +127,7 @@ def create_fold(
         if ready is not None and not ready.summary:
             ready = None  # a librarian is still writing it: a placeholder for now
         entry = TimelineEntry(
-            level="segment",
+            level=TimelineLevel.SEGMENT,
             segment_id=segment.id,
             day_from=first.day,
             day_to=last.day,
@@ -143,12 +152,12 @@ def _hhmm(ts: str) -> str:
 def entry_line(entry: TimelineEntry) -> str:
     text = entry.summary if entry.summary is not None else PENDING_TEXT
     tabs = entry.tabs
-    if entry.level == "segment":
+    if entry.level == TimelineLevel.SEGMENT:
         return f"{entry.day_from} {_hhmm(entry.start_ts)}–{_hhmm(entry.end_ts)} [{tabs}] {text}"
-    if entry.level == "day":
+    if entry.level == TimelineLevel.DAY:
         span = f"{_hhmm(entry.start_ts)}–{_hhmm(entry.end_ts)}"
         return f"{entry.day_from} {span} [{tabs}] {text}"
-    if entry.level == "week":
+    if entry.level == TimelineLevel.WEEK:
         return f"{entry.day_from}〜{entry.day_to} [{tabs}] {text}"
     return f"{entry.day_from[:7]} [{tabs}] {text}"
 
@@ -172,17 +181,20 @@ class RenderedTimeline:
 EntryFilter = Callable[[TimelineEntry], bool]
 
 
-def _period_key(level: str, day_text: str) -> str:
+def _period_key(level: TimelineLevel, day_text: str) -> str:
     day = date.fromisoformat(day_text)
-    if level == "day":
+    if level == TimelineLevel.DAY:
         return day_text
-    if level == "week":
+    if level == TimelineLevel.WEEK:
         return (day - timedelta(days=day.weekday())).isoformat()
     return day_text[:7]
 
 
-def _next_level(level: str) -> str:
-    return {"segment": "day", "day": "week", "week": "month"}[level]
+_NEXT_LEVEL = {
+    TimelineLevel.SEGMENT: TimelineLevel.DAY,
+    TimelineLevel.DAY: TimelineLevel.WEEK,
+    TimelineLevel.WEEK: TimelineLevel.MONTH,
+}
 
 
 def fill_rollup(parent: TimelineEntry, children: Sequence[TimelineEntry],
@@ -203,7 +215,7 @@ def fill_rollup(parent: TimelineEntry, children: Sequence[TimelineEntry],
 def _merge(
     session: Session,
     children: Sequence[TimelineEntry],
-    level: str,
+    level: TimelineLevel,
     summarizer: OfflineSummarizer,
     created_ts: str,
 ) -> None:
@@ -232,26 +244,27 @@ def _roll_up_once(
     Past days first: segments -> day, days -> week, weeks -> month (never the current
     week or month). Only when that is exhausted, the oldest half of today's summarized
     lines merge into one, so even a very long day keeps the TI within its budget."""
-    for level in ("segment", "day", "week"):
-        target = _next_level(level)
+    for level, target in _NEXT_LEVEL.items():
         groups: dict[str, list[TimelineEntry]] = {}
         for entry in visible:
             if entry.level != level or entry.summary is None or entry.day_to >= current_day:
                 continue
             groups.setdefault(_period_key(target, entry.day_from), []).append(entry)
         current_key = _period_key(target, current_day)
-        candidates = [k for k in sorted(groups) if k != current_key or target == "day"]
+        candidates = [k for k in sorted(groups) if k != current_key or target == TimelineLevel.DAY]
         if candidates:
             _merge(session, groups[candidates[0]], target, summarizer, created_ts)
             return True
     today = [
         e
         for e in visible
-        if e.day_from >= current_day and e.summary is not None and e.level in ("segment", "day")
+        if e.day_from >= current_day and e.summary is not None
+        and e.level in (TimelineLevel.SEGMENT, TimelineLevel.DAY)
     ]
     if len(today) >= 2:
         today.sort(key=lambda e: (e.first_message_id, e.id or 0))
-        _merge(session, today[: max(2, (len(today) + 1) // 2)], "day", summarizer, created_ts)
+        today_half = today[: max(2, (len(today) + 1) // 2)]
+        _merge(session, today_half, TimelineLevel.DAY, summarizer, created_ts)
         return True
     return False
 

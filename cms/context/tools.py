@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from sqlmodel import Session
 
 from cms.clock import parse_ts
+from cms.model.protocol import ToolDefinition
 from storage import fts, queries
+from storage.models import MessageRole
 
-SEARCH_HISTORY: dict[str, Any] = {
+SEARCH_HISTORY: ToolDefinition = {
     "name": "search_history",
     "description": (
         "Search the person's whole stored conversation history with MONET (every past day "
@@ -42,7 +44,7 @@ SEARCH_HISTORY: dict[str, Any] = {
     },
 }
 
-READ_DAY: dict[str, Any] = {
+READ_DAY: ToolDefinition = {
     "name": "read_day",
     "description": (
         "Read the person's conversation of one day (YYYY-MM-DD) word for word, from the "
@@ -59,7 +61,7 @@ READ_DAY: dict[str, Any] = {
     },
 }
 
-TOOLS: list[dict[str, Any]] = [SEARCH_HISTORY, READ_DAY]
+TOOLS: list[ToolDefinition] = [SEARCH_HISTORY, READ_DAY]
 READ_DAY_MAX_CHARS = 30_000
 
 _LATIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'\-]{2,}")
@@ -104,20 +106,53 @@ def query_terms(query: str) -> list[str]:
     return unique[:24]
 
 
+class FoundMessage(TypedDict):
+    """One message in ``search_history``'s result, as Claude reads it (keys in this order)."""
+
+    day: str
+    tab: str
+    time: str
+    role: MessageRole
+    text: str
+
+
+class SearchHistoryResult(TypedDict):
+    query: str
+    results: list[FoundMessage]
+
+
+class DayMessage(TypedDict):
+    time: str
+    tab: str
+    role: MessageRole
+    text: str
+
+
+class ReadDayResult(TypedDict):
+    """``read_day``'s result, as Claude reads it (keys in this order)."""
+
+    day: str
+    messages: list[DayMessage]
+    truncated: NotRequired[bool]
+    shown: NotRequired[int]
+    total: NotRequired[int]
+    note: NotRequired[str]
+
+
 def search_history(
     session: Session, query: str, limit: int = 5, before_id: int | None = None
-) -> dict[str, Any]:
+) -> SearchHistoryResult:
     limit = max(1, min(int(limit or 5), 20))
     found = fts.search_any(session, query_terms(query), limit, before_id=before_id)
-    results = []
-    for message in found:
-        text = message.text if len(message.text) <= MAX_TEXT else message.text[:MAX_TEXT] + "…"
+    results: list[FoundMessage] = []
+    for hit in found:
+        text = hit.text if len(hit.text) <= MAX_TEXT else hit.text[:MAX_TEXT] + "…"
         results.append(
             {
-                "day": message.day,
-                "tab": message.tab,
-                "time": parse_ts(message.ts).strftime("%H:%M"),
-                "role": message.role,
+                "day": hit.day,
+                "tab": hit.tab,
+                "time": parse_ts(hit.ts).strftime("%H:%M"),
+                "role": hit.role,
                 "text": text,
             }
         )
@@ -149,13 +184,13 @@ def run_tool(
 
 def read_day(
     session: Session, day: str, tab: str | None = None, before_id: int | None = None
-) -> dict[str, Any]:
+) -> ReadDayResult:
     """One day's messages, exactly as stored (the current exchange left out)."""
-    rows: list[dict[str, str]] = []
+    rows: list[DayMessage] = []
     used = 0
     messages = [
         m for m in queries.all_messages(session, day)
-        if m.role in ("user", "assistant") and (tab is None or m.tab == tab)
+        if m.role in (MessageRole.USER, MessageRole.ASSISTANT) and (tab is None or m.tab == tab)
         and (before_id is None or (m.id or 0) < before_id)
     ]
     for message in messages:
@@ -168,7 +203,7 @@ def read_day(
             "role": message.role,
             "text": message.text,
         })
-    result: dict[str, Any] = {"day": day, "messages": rows}
+    result: ReadDayResult = {"day": day, "messages": rows}
     if len(rows) < len(messages):
         result["truncated"] = True
         result["shown"] = len(rows)

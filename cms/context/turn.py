@@ -10,14 +10,21 @@ import threading
 import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
-from typing import Any
 
 from cms.context.events import RequestLog
 from cms.context.manager import ContextManager
 from cms.context.tools import run_tool
-from cms.model.protocol import ChatModel, Completed, ModelEvent, TextDelta, ToolCall, Usage
+from cms.model.protocol import (
+    ChatModel,
+    Completed,
+    ModelEvent,
+    TextDelta,
+    ToolCall,
+    ToolResultBlock,
+    Usage,
+)
 from storage.errors import ModelError, PromptTooLongError
-from storage.models import Message
+from storage.models import Message, MessageStatus
 
 MAX_TOOL_ROUNDS = 4
 
@@ -96,7 +103,9 @@ class TurnRunner:
                 raise
             except ModelError as exc:
                 if pieces:
-                    result.reply = self.cm.record_reply("".join(pieces), tab, status="incomplete")
+                    result.reply = self.cm.record_reply(
+                        "".join(pieces), tab, status=MessageStatus.INCOMPLETE
+                    )
                 result.error = str(exc)
                 raise
             finally:
@@ -106,7 +115,9 @@ class TurnRunner:
             usage = completed.usage if completed else Usage()
             if cancel is not None and cancel.is_set() and completed is None:
                 self.log.request(request_ts, "chat", prepared.body, usage.as_dict())
-                result.reply = self.cm.record_reply("".join(pieces), tab, status="incomplete")
+                result.reply = self.cm.record_reply(
+                    "".join(pieces), tab, status=MessageStatus.INCOMPLETE
+                )
                 result.cancelled = True
                 return result
             result.usages.append(usage)
@@ -115,7 +126,9 @@ class TurnRunner:
                 source = self.model.usage_source
                 self.cm.record_usage("chat", usage, prepared.estimated_input_tokens, source)
             if completed is None:
-                result.reply = self.cm.record_reply("".join(pieces), tab, status="incomplete")
+                result.reply = self.cm.record_reply(
+                    "".join(pieces), tab, status=MessageStatus.INCOMPLETE
+                )
                 return result
             if calls and rounds < MAX_TOOL_ROUNDS:
                 rounds += 1
@@ -127,12 +140,12 @@ class TurnRunner:
     def _run_tools(
         self, completed: Completed, calls: list[ToolCall], tab: str, user_message: Message
     ) -> None:
-        results: list[dict[str, Any]] = []
+        results: list[ToolResultBlock] = []
         texts: list[str] = []
         with self.cm.db.session() as session:
             for call in calls:
                 output, is_error = run_tool(session, call.name, call.input, user_message.id)
-                block: dict[str, Any] = {
+                block: ToolResultBlock = {
                     "type": "tool_result",
                     "tool_use_id": call.id,
                     "content": output,

@@ -20,10 +20,10 @@ from sqlmodel import Session
 
 from cms.clock import day_of
 from cms.context.core_prompt import promoted_statements
-from cms.model.protocol import ChatModel, Completed, TextDelta, Usage
+from cms.model.protocol import ChatModel, Completed, RequestBody, TextDelta, Usage
 from storage import queries
 from storage.files import write_text_atomic
-from storage.models import ContextSummary
+from storage.models import ContextSummary, MessageRole
 
 PERSONA_COUNT = 25
 RECENT_COUNT = 75
@@ -100,11 +100,13 @@ class ClaudeContextWriter:
     def write(self, selection: MemorySelection) -> str:
         memories = "## Lasting statements\n" + "\n".join(f"- {p}" for p in selection.persona)
         memories += "\n\n## Recent conversations\n" + "\n".join(f"- {r}" for r in selection.recent)
-        body = {
+        body: RequestBody = {
             "model": self.name,
             "max_tokens": self.max_tokens,
             "system": [{"type": "text", "text": CONTEXT_INSTRUCTIONS}],
-            "messages": [{"role": "user", "content": [{"type": "text", "text": memories}]}],
+            "messages": [
+                {"role": MessageRole.USER, "content": [{"type": "text", "text": memories}]}
+            ],
         }
         pieces: list[str] = []
         for event in self.model.stream(body):

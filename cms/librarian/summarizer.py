@@ -16,12 +16,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from cms.model.protocol import ChatModel, Completed, TextDelta, Usage
+from cms.model.protocol import ChatModel, Completed, RequestBody, TextDelta, Usage
+from storage.models import MessageRole
 
 
 @dataclass(frozen=True)
 class Turn:
-    role: str  # "user" | "assistant" | "tool"
+    role: MessageRole
     text: str
 
 
@@ -104,12 +105,12 @@ class OfflineSummarizer:
         user_sentences: list[str] = []
         other_sentences: list[str] = []
         for turn in turns:
-            if turn.role == "tool":
+            if turn.role == MessageRole.TOOL:
                 continue
-            factor = 2 if turn.role == "user" else 1
+            factor = 2 if turn.role == MessageRole.USER else 1
             for term in _terms(turn.text):
                 weights[term] += factor
-            (user_sentences if turn.role == "user" else other_sentences).extend(
+            (user_sentences if turn.role == MessageRole.USER else other_sentences).extend(
                 _sentences(turn.text)
             )
         candidates = user_sentences or other_sentences
@@ -171,12 +172,12 @@ class ClaudeSummarizer:
     def close(self) -> None:
         self.model.close()
 
-    def body(self, turns: Sequence[Turn]) -> dict[str, object]:
+    def body(self, turns: Sequence[Turn]) -> RequestBody:
         lines = []
         for turn in turns:
-            if turn.role == "tool":
+            if turn.role == MessageRole.TOOL:
                 continue
-            who = "Person" if turn.role == "user" else "Claude"
+            who = "Person" if turn.role == MessageRole.USER else "Claude"
             lines.append(f"{who}: {turn.text.strip()}")
         transcript = "\n".join(lines)
         if len(transcript) > MAX_TRANSCRIPT_CHARS:
@@ -186,7 +187,12 @@ class ClaudeSummarizer:
             "model": self.name,
             "max_tokens": self.max_tokens,
             "system": [{"type": "text", "text": SUMMARY_INSTRUCTIONS}],
-            "messages": [{"role": "user", "content": [{"type": "text", "text": transcript or "（空）"}]}],
+            "messages": [
+                {
+                    "role": MessageRole.USER,
+                    "content": [{"type": "text", "text": transcript or "（空）"}],
+                }
+            ],
         }
 
     def summarize(self, turns: Sequence[Turn]) -> str:

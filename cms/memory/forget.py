@@ -31,6 +31,7 @@ from storage.models import (
     ContextSummary,
     MemoryItem,
     Message,
+    MessageRole,
     Presummary,
     Segment,
     TimelineEntry,
@@ -107,7 +108,7 @@ def _redact_tool_results(session: Session, texts: Sequence[str], gone: set[int])
     wherever they are (today's prompt included). Returns the segments to rewrite."""
     touched: set[int] = set()
     note = "（削除されたメッセージを含む結果のため消去しました）"
-    for row in session.exec(select(Message).where(Message.role == "tool")).all():
+    for row in session.exec(select(Message).where(Message.role == MessageRole.TOOL)).all():
         if row.id in gone or not row.content_json:
             continue
         data = json.loads(row.content_json)

@@ -27,9 +27,11 @@ from sqlmodel import Session, col, select
 
 from storage import queries
 from storage.errors import MemoryItemError
-from storage.models import MemoryItem, Message
+from storage.models import MemoryItem, MemoryKind, MemoryStatus, Message, MessageRole
 
-KINDS = ("preference", "promise", "shared_experience", "asked_to_remember", "persona")
+KINDS = tuple(MemoryKind)
+#: What Claude may use (unless expired); a superseded item is kept but never sent.
+SHOWN = (MemoryStatus.ACTIVE, MemoryStatus.CONTESTED)
 PROMISE_DAYS = 30
 
 _REMEMBER = re.compile(
@@ -75,7 +77,7 @@ _EXPERIENCE = re.compile(r"(一緒に|行ってきた|行きました|\bwe went\
 @dataclass(frozen=True)
 class Candidate:
     fact: str
-    kind: str
+    kind: MemoryKind
     key: str
     source_message_ids: tuple[int, ...]
     confidence: float
@@ -120,14 +122,16 @@ def propose(message: Message) -> list[Candidate]:
     ids = (message.id,)
     if _REMEMBER.search(text):
         fact = _clean(text)
-        return [Candidate(fact, "asked_to_remember", _key(fact), ids, 1.0, True)] if fact else []
+        if not fact:
+            return []
+        return [Candidate(fact, MemoryKind.ASKED_TO_REMEMBER, _key(fact), ids, 1.0, True)]
     for pattern in _PREFERENCE:
         if pattern.search(text):
-            return [Candidate(_clean(text), "preference", _key(text), ids, 0.8)]
+            return [Candidate(_clean(text), MemoryKind.PREFERENCE, _key(text), ids, 0.8)]
     if _PROMISE.search(text):
-        return [Candidate(_clean(text), "promise", _key(text), ids, 0.7)]
+        return [Candidate(_clean(text), MemoryKind.PROMISE, _key(text), ids, 0.7)]
     if _EXPERIENCE.search(text):
-        return [Candidate(_clean(text), "shared_experience", _key(text), ids, 0.6)]
+        return [Candidate(_clean(text), MemoryKind.SHARED_EXPERIENCE, _key(text), ids, 0.6)]
     return []
 
 
@@ -140,12 +144,12 @@ def admit(session: Session, candidate: Candidate, now: datetime,
     sources = [session.get(Message, i, populate_existing=True) for i in candidate.source_message_ids]
     if not sources or any(m is None for m in sources):
         return Decision(False, "its source message does not exist")
-    if any(m.role != "user" for m in sources if m is not None):
+    if any(m.role != MessageRole.USER for m in sources if m is not None):
         return Decision(False, "its source is not the person's own words")
     if any(m.day in incognito_days or m.tab in incognito_tabs for m in sources if m is not None):
         return Decision(False, "it was said in an incognito day or tab")
-    asked = candidate.kind == "asked_to_remember"
-    if candidate.kind == "persona":
+    asked = candidate.kind == MemoryKind.ASKED_TO_REMEMBER
+    if candidate.kind == MemoryKind.PERSONA:
         # who the person is comes from them (promotion, "remember this"), not a guess
         return Decision(False, "a persona fact is kept only when the person states it as such")
     if not asked:
@@ -157,12 +161,12 @@ def admit(session: Session, candidate: Candidate, now: datetime,
             return Decision(False, "a sensitive detail is kept only when the person asks")
     active = session.exec(
         select(MemoryItem).where(MemoryItem.key == candidate.key,
-                                 col(MemoryItem.status).in_(["active", "contested"]))
+                                 col(MemoryItem.status).in_(list(SHOWN)))
     ).all()
     if any(item.fact == candidate.fact for item in active):
         return Decision(False, "already remembered")
     expires = None
-    if candidate.kind == "promise":
+    if candidate.kind == MemoryKind.PROMISE:
         expires = (now.astimezone(UTC) + timedelta(days=PROMISE_DAYS)).isoformat()
     item = MemoryItem(
         fact=candidate.fact, kind=candidate.kind, key=candidate.key,
@@ -175,16 +179,16 @@ def admit(session: Session, candidate: Candidate, now: datetime,
         for old in active:
             if correcting or asked or _polarity(old.fact) == _polarity(candidate.fact):
                 # a correction, an explicit request, or the same thing said again
-                old.status = "superseded"
+                old.status = MemoryStatus.SUPERSEDED
                 reason = "written; it supersedes what was remembered before"
             else:
-                old.status = "contested"
-                item.status = "contested"
+                old.status = MemoryStatus.CONTESTED
+                item.status = MemoryStatus.CONTESTED
                 reason = "written as contested: it contradicts what was remembered"
             session.add(old)
     session.add(item)
     session.flush()
-    if active and item.status == "active":
+    if active and item.status == MemoryStatus.ACTIVE:
         item.supersedes_id = active[-1].id
         session.add(item)
     # New memories reach the prompt at the next rebuild point; only the person's own
@@ -196,7 +200,7 @@ def remember_from(session: Session, messages: Sequence[Message], now: datetime,
                   incognito_days: Sequence[str] = (), incognito_tabs: Sequence[str] = ()) -> list[Decision]:
     decisions = []
     for message in messages:
-        if message.role != "user":
+        if message.role != MessageRole.USER:
             continue
         for candidate in propose(message):
             decisions.append(admit(session, candidate, now, incognito_days, incognito_tabs))
@@ -207,7 +211,7 @@ def active_items(session: Session, now: datetime) -> list[MemoryItem]:
     """What Claude may use now: active or contested, and not expired."""
     now_utc = now.astimezone(UTC).isoformat()
     items = session.exec(
-        select(MemoryItem).where(col(MemoryItem.status).in_(["active", "contested"]))
+        select(MemoryItem).where(col(MemoryItem.status).in_(list(SHOWN)))
         .order_by(col(MemoryItem.id))
     ).all()
     return [i for i in items if i.expires_ts is None or i.expires_ts > now_utc]
@@ -218,7 +222,7 @@ def memory_lines(items: Sequence[MemoryItem]) -> str:
         return ""
     lines = []
     for item in items:
-        flag = "（矛盾あり・本人に確認）" if item.status == "contested" else ""
+        flag = "（矛盾あり・本人に確認）" if item.status == MemoryStatus.CONTESTED else ""
         lines.append(f"- [{item.kind}] {item.fact}{flag}")
     return "# 覚えていること（本人が確認・訂正・削除できます）\n" + "\n".join(lines)
 
@@ -231,7 +235,7 @@ def edit(session: Session, item_id: int, fact: str) -> MemoryItem:
     if not fact:
         raise MemoryItemError("The new text is empty; to remove the item, delete it.")
     item.fact = fact
-    item.status = "active"
+    item.status = MemoryStatus.ACTIVE
     session.add(item)
     queries.bump_memory(session)
     return item

@@ -4,6 +4,9 @@ A model takes a request body (the exact keyword arguments of ``messages.stream``
 yields events: pieces of text, tool calls, and one final ``Completed`` with the usage.
 The Anthropic gateway and ``StandInModel`` both satisfy it, so a replay runs the same
 code path that talks to Claude.
+
+The body's shape is typed here (``RequestBody``), beside the protocol that takes it:
+the chat body (``cms.context.prompt``) and the librarian's bodies are built to it.
 """
 
 from __future__ import annotations
@@ -11,9 +14,59 @@ from __future__ import annotations
 import json
 from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, NotRequired, Protocol, TypeAlias, TypedDict
 
 from cms.tokens import TokenEstimator
+from storage.models import MessageRole
+
+
+class CacheControl(TypedDict):
+    """A cache breakpoint; without ``ttl`` the API's default lifetime (5 minutes)."""
+
+    type: Literal["ephemeral"]
+    ttl: NotRequired[Literal["1h"]]
+
+
+class TextBlock(TypedDict):
+    type: Literal["text"]
+    text: str
+    cache_control: NotRequired[CacheControl]
+
+
+class ToolResultBlock(TypedDict):
+    type: Literal["tool_result"]
+    tool_use_id: str
+    content: str
+    is_error: NotRequired[bool]
+    cache_control: NotRequired[CacheControl]
+
+
+#: A message's content block: text MONET writes, or a block kept exactly as the API gave
+#: it or as it was stored (``tool_use``, ``tool_result`` ...).
+ContentBlock: TypeAlias = TextBlock | dict[str, Any]
+#: The API's two roles; a stored ``tool`` row becomes an assistant and a user turn.
+ApiRole: TypeAlias = Literal[MessageRole.USER, MessageRole.ASSISTANT]
+
+
+class MessageParam(TypedDict):
+    role: ApiRole
+    content: list[ContentBlock]
+
+
+class ToolDefinition(TypedDict):
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+
+
+class RequestBody(TypedDict):
+    """The keyword arguments of ``messages.stream``, in the order MONET writes them."""
+
+    model: str
+    max_tokens: int
+    tools: NotRequired[list[ToolDefinition]]
+    system: list[TextBlock]
+    messages: list[MessageParam]
 
 
 @dataclass(frozen=True)
@@ -66,7 +119,7 @@ class ChatModel(Protocol):
 
     usage_source: str
 
-    def stream(self, body: Mapping[str, Any]) -> Generator[ModelEvent, None, None]:
+    def stream(self, body: RequestBody) -> Generator[ModelEvent, None, None]:
         """Send one request body; closing the generator ends the HTTP stream."""
         ...
 
@@ -76,7 +129,8 @@ class ChatModel(Protocol):
 
 
 def body_text_tokens(estimator: TokenEstimator, body: Mapping[str, Any]) -> int:
-    """A token estimate for a whole request body (tools, system, messages)."""
+    """A token estimate for a whole request body (tools, system, messages); any body
+    the API takes (a string system prompt or content too)."""
     parts: list[str] = [json.dumps(body.get("tools", []), ensure_ascii=False)]
     system = body.get("system", [])
     if isinstance(system, str):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import deque
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -18,6 +18,7 @@ from cms.model.cache_sim import PromptCacheSimulator
 from cms.model.protocol import (
     Completed,
     ModelEvent,
+    RequestBody,
     TextDelta,
     ToolCall,
     Usage,
@@ -63,7 +64,7 @@ class StandInModel:
     def close(self) -> None:
         """Nothing to release."""
 
-    def stream(self, body: Mapping[str, Any]) -> Generator[ModelEvent, None, None]:
+    def stream(self, body: RequestBody) -> Generator[ModelEvent, None, None]:
         self.calls += 1
         if not self._script:
             raise ModelError("The stand-in model has no scripted reply for this turn.")
@@ -77,7 +78,9 @@ class StandInModel:
                 id=f"toolu_{digest}", name="search_history", input={"query": script.recall, "limit": 5}
             )
             yield call
-            block = {"type": "tool_use", "id": call.id, "name": call.name, "input": call.input}
+            block: dict[str, Any] = {
+                "type": "tool_use", "id": call.id, "name": call.name, "input": call.input
+            }
             usage = self._usage(body, self.estimator.count(json.dumps(block)))
             yield Completed("tool_use", usage, [block])
             return
@@ -86,10 +89,10 @@ class StandInModel:
         for start in range(0, len(text), self.chunk_chars):
             yield TextDelta(text[start : start + self.chunk_chars])
         usage = self._usage(body, self.estimator.count(text))
-        content = [{"type": "text", "text": text}] if text else []
+        content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
         yield Completed("end_turn", usage, content)
 
-    def _usage(self, body: Mapping[str, Any], output_tokens: int) -> Usage:
+    def _usage(self, body: RequestBody, output_tokens: int) -> Usage:
         if self.cache is not None and self.now is not None:
             return self.cache.usage(body, self.now(), output_tokens)
         return Usage(

@@ -3,7 +3,7 @@
 from alembic import context
 from sqlmodel import SQLModel
 
-import storage.models  # noqa: F401  (registers the tables on SQLModel.metadata)
+import storage.models  # registers the tables on SQLModel.metadata
 
 target_metadata = SQLModel.metadata
 connection = context.config.attributes.get("connection")
@@ -21,10 +21,18 @@ def include_object(obj: object, name: str | None, type_: str, reflected: bool, c
     return not (name or "").startswith("message_fts")
 
 
+def render_item(type_: str, obj: object, autogen_context: object) -> str | bool:
+    """An enum column is a plain string in the database: write it as one in migrations."""
+    if type_ == "type" and isinstance(obj, storage.models.EnumString):
+        return "sqlmodel.sql.sqltypes.AutoString()"
+    return False
+
+
 context.configure(
     connection=connection,
     target_metadata=target_metadata,
     include_object=include_object,
+    render_item=render_item,
     render_as_batch=True,  # SQLite cannot ALTER most things; batch mode copies tables
 )
 with context.begin_transaction():
