@@ -48,12 +48,12 @@ def app_for(qtbot, tmp_path: Path, server: StandInServer):  # type: ignore[no-un
 
 
 def messages(c: AppController) -> list[Message]:
-    with c.db.session() as session:
+    with c.core.db.session() as session:
         return list(session.exec(select(Message).order_by(Message.id)).all())  # type: ignore[arg-type]
 
 
 def wait_idle(qtbot, c: AppController) -> None:  # type: ignore[no-untyped-def]
-    qtbot.waitUntil(lambda: not c.streamer.busy, timeout=10_000)
+    qtbot.waitUntil(lambda: not c.stream.busy, timeout=10_000)
 
 
 def type_and_enter(qtbot, c: AppController, text: str) -> None:  # type: ignore[no-untyped-def]
@@ -66,7 +66,7 @@ def test_sending_stores_and_shows_the_message_and_streamed_reply(qtbot, app_for,
     c = app_for()
     server.failures.append({"chunk_delay": 0.02})
     seen: list[str] = []
-    c.streamer.piece.connect(lambda _rid, text: seen.append(text))
+    c.stream.streamer.piece.connect(lambda _rid, text: seen.append(text))
     type_and_enter(qtbot, c, "Hello MONET, how are you today?")
     assert c.window.composer.toPlainText() == ""
     assert messages(c)[0].text == "Hello MONET, how are you today?"  # stored at once
@@ -116,7 +116,7 @@ def test_switching_tabs_filters_the_view_and_sends_nothing(qtbot, app_for, serve
     c.window.tab_bar.setCurrentIndex(0)
     assert c.window.model.rows[0].text == "chat message"
     assert len(server.requests) == sent + 1  # only the send went out
-    with c.db.session() as session:
+    with c.core.db.session() as session:
         names = [e.name for e in session.exec(select(Event)).all()]
     assert "tab_switch" in names
     # the work message was sent with the chat talk in the same body
@@ -150,9 +150,9 @@ def test_a_past_day_is_read_only_and_sending_posts_to_today(qtbot, app_for, tmp_
     assert [r.text for r in c.window.model.rows] == ["an old message from January", "an old reply"]
     type_and_enter(qtbot, c, "typed while the past day was open")
     wait_idle(qtbot, c)
-    assert not c.window.read_only and c.view_day == c.today()
+    assert not c.window.read_only and c.nav.view_day == c.nav.today()
     stored = [m for m in messages(c) if m.text == "typed while the past day was open"]
-    assert stored and stored[0].day == c.today()
+    assert stored and stored[0].day == c.nav.today()
     assert c.window.model.rows[0].text == "typed while the past day was open"
 
 
@@ -163,12 +163,12 @@ def test_reply_lands_in_today_even_after_switching_tab_and_day(qtbot, app_for, s
     c.window.tab_bar.setCurrentIndex(0)
     server.failures.append({"chunk_delay": 0.05})
     type_and_enter(qtbot, c, "please answer slowly, I will wander off")
-    qtbot.waitUntil(lambda: len(c._buffer) > 0, timeout=5000)
+    qtbot.waitUntil(lambda: len(c.stream.buffer) > 0, timeout=5000)
     c.window.tab_bar.setCurrentIndex(1)
     c.open_day("2025-01-05")
     wait_idle(qtbot, c)
     reply = messages(c)[-1]
-    assert reply.role == "assistant" and reply.tab == "chat" and reply.day == c.today()
+    assert reply.role == "assistant" and reply.tab == "chat" and reply.day == c.nav.today()
     assert all("stand-in" not in r.text for r in c.window.model.rows)  # not in the past day
 
 
@@ -176,7 +176,7 @@ def test_stop_keeps_the_partial_reply(qtbot, app_for, server) -> None:  # type: 
     c = app_for()
     server.failures.append({"chunk_delay": 0.1})
     type_and_enter(qtbot, c, "a long answer please, " * 4)
-    qtbot.waitUntil(lambda: len(c._buffer) > 0, timeout=5000)
+    qtbot.waitUntil(lambda: len(c.stream.buffer) > 0, timeout=5000)
     assert c.window.stop_button.isVisible()
     qtbot.mouseClick(c.window.stop_button, Qt.MouseButton.LeftButton)
     wait_idle(qtbot, c)
@@ -224,7 +224,7 @@ def test_the_flag_toggles_between_days_and_threads_losing_nothing(qtbot, app_for
     qtbot.mouseClick(c.window.new_thread_button, Qt.MouseButton.LeftButton)
     type_and_enter(qtbot, c, "second thread message")
     wait_idle(qtbot, c)
-    with c.db.session() as session:
+    with c.core.db.session() as session:
         names = [e.name for e in session.exec(select(Event)).all()]
     assert "thread_switch_fold" in names
     assert c.apply_settings(replace(values, sunset_model=True)) is None
@@ -239,7 +239,7 @@ def test_invalid_settings_are_refused_in_words(qtbot, app_for) -> None:  # type:
     c = app_for()
     problem = c.apply_settings(replace(c.settings_values(), tabs=()))
     assert problem and "tabs" in problem
-    assert c.settings.tabs  # unchanged
+    assert c.core.settings.tabs  # unchanged
 
 
 @pytest.mark.slow
@@ -257,11 +257,11 @@ def test_timeline_panel_shows_pending_lines_and_opens_their_day(qtbot, app_for, 
     item = c.window.timeline_list.item(0)
     c.window.timeline_list.itemClicked.emit(item)
     entry = item.data(Qt.ItemDataRole.UserRole + 2)
-    assert c.view_day == entry.day and c.window.read_only
+    assert c.nav.view_day == entry.day and c.window.read_only
     current = c.window.view.currentIndex()
     assert current.isValid() and c.window.model.rows[current.row()].id >= entry.first_message_id
-    c.run_librarian()
-    qtbot.waitUntil(lambda: not c.librarian_busy, timeout=10_000)
+    c.librarian.run_now()
+    qtbot.waitUntil(lambda: not c.librarian.busy, timeout=10_000)
     lines = [c.window.timeline_list.item(i).text() for i in range(c.window.timeline_list.count())]
     assert not any("要約作成中" in line for line in lines)
 
@@ -273,7 +273,7 @@ def test_painting_does_not_leak_references_to_none(qtbot, app_for) -> None:  # t
 
     c = app_for()
     for i in range(30):
-        c.cm.commit_user_message(f"message {i}", "chat")
+        c.core.context.commit_user_message(f"message {i}", "chat")
     c.refresh_messages()
     before = sys.getrefcount(None)
     for _ in range(20):
@@ -323,11 +323,11 @@ def test_settings_dialog_reads_and_returns_values(qtbot, app_for) -> None:  # ty
     values = dialog.values()
     assert values.tabs == (("chat", "雑談"), ("work", "仕事"), ("ideas", "アイデア"))
     assert c.apply_settings(values) is None
-    assert c.settings.ceiling_tokens == 30_000 and not c.settings.sunset_model
+    assert c.core.settings.ceiling_tokens == 30_000 and not c.core.settings.sunset_model
     assert [c.window.tab_bar.tabText(i) for i in range(3)] == ["雑談", "仕事", "アイデア"]
     from cms.settings import load_settings
 
-    with c.db.session() as session:
+    with c.core.db.session() as session:
         assert load_settings(session).tabs == values.tabs  # persisted
 
 
@@ -340,7 +340,7 @@ def test_promotion_form_appends_to_the_core_prompt(qtbot, app_for, server) -> No
     dialog.category.setCurrentIndex(2)  # 永続的な事実
     assert dialog.values() == ("facts", "毎朝コーヒーを一杯だけ飲む")
     assert c.promote(*dialog.values()) is None
-    assert "永続的な事実" in (c.home / "system_prompt_core.txt").read_text("utf-8")
+    assert "永続的な事実" in (c.core.home / "system_prompt_core.txt").read_text("utf-8")
     assert c.promote("facts", "  ") is not None  # an empty statement is refused in words
     type_and_enter(qtbot, c, "what do I drink?")
     wait_idle(qtbot, c)
@@ -353,8 +353,8 @@ def test_memory_panel_shows_corrects_and_deletes(qtbot, app_for, server) -> None
     c = app_for()
     type_and_enter(qtbot, c, "Please remember that my bike is green")
     wait_idle(qtbot, c)
-    c.run_librarian()
-    qtbot.waitUntil(lambda: not c.librarian_busy, timeout=10_000)
+    c.librarian.run_now()
+    qtbot.waitUntil(lambda: not c.librarian.busy, timeout=10_000)
     dialog = MemoryDialog(c.memory_rows, c.edit_memory, c.delete_memory, c.window)
     qtbot.addWidget(dialog)
     assert dialog.items.count() == 1 and "my bike is green" in dialog.items.item(0).text()
@@ -378,23 +378,23 @@ def test_deleting_a_day_from_the_window(qtbot, app_for, tmp_path) -> None:  # ty
     _past_day(home)
     c = app_for(home)
     assert c.window.side_list.count() == 2
-    c.delete_day("2025-01-05")
-    assert c.window.side_list.count() == 1
+    c.delete_day("2025-01-05")  # off the GUI thread
+    qtbot.waitUntil(lambda: c.window.side_list.count() == 1, timeout=10_000)
     assert all("January" not in m.text for m in messages(c))
 
 
 def test_incognito_today_keeps_talk_out_of_memory(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
     c = app_for()
     c.window.incognito_action.setChecked(True)
-    assert c.today() in c.settings.incognito_days
+    assert c.nav.today() in c.core.settings.incognito_days
     type_and_enter(qtbot, c, "Please remember that the surprise party is on Friday")
     wait_idle(qtbot, c)
-    c.run_librarian()
-    qtbot.waitUntil(lambda: not c.librarian_busy, timeout=10_000)
+    c.librarian.run_now()
+    qtbot.waitUntil(lambda: not c.librarian.busy, timeout=10_000)
     assert c.memory_rows() == []
     c.window.incognito_action.setChecked(False)
     type_and_enter(qtbot, c, "Please remember that my bike is green")
     wait_idle(qtbot, c)
-    c.run_librarian()
-    qtbot.waitUntil(lambda: not c.librarian_busy, timeout=10_000)
+    c.librarian.run_now()
+    qtbot.waitUntil(lambda: not c.librarian.busy, timeout=10_000)
     assert [r.fact for r in c.memory_rows()] == ["my bike is green"]

@@ -26,7 +26,7 @@ def seeded(tmp_path: Path) -> World:
     return w
 
 
-def texts(found: list[Message]) -> list[str]:
+def texts(found: list[fts.SearchHit]) -> list[str]:
     return [m.text for m in found]
 
 
@@ -132,7 +132,7 @@ def test_ctrl_f_finds_and_opens_the_message_even_offline(qtbot, tmp_path: Path) 
         item = c.window.search_results.item(0)
         assert "嵐山" in item.text() and "2026-03-01" in item.text()
         c.window.search_results.itemClicked.emit(item)
-        assert c.view_day == "2026-03-01" and c.tab == "social"
+        assert c.nav.view_day == "2026-03-01" and c.nav.tab == "social"
         current = c.window.model.rows[c.window.view.currentIndex().row()]
         assert current.text == "京都の嵐山で竹林を歩きました"
         c.window.search_box.clear()

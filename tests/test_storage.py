@@ -10,9 +10,9 @@ import pytest
 from sqlmodel import select
 
 from storage import Database, DatabaseError, DatabaseTooNewError, default_home
+from storage.models import Message, Thread
 
 HEAD = "0007"  # the newest migration in storage/migrations/versions
-from storage.models import Message, Thread
 
 
 def test_fresh_home_is_migrated_to_head_in_wal(tmp_path: Path) -> None:

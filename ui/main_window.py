@@ -2,12 +2,13 @@
 the Timeline Index on the right, the composer at the bottom, and a status bar.
 
 Widgets only. The window shows what it is given and reports what the person does by
-signal; ``monet_app.app.AppController`` decides what happens.
+signal and offers methods for everything it shows; ``monet_app.app.AppController``
+decides what happens and never reaches into the window's children.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
 
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
@@ -30,38 +31,22 @@ from PySide6.QtWidgets import (
 )
 
 from ui.composer import Composer
-from ui.transcript import MessageRow, TranscriptModel, TranscriptView
+from ui.items import (
+    DayItem,
+    MemoryRow,
+    MessageRow,
+    SearchItem,
+    SettingsValues,
+    StatusFigures,
+    ThreadItem,
+    TimelineItem,
+)
+from ui.memory_dialog import MemoryDialog
+from ui.promote_dialog import PromoteDialog
+from ui.settings_dialog import SettingsDialog
+from ui.transcript import TranscriptModel, TranscriptView
 
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 2
-
-
-@dataclass(frozen=True)
-class DayItem:
-    day: str
-    count: int
-    today: bool
-
-
-@dataclass(frozen=True)
-class ThreadItem:
-    id: int
-    title: str
-    count: int
-    current: bool
-
-
-@dataclass(frozen=True)
-class SearchItem:
-    message_id: int
-    text: str
-
-
-@dataclass(frozen=True)
-class TimelineItem:
-    text: str
-    day: str
-    first_message_id: int
-    pending: bool
 
 
 def _banner(name: str, color: str) -> QLabel:
@@ -193,7 +178,8 @@ class MainWindow(QMainWindow):
         settings_action = QAction(self.tr("Settings…"), self)
         # the platform's Preferences key where it has one, and Ctrl+, everywhere
         settings_action.setShortcuts(
-            [*QKeySequence.keyBindings(QKeySequence.StandardKey.Preferences), QKeySequence("Ctrl+,")]
+            [*QKeySequence.keyBindings(QKeySequence.StandardKey.Preferences),
+             QKeySequence("Ctrl+,")]
         )
         self.addAction(settings_action)
         settings_action.triggered.connect(self.settings_requested)
@@ -266,7 +252,8 @@ class MainWindow(QMainWindow):
         menu = QMenu(self)
         action = menu.addAction(self.tr("Delete this day…"))
         if menu.exec(self.side_list.mapToGlobal(pos)) is action and self.confirm(
-            self.tr("Delete everything said on {day}? Claude will not see it again.").format(day=value.day)
+            self.tr("Delete everything said on {day}? Claude will not see it again.")
+            .format(day=value.day)
         ):
             self.delete_day_requested.emit(value.day)
 
@@ -347,7 +334,8 @@ class MainWindow(QMainWindow):
         self.side_list.clear()
         for item in days:
             label = self.tr("Today") if item.today else item.day
-            text = f"{label}  ({item.count})" if not item.today else f"{label} · {item.day}  ({item.count})"
+            shown = f"{label} · {item.day}" if item.today else label
+            text = f"{shown}  ({item.count})"
             row = QListWidgetItem(text)
             row.setData(ENTRY_ROLE, item)
             self.side_list.addItem(row)
@@ -371,7 +359,8 @@ class MainWindow(QMainWindow):
         self.banner.setVisible(read_only)
         if read_only:
             self.banner.setText(
-                self.tr("{day} is a past day, shown read-only. Sending posts to today.").format(day=day)
+                self.tr("{day} is a past day, shown read-only. Sending posts to today.")
+                .format(day=day)
             )
             self.composer.setPlaceholderText(self.tr("Sending returns to today"))
         else:
@@ -419,7 +408,76 @@ class MainWindow(QMainWindow):
     def notify(self, text: str) -> None:
         self.statusBar().showMessage(text, 8000)
 
-    def set_status(self, librarian: str, last_reply: str, today: str) -> None:
-        self.librarian_label.setText(librarian)
-        self.last_reply_label.setText(last_reply)
-        self.today_label.setText(today)
+    def set_status(self, figures: StatusFigures) -> None:
+        """The librarian's queue, the last reply's tokens and dollars, today's total."""
+        self.librarian_label.setText(
+            self.tr("Summarizing {n}").format(n=figures.pending) if figures.pending
+            else self.tr("Librarian: nothing pending")
+        )
+        last = figures.last_reply
+        last_text = self.tr(
+            "Last reply: in {inp:,} · cache read {read:,} · "
+            "cache write {write:,} · out {out:,} · ${usd:.4f}"
+        )
+        self.last_reply_label.setText("" if last is None else last_text.format(
+            inp=last.input_tokens, read=last.cache_read, write=last.cache_write,
+            out=last.output_tokens, usd=last.dollars,
+        ))
+        self.today_label.setText(self.tr("Today ${usd:.4f}").format(usd=figures.today_dollars))
+
+    # ----- the composer and the streaming row -------------------------------------------
+    def clear_composer(self) -> None:
+        self.composer.clear()
+
+    def focus_composer(self) -> None:
+        self.composer.setFocus()
+
+    def append_streaming_row(self, row: MessageRow) -> None:
+        """The reply being written, as one more row at the end."""
+        self.model.append(row)
+        self.view.scrollToBottom()
+
+    def update_streaming_text(self, text: str) -> None:
+        self.model.update_last_text(text)
+        self.view.scrollToBottom()
+
+    def reveal_message(self, message_id: int) -> None:
+        """Select and scroll to a message of the transcript (from the TI or a search)."""
+        index = self.model.index(self.model.row_of_message(message_id))
+        self.view.setCurrentIndex(index)
+        self.view.scrollTo(index)
+
+    def selected_message_text(self) -> str:
+        selected = self.view.currentIndex()
+        return self.model.rows[selected.row()].text if selected.isValid() else ""
+
+    def set_incognito(self, on: bool) -> None:
+        """Show today's incognito mark without reporting it as a change."""
+        self.incognito_action.blockSignals(True)
+        self.incognito_action.setChecked(on)
+        self.incognito_action.blockSignals(False)
+
+    # ----- dialogs ----------------------------------------------------------------------
+    def edit_settings(self, values: SettingsValues, key_source: str,
+                      apply: Callable[[SettingsValues], str | None]) -> None:
+        """The settings dialog; ``apply`` returns a problem to show, or None when done."""
+        dialog = SettingsDialog(values, key_source, self)
+        while dialog.exec():
+            problem = apply(dialog.values())
+            if problem is None:
+                return
+            dialog.show_problem(problem)
+
+    def edit_promotion(self, promote: Callable[[str, str], str | None]) -> None:
+        """The promotion form, prefilled with the selected message."""
+        dialog = PromoteDialog(self, self.selected_message_text())
+        while dialog.exec():
+            problem = promote(*dialog.values())
+            if problem is None:
+                return
+            dialog.error.setText(problem)
+
+    def show_memory(self, load: Callable[[], list[MemoryRow]],
+                    edit: Callable[[int, str], str | None],
+                    delete: Callable[[int], str | None]) -> None:
+        MemoryDialog(load, edit, delete, self).exec()

@@ -4,7 +4,6 @@ to correct or delete (seed 003: the person controls memory)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -19,16 +18,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui.items import MemoryRow
+
 ITEM_ROLE = Qt.ItemDataRole.UserRole + 3
-
-
-@dataclass(frozen=True)
-class MemoryRow:
-    id: int
-    kind: str
-    status: str
-    fact: str
-    source: str  # the person's words it came from, with day and tab
 
 
 class MemoryDialog(QDialog):
@@ -82,7 +74,8 @@ class MemoryDialog(QDialog):
 
     def selected(self) -> MemoryRow | None:
         item = self.items.currentItem()
-        return item.data(ITEM_ROLE) if item is not None else None
+        row = item.data(ITEM_ROLE) if item is not None else None
+        return row if isinstance(row, MemoryRow) else None
 
     def _show_source(self, current: QListWidgetItem | None, _previous: object = None) -> None:
         row: MemoryRow | None = current.data(ITEM_ROLE) if current is not None else None
@@ -92,7 +85,9 @@ class MemoryDialog(QDialog):
         row = self.selected()
         if row is None:
             return
-        text, ok = QInputDialog.getText(self, self.tr("Correct"), self.tr("What is true:"), text=row.fact)
+        text, ok = QInputDialog.getText(
+            self, self.tr("Correct"), self.tr("What is true:"), text=row.fact
+        )
         if ok:
             self.edit_selected(text)
 

@@ -3,8 +3,6 @@ interval and the sunset-model flag. It edits values; the controller validates an
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from PySide6.QtCore import QTime
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -19,19 +17,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui.items import SettingsValues
+
 MODELS = ["claude-sonnet-4-6", "claude-sonnet-4-5", "claude-opus-4-8", "claude-haiku-4-5"]
-
-
-@dataclass(frozen=True)
-class SettingsValues:
-    api_key: str  # empty: leave the stored key as it is
-    model: str
-    tabs: tuple[tuple[str, str], ...]
-    ceiling_tokens: int
-    day_start: str
-    librarian_interval_minutes: int
-    sunset_model: bool
-    incognito_tabs: tuple[str, ...] = ()
 
 
 def tabs_to_text(tabs: tuple[tuple[str, str], ...]) -> str:
@@ -50,7 +38,9 @@ def tabs_from_text(text: str) -> tuple[tuple[str, str], ...]:
 
 
 class SettingsDialog(QDialog):
-    def __init__(self, values: SettingsValues, key_source: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, values: SettingsValues, key_source: str, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("MONET settings"))
         self.setMinimumWidth(560)  # the tabs field shows all four tabs

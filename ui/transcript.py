@@ -8,7 +8,7 @@ of messages scrolls smoothly. The streaming reply is one more row whose text gro
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from PySide6.QtCore import (
     QAbstractListModel,
@@ -28,19 +28,10 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QListView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
+from ui.items import MessageRow
+
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
 _Index = QModelIndex | QPersistentModelIndex
-
-
-@dataclass(frozen=True)
-class MessageRow:
-    id: int  # 0 for the streaming reply not stored yet
-    role: str  # "user" | "assistant" | "tool"
-    tab: str
-    tab_label: str
-    time: str  # HH:MM
-    text: str
-    status: str = "complete"  # "complete" | "incomplete" | "streaming"
 
 
 class TranscriptModel(QAbstractListModel):
@@ -101,7 +92,8 @@ class MessageDelegate(QStyledItemDelegate):
         self._docs: OrderedDict[tuple[int, str, int, str], QTextDocument] = OrderedDict()
 
     def _document(self, row: MessageRow, width: int, option: QStyleOptionViewItem) -> QTextDocument:
-        key = (row.id, row.text if row.id == 0 or row.status == "streaming" else "", width, row.status)
+        growing = row.id == 0 or row.status == "streaming"
+        key = (row.id, row.text if growing else "", width, row.status)
         doc = self._docs.get(key)
         if doc is not None:
             self._docs.move_to_end(key)
@@ -138,7 +130,8 @@ class MessageDelegate(QStyledItemDelegate):
         if option.state & QStyle.StateFlag.State_Selected:
             fill = palette.color(QPalette.ColorRole.Highlight).lighter(170)
         painter.fillRect(rect.adjusted(4, 2, -4, -2), fill)
-        who = {"user": self.tr("You"), "assistant": "Claude", "tool": self.tr("Tool")}.get(row.role, row.role)
+        names = {"user": self.tr("You"), "assistant": "Claude", "tool": self.tr("Tool")}
+        who = names.get(row.role, row.role)
         header = f"{who} · {row.tab_label} · {row.time}"
         if row.status == "incomplete":
             header += "  " + self.tr("(incomplete)")
@@ -147,7 +140,8 @@ class MessageDelegate(QStyledItemDelegate):
         muted = QColor(palette.color(QPalette.ColorRole.Text))
         muted.setAlpha(150)
         painter.setPen(muted)
-        painter.drawText(rect.adjusted(_PAD, _PAD - 4, -_PAD, 0), Qt.AlignmentFlag.AlignLeft, header)
+        header_rect = rect.adjusted(_PAD, _PAD - 4, -_PAD, 0)
+        painter.drawText(header_rect, Qt.AlignmentFlag.AlignLeft, header)
         doc = self._document(row, rect.width(), option)
         painter.translate(rect.left() + _PAD, rect.top() + _PAD + _HEADER - 4)
         context = QAbstractTextDocumentLayout.PaintContext()

@@ -3,48 +3,27 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../monet_app/app.py" line="240" />
+        <location filename="../../monet_app/app.py" line="128" />
         <source>Something went wrong while asking Claude ({kind}). Your message is saved; details are in monet.log.</source>
         <translation>Claude への問い合わせ中に問題が起きました（{kind}）。メッセージは保存済みです。詳細は monet.log にあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="268" />
+        <location filename="../../monet_app/app.py" line="149" />
         <source>Thread {n}</source>
         <translation>スレッド {n}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="379" />
-        <source>Summarizing {n}</source>
-        <translation>要約作成中 {n}件</translation>
-    </message>
-    <message>
-        <location filename="../../monet_app/app.py" line="380" />
-        <source>Librarian: nothing pending</source>
-        <translation>ライブラリアン: 待ちなし</translation>
-    </message>
-    <message>
-        <location filename="../../monet_app/app.py" line="384" />
-        <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
-        <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
-    </message>
-    <message>
-        <location filename="../../monet_app/app.py" line="391" />
-        <source>Today ${usd:.4f}</source>
-        <translation>今日 ${usd:.4f}</translation>
-    </message>
-    <message>
-        <location filename="../../monet_app/app.py" line="436" />
+        <location filename="../../monet_app/app.py" line="240" />
         <source>Promoted under {heading}; Claude reads it from the next message.</source>
         <translation>「{heading}」に昇格しました。次のメッセージから Claude に渡されます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="480" />
-        <location filename="../../monet_app/app.py" line="493" />
+        <location filename="../../monet_app/app.py" line="228" />
         <source>Wait for the reply to finish before deleting.</source>
         <translation>返答が終わってから削除してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="518" />
+        <location filename="../../monet_app/app.py" line="253" />
         <source>Wait for the reply to finish (or press Stop) before changing settings.</source>
         <translation>返答が終わるまで（または停止を押してから）設定を変えてください。</translation>
     </message>
@@ -52,180 +31,200 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/main_window.py" line="107" />
+        <location filename="../../ui/main_window.py" line="92" />
         <source>New thread</source>
         <translation>新しいスレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="125" />
+        <location filename="../../ui/main_window.py" line="110" />
         <source>Retry</source>
         <translation>再試行</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="135" />
+        <location filename="../../ui/main_window.py" line="120" />
         <source>Send</source>
         <translation>送信</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="136" />
+        <location filename="../../ui/main_window.py" line="121" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="155" />
+        <location filename="../../ui/main_window.py" line="140" />
         <source>What Claude remembers (Timeline Index)</source>
         <translation>Claude が覚えていること（Timeline Index）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="161" />
+        <location filename="../../ui/main_window.py" line="146" />
         <source>Search all days (Ctrl+F)</source>
         <translation>すべての日を検索（Ctrl+F）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="193" />
+        <location filename="../../ui/main_window.py" line="178" />
         <source>Settings…</source>
         <translation>設定…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="196" />
+        <location filename="../../ui/main_window.py" line="186" />
         <source>&amp;MONET</source>
         <translation>&amp;MONET</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="198" />
+        <location filename="../../ui/main_window.py" line="188" />
         <source>What MONET remembers…</source>
         <translation>MONET が覚えていること…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="201" />
+        <location filename="../../ui/main_window.py" line="191" />
         <source>Incognito today (nothing becomes a memory)</source>
         <translation>今日はシークレット（記憶に残さない）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="205" />
+        <location filename="../../ui/main_window.py" line="195" />
         <source>Promote to lasting memory…</source>
         <translation>永続的な記憶に昇格…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="208" />
+        <location filename="../../ui/main_window.py" line="198" />
         <source>Search…</source>
         <translation>検索…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="213" />
+        <location filename="../../ui/main_window.py" line="203" />
         <source>Quit</source>
         <translation>終了</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="263" />
+        <location filename="../../ui/main_window.py" line="253" />
         <source>Delete this day…</source>
         <translation>この日を削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="265" />
+        <location filename="../../ui/main_window.py" line="255" />
         <source>Delete everything said on {day}? Claude will not see it again.</source>
         <translation>{day} の会話をすべて削除しますか？ Claude がこれを見ることはもうありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="277" />
+        <location filename="../../ui/main_window.py" line="268" />
         <source>Delete this message…</source>
         <translation>このメッセージを削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="279" />
+        <location filename="../../ui/main_window.py" line="270" />
         <source>Delete this message and what was drawn from it?</source>
         <translation>このメッセージと、そこから作られた要約・記憶を削除しますか？</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="315" />
+        <location filename="../../ui/main_window.py" line="306" />
         <source>No message matches.</source>
         <translation>一致するメッセージはありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="341" />
+        <location filename="../../ui/main_window.py" line="332" />
         <source>Days</source>
         <translation>日付</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="345" />
+        <location filename="../../ui/main_window.py" line="336" />
         <source>Today</source>
         <translation>今日</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="355" />
+        <location filename="../../ui/main_window.py" line="347" />
         <source>Threads</source>
         <translation>スレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="370" />
+        <location filename="../../ui/main_window.py" line="362" />
         <source>{day} is a past day, shown read-only. Sending posts to today.</source>
         <translation>{day} は過去の日です（読み取り専用）。送信すると今日の会話に入ります。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="372" />
+        <location filename="../../ui/main_window.py" line="365" />
         <source>Sending returns to today</source>
         <translation>送信すると今日に戻ります</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="375" />
+        <location filename="../../ui/main_window.py" line="368" />
         <source>Message (Enter sends, Shift+Enter adds a line)</source>
         <translation>メッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="384" />
+        <location filename="../../ui/main_window.py" line="377" />
         <source>Nothing in this tab on this day.</source>
         <translation>この日のこのタブには会話がありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="385" />
+        <location filename="../../ui/main_window.py" line="378" />
         <source>Nothing in this tab yet today. Write below; Claude sees every tab.</source>
         <translation>今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="414" />
+        <source>Summarizing {n}</source>
+        <translation>要約作成中 {n}件</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="415" />
+        <source>Librarian: nothing pending</source>
+        <translation>ライブラリアン: 待ちなし</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="419" />
+        <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
+        <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="424" />
+        <source>Today ${usd:.4f}</source>
+        <translation>今日 ${usd:.4f}</translation>
     </message>
 </context>
 <context>
     <name>MemoryDialog</name>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="44" />
+        <location filename="../../ui/memory_dialog.py" line="36" />
         <source>What MONET remembers</source>
         <translation>MONET が覚えていること</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="53" />
+        <location filename="../../ui/memory_dialog.py" line="45" />
         <source>Correct…</source>
         <translation>訂正…</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="54" />
+        <location filename="../../ui/memory_dialog.py" line="46" />
         <source>Delete</source>
         <translation>削除</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="61" />
+        <location filename="../../ui/memory_dialog.py" line="53" />
         <source>Deleting an item removes it from every later request; correcting it changes what Claude reads from the next message on.</source>
         <translation>削除した項目はこれ以降どのリクエストにも入りません。訂正すると次のメッセージから Claude が読む内容が変わります。</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="76" />
+        <location filename="../../ui/memory_dialog.py" line="68" />
         <source> (contradiction: please check)</source>
         <translation>（矛盾あり・確認してください）</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="81" />
+        <location filename="../../ui/memory_dialog.py" line="73" />
         <source>Nothing is remembered yet.</source>
         <translation>まだ何も覚えていません。</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="89" />
+        <location filename="../../ui/memory_dialog.py" line="82" />
         <source>From: {source}</source>
         <translation>出典: {source}</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="95" />
+        <location filename="../../ui/memory_dialog.py" line="89" />
         <source>Correct</source>
         <translation>訂正</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="95" />
+        <location filename="../../ui/memory_dialog.py" line="89" />
         <source>What is true:</source>
         <translation>正しい内容:</translation>
     </message>
@@ -233,17 +232,17 @@
 <context>
     <name>MessageDelegate</name>
     <message>
-        <location filename="../../ui/transcript.py" line="141" />
+        <location filename="../../ui/transcript.py" line="133" />
         <source>You</source>
         <translation>あなた</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript.py" line="141" />
+        <location filename="../../ui/transcript.py" line="133" />
         <source>Tool</source>
         <translation>ツール</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript.py" line="144" />
+        <location filename="../../ui/transcript.py" line="137" />
         <source>(incomplete)</source>
         <translation>（途中で途切れました）</translation>
     </message>
@@ -279,72 +278,72 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="55" />
+        <location filename="../../ui/settings_dialog.py" line="45" />
         <source>MONET settings</source>
         <translation>MONET の設定</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="61" />
+        <location filename="../../ui/settings_dialog.py" line="52" />
         <source>in use from ANTHROPIC_API_KEY</source>
         <translation>ANTHROPIC_API_KEY を使用中</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="62" />
+        <location filename="../../ui/settings_dialog.py" line="53" />
         <source>stored in the OS keyring</source>
         <translation>OS のキーチェーンに保存済み</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="63" />
+        <location filename="../../ui/settings_dialog.py" line="54" />
         <source>not set</source>
         <translation>未設定</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="65" />
+        <location filename="../../ui/settings_dialog.py" line="56" />
         <source>Anthropic API key ({where})</source>
         <translation>Anthropic API キー（{where}）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="81" />
+        <location filename="../../ui/settings_dialog.py" line="72" />
         <source>tab ids, e.g. social</source>
         <translation>タブの id（例: social）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="82" />
+        <location filename="../../ui/settings_dialog.py" line="73" />
         <source>One conversation per day (sunset model)</source>
         <translation>一日ひとつの会話（日没モデル）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="88" />
+        <location filename="../../ui/settings_dialog.py" line="79" />
         <source>API key</source>
         <translation>API キー</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="89" />
+        <location filename="../../ui/settings_dialog.py" line="80" />
         <source>Model</source>
         <translation>モデル</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="90" />
+        <location filename="../../ui/settings_dialog.py" line="81" />
         <source>Tabs (id=label, …)</source>
         <translation>タブ（id=表示名, …）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="91" />
+        <location filename="../../ui/settings_dialog.py" line="82" />
         <source>Token ceiling</source>
         <translation>トークン上限</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="92" />
+        <location filename="../../ui/settings_dialog.py" line="83" />
         <source>Day starts at</source>
         <translation>一日の始まり</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="93" />
+        <location filename="../../ui/settings_dialog.py" line="84" />
         <source>Librarian every (minutes)</source>
         <translation>ライブラリアンの間隔（分）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="94" />
+        <location filename="../../ui/settings_dialog.py" line="85" />
         <source>Incognito tabs (no memories)</source>
         <translation>シークレットのタブ（記憶に残さない）</translation>
     </message>

@@ -2,7 +2,7 @@
 
     python assets/i18n/translate_ja.py && pyside6-lrelease assets/i18n/monet_ja.ts
 
-Run ``pyside6-lupdate ui/*.py monet_app/app.py -ts assets/i18n/monet_ja.ts`` first when
+Run ``pyside6-lupdate -no-obsolete ui/*.py monet_app/app.py -ts assets/i18n/monet_ja.ts`` first when
 UI strings change; a source without an entry here is reported and left unfinished.
 """
 

@@ -1,0 +1,59 @@
+"""The librarian while the window is open: a pass soon after start, then every interval.
+
+Each pass runs off the GUI thread (``monet_app.operations.librarian``); one at a time.
+``passed`` is emitted on the GUI thread after a pass, so the window can show the new
+Timeline Index lines and the librarian's queue. It is safe beside ``monet librarian``
+processes (leases, ``cms/librarian/runner.py``).
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from monet_app.operations import run_op
+from monet_app.operations.librarian import librarian_pass
+from monet_app.wiring import Core
+
+log = logging.getLogger("monet.librarian")
+
+FIRST_PASS_MS = 2_000  # placeholders left by an earlier session: soon, not in 5 minutes
+
+
+class LibrarianSchedule(QObject):
+    passed = Signal()
+
+    def __init__(self, core: Core, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.core = core
+        self.busy = False
+        self._interval = QTimer(self)
+        self._interval.timeout.connect(self.run_now)
+        self._first = QTimer(self, singleShot=True)
+        self._first.timeout.connect(self.run_now)
+
+    def start(self) -> None:
+        """(Re)start the interval from the settings; the first pass comes soon."""
+        self._interval.start(self.core.settings.librarian_interval_minutes * 60_000)
+        if not self._first.isActive() and not self.busy:
+            self._first.start(FIRST_PASS_MS)
+
+    def stop(self) -> None:
+        self._first.stop()
+        self._interval.stop()
+
+    def run_now(self) -> None:
+        if self.busy:
+            return
+        self.busy = True
+        run_op(partial(librarian_pass, self.core), self._done, self._failed)
+
+    def _done(self, _written: int) -> None:
+        self.busy = False
+        self.passed.emit()
+
+    def _failed(self, problem: str) -> None:
+        self.busy = False
+        log.error("librarian pass failed: %s", problem)

@@ -1,0 +1,90 @@
+"""What the window is given to show: plain frozen dataclasses, no Qt.
+
+The controller and its navigator build these from the database; the widgets only
+display them. Keeping them Qt-free lets the navigator be tested without a QApplication.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class MessageRow:
+    """One message of the transcript."""
+
+    id: int  # 0 for the streaming reply not stored yet
+    role: str  # "user" | "assistant" | "tool"
+    tab: str
+    tab_label: str
+    time: str  # HH:MM
+    text: str
+    status: str = "complete"  # "complete" | "incomplete" | "streaming"
+
+
+@dataclass(frozen=True)
+class DayItem:
+    day: str
+    count: int
+    today: bool
+
+
+@dataclass(frozen=True)
+class ThreadItem:
+    id: int
+    title: str
+    count: int
+    current: bool
+
+
+@dataclass(frozen=True)
+class SearchItem:
+    message_id: int
+    text: str
+
+
+@dataclass(frozen=True)
+class TimelineItem:
+    text: str
+    day: str
+    first_message_id: int
+    pending: bool
+
+
+@dataclass(frozen=True)
+class LastReply:
+    """The figures of the last reply, for the status bar."""
+
+    input_tokens: int
+    cache_read: int
+    cache_write: int
+    output_tokens: int
+    dollars: float
+
+
+@dataclass(frozen=True)
+class StatusFigures:
+    pending: int  # Timeline Index lines waiting for a summary
+    last_reply: LastReply | None
+    today_dollars: float
+
+
+@dataclass(frozen=True)
+class SettingsValues:
+    api_key: str  # empty: leave the stored key as it is
+    model: str
+    tabs: tuple[tuple[str, str], ...]
+    ceiling_tokens: int
+    day_start: str
+    librarian_interval_minutes: int
+    sunset_model: bool
+    incognito_tabs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MemoryRow:
+    id: int
+    kind: str
+    status: str
+    fact: str
+    source: str  # the person's words it came from, with day and tab
