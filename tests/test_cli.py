@@ -70,3 +70,38 @@ def test_bad_trace_line_is_reported_with_its_number(tmp_path: Path) -> None:
     trace.write_text('{"ts": "2026-03-02T09:00:00+09:00", "tab": "chat", "user": "a", "assistant": "b"}\nnot json\n')
     done = monet("replay", str(trace), "--home", str(tmp_path / "h"))
     assert done.returncode == 2 and "bad.jsonl:2" in done.stderr
+
+
+def test_a_gateway_error_is_one_sentence_and_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A refused key is the person's to fix: the sentence, exit 2, no "unexpected error"."""
+    from monet_app.cli import main
+    from monet_app.standin_server import StandInServer
+
+    with StandInServer() as server:
+        server.failures.append({"status": 401, "type": "authentication_error"})
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-refused-0000")
+        code = main(["replay", str(TRACE), "--home", str(tmp_path / "home"), "--live",
+                     "--librarian", "off"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "refused (401)" in err and "unexpected" not in err
+    assert "sk-ant-test-refused-0000" not in err
+
+
+def test_a_bug_is_not_dressed_as_a_sentence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Anything that is not a UserFacingError is a bug: exit 1, the traceback in monet.log."""
+    from monet_app import cli, export
+
+    def broken(*_args: object, **_kw: object) -> object:
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(export, "export_jsonl", broken)
+    code = cli.main(["export", "--home", str(tmp_path / "home")])
+    assert code == 1
+    assert "unexpected error: KeyError" in capsys.readouterr().err
+    assert "Traceback" in (tmp_path / "home" / "monet.log").read_text("utf-8")

@@ -124,3 +124,23 @@ def test_an_old_schema_is_upgraded_and_keeps_its_data(tmp_path: Path) -> None:
     with upgraded.session() as session:
         assert [t.day for t in session.exec(select(Thread)).all()] == ["2026-03-02"]
     upgraded.close()
+
+
+def test_a_race_is_not_turned_into_a_sentence(tmp_path: Path) -> None:
+    """Two writers claiming one row is a race the code handles where it expects it; it is
+    not the person's problem and never becomes a "database error" sentence."""
+    from sqlalchemy.exc import IntegrityError
+
+    from storage.models import Presummary
+
+    db = Database(tmp_path / "h")
+
+    def claim() -> None:
+        with db.session() as session:
+            session.add(Presummary(first_message_id=1, last_message_id=2, summary="",
+                                   source="claim:a", created_ts="2026-03-02T09:00:00+09:00"))
+
+    claim()
+    with pytest.raises(IntegrityError):
+        claim()
+    db.close()

@@ -1,5 +1,5 @@
 """The memory panel: what MONET remembers about the person, each item with its source,
-to correct or delete (seed 003: the person controls memory)."""
+to correct or delete (docs/design.md §6: the person controls memory)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The promotion form (seed 002): choose a category, paste the statement, promote."""
+"""The promotion form (docs/design.md §5): choose a category, paste the statement, promote."""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
 """The pinned block: MONET's instructions plus what the person promoted to lasting memory.
 
 Promotion appends a statement to ``system_prompt_core.txt`` in the data folder, under one
-of three headings (seed 002). The pinned block changes only then, and the change takes
-effect at the next request as a ``settings_changed`` rebuild. There is no dedup against
-the daily context summary: seed 002 tried it and removed it (unstable; duplication is
-cheap).
+of three headings (docs/design.md §5). The pinned block changes only then, and the change
+takes effect at the next request as a ``settings_changed`` rebuild. There is no dedup
+against the daily context summary: the first design tried it and removed it (unstable;
+duplication is cheap).
 """
 
 from __future__ import annotations

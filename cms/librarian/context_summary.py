@@ -1,4 +1,4 @@
-"""The daily context summary (seed 002): the latest 100 memories, 25 from the persona
+"""The daily context summary (docs/design.md §5): the latest 100 memories, 25 from the persona
 layer and 75 from recent conversation, summarized into the prompt's context block.
 
 The persona layer is what the person promoted to lasting memory (``system_prompt_core``)
