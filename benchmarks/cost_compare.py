@@ -66,7 +66,9 @@ def naive_cost(trace: Path) -> tuple[float, float, int]:
         usage: Usage = sim.usage(body, parse_ts(line.ts), ESTIMATOR.count(reply))
         usd += dollars(usage, settings.model)
         read += usage.cache_read_input_tokens
-        total += usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens
+        total += (
+            usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens
+        )
         requests += 1
         if reply:
             history.append({"role": "assistant", "content": [{"type": "text", "text": reply}]})
@@ -79,7 +81,10 @@ def days_of(trace: Path) -> int:
 
 
 def compare(traces: list[Path]) -> None:
-    print("| trace | days | MONET $ | MONET hit | thread model $ | thread hit | naive $ | naive hit | MONET / naive |")
+    print(
+        "| trace | days | MONET $ | MONET hit | thread model $ | thread hit "
+        "| naive $ | naive hit | MONET / naive |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for trace in traces:
         m, mh, _ = monet_cost(trace, sunset_model=True)

@@ -27,7 +27,7 @@ from monet_app.navigator import Navigator
 from monet_app.operations import conversation, describe, memory, run_inline, run_op, search
 from monet_app.operations import settings as settings_ops
 from monet_app.streaming import StreamPresenter
-from monet_app.wiring import Core, ModelFactory, build_core, gateway_model
+from monet_app.wiring import Core, ModelFactory, build_core, env_request_log, gateway_model
 from ui.items import MemoryRow, SearchItem, SettingsValues
 from ui.main_window import MainWindow
 
@@ -39,7 +39,7 @@ class AppController(QObject):
                  model_factory: ModelFactory = gateway_model) -> None:
         super().__init__()
         self.core: Core = build_core(home, clock=clock or SystemClock(),
-                                     model_factory=model_factory)
+                                     model_factory=model_factory, request_log=env_request_log())
         self.window = MainWindow(list(self.core.settings.tabs))
         self.nav = Navigator(self.core)
         self.stream = StreamPresenter(self.window, self.nav, self)

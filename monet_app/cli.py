@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -173,9 +172,9 @@ def _run(args: argparse.Namespace, home: Path) -> int:
             "keep_exchanges": args.keep,
             "day_start": args.day_start,
         }
-        request_log = args.request_log or (
-            Path(os.environ["MONET_REQUEST_LOG"]) if os.environ.get("MONET_REQUEST_LOG") else None
-        )
+        from monet_app.wiring import env_request_log
+
+        request_log = args.request_log or env_request_log()
         summary = replay(
             args.trace, home, request_log, overrides=overrides, librarian=args.librarian,
             live=args.live,

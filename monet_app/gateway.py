@@ -150,7 +150,11 @@ class AnthropicModel:
             return AuthError(f"This API key may not do that (403): {text}")
         if status == 429:
             retry_after = exc.response.headers.get("retry-after")
-            wait = float(retry_after) if retry_after and retry_after.replace(".", "").isdigit() else None
+            wait = (
+                float(retry_after)
+                if retry_after and retry_after.replace(".", "").isdigit()
+                else None
+            )
             when = f" in {wait:.0f} s" if wait else " in a minute"
             return RateLimitedError(
                 f"Anthropic's rate limit was reached (429) after retries. Try again{when}; "

@@ -12,7 +12,6 @@ command says so.
 
 from __future__ import annotations
 
-import os
 import shlex
 import shutil
 import signal
@@ -24,15 +23,14 @@ from pathlib import Path
 from typing import TextIO
 
 from cms.clock import Clock
-from monet_app.wiring import build_core
+from monet_app.wiring import build_core, env_request_log
 from storage.errors import UserFacingError
 
 
 def run(home: Path, *, watch: bool, interval_seconds: float | None, offline: bool,
         clock: Clock, out: TextIO = sys.stdout) -> int:
-    request_log = os.environ.get("MONET_REQUEST_LOG")
     core = build_core(home, clock=clock, summarizer="offline" if offline else "auto",
-                      request_log=Path(request_log) if request_log else None)
+                      request_log=env_request_log())
     librarian = core.librarian
     try:
         print(f"librarian: {core.librarian_note}; {librarian.pending_count()} pending", file=out,
@@ -117,7 +115,10 @@ Persistent=true
 [Install]
 WantedBy=timers.target
 """
-        files = {folder / "monet-librarian.service": service, folder / "monet-librarian.timer": timer}
+        files = {
+            folder / "monet-librarian.service": service,
+            folder / "monet-librarian.timer": timer,
+        }
         text = "".join(f"# {path}\n{content}\n" for path, content in files.items())
         return Schedule(kind, files, text, [
             ["systemctl", "--user", "daemon-reload"],
@@ -138,8 +139,12 @@ def install(schedule: Schedule, out: TextIO = sys.stdout) -> int:
         print(f"written: {path}", file=out)
     if schedule.kind == "cron":
         if not shutil.which("crontab"):
-            raise UserFacingError("crontab is not available here; add this line by hand:\n" + schedule.text)
-        current = subprocess.run(["crontab", "-l"], capture_output=True, text=True, check=False).stdout
+            raise UserFacingError(
+                "crontab is not available here; add this line by hand:\n" + schedule.text
+            )
+        current = subprocess.run(
+            ["crontab", "-l"], capture_output=True, text=True, check=False
+        ).stdout
         if schedule.text.strip() not in current:
             new = (current.rstrip("\n") + "\n" if current.strip() else "") + schedule.text
             subprocess.run(["crontab", "-"], input=new, text=True, check=True)

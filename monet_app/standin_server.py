@@ -52,7 +52,9 @@ class StandInServer:
                     continue
                 data = json.loads(line)
                 if "user" in data:
-                    self._script[data["user"]].append((data.get("assistant", ""), data.get("recall")))
+                    self._script[data["user"]].append(
+                        (data.get("assistant", ""), data.get("recall"))
+                    )
         handler = type("Handler", (_Handler,), {"owner": self})
         self.host = "127.0.0.1"
         self.httpd = ThreadingHTTPServer((self.host, port), handler)
@@ -64,7 +66,10 @@ class StandInServer:
         return f"http://{self.host}:{self.httpd.server_port}"
 
     def start(self) -> Self:
-        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        # A short poll: stop() waits for the loop's next poll (0.5 s by default).
+        self._thread = threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
         self._thread.start()
         return self
 
@@ -131,7 +136,11 @@ def _problem(body: dict[str, Any]) -> str | None:
         return "messages: the first message must use the user role"
     blocks: list[dict[str, Any]] = list(body.get("tools", []))
     system = body.get("system", [])
-    blocks += [system] if isinstance(system, dict) else list(system) if isinstance(system, list) else []
+    blocks += (
+        [system] if isinstance(system, dict)
+        else list(system) if isinstance(system, list)
+        else []
+    )
     for message in messages:
         content = message.get("content")
         if isinstance(content, list):
@@ -201,7 +210,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(200, message)
 
     # ----- responses ------------------------------------------------------------------
-    def _json(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+    def _json(
+        self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None
+    ) -> None:
         data = json.dumps(payload, ensure_ascii=False).encode()
         self.send_response(status)
         self.send_header("content-type", "application/json")
@@ -212,7 +223,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def _error(self, status: int, kind: str, message: str, headers: dict[str, str] | None = None) -> None:
+    def _error(
+        self, status: int, kind: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
         self._json(status, {"type": "error", "error": {"type": kind, "message": message}}, headers)
 
     def _chunk(self, text: str) -> None:
@@ -230,7 +243,12 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("request-id", "req_standin")
         self.end_headers()
         usage = dict(message["usage"])
-        start = {**message, "content": [], "stop_reason": None, "usage": {**usage, "output_tokens": 1}}
+        start = {
+            **message,
+            "content": [],
+            "stop_reason": None,
+            "usage": {**usage, "output_tokens": 1},
+        }
         self._event("message_start", {"type": "message_start", "message": start})
         break_after = failure.get("break_after_chars")
         delay = float(failure.get("chunk_delay", 0.0))
@@ -243,8 +261,11 @@ class _Handler(BaseHTTPRequestHandler):
                 text = block["text"]
                 for i in range(0, len(text), step):
                     piece = text[i : i + step]
-                    self._event("content_block_delta", {"type": "content_block_delta", "index": index,
-                                                        "delta": {"type": "text_delta", "text": piece}})
+                    self._event("content_block_delta", {
+                        "type": "content_block_delta",
+                        "index": index,
+                        "delta": {"type": "text_delta", "text": piece},
+                    })
                     sent += len(piece)
                     if delay:
                         time.sleep(delay)
@@ -256,13 +277,20 @@ class _Handler(BaseHTTPRequestHandler):
             else:
                 self._event("content_block_start", {"type": "content_block_start", "index": index,
                                                     "content_block": {**block, "input": {}}})
-                self._event("content_block_delta", {"type": "content_block_delta", "index": index,
-                                                    "delta": {"type": "input_json_delta",
-                                                              "partial_json": json.dumps(block["input"])}})
+                self._event("content_block_delta", {
+                    "type": "content_block_delta",
+                    "index": index,
+                    "delta": {
+                        "type": "input_json_delta",
+                        "partial_json": json.dumps(block["input"]),
+                    },
+                })
             self._event("content_block_stop", {"type": "content_block_stop", "index": index})
-        self._event("message_delta", {"type": "message_delta",
-                                      "delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
-                                      "usage": usage})
+        self._event("message_delta", {
+            "type": "message_delta",
+            "delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
+            "usage": usage,
+        })
         self._event("message_stop", {"type": "message_stop"})
         self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()

@@ -10,6 +10,7 @@ everywhere (``docs/ARCHITECTURE.md``, "Building the core").
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +44,12 @@ ModelFactory = Callable[[Settings], ChatModel]
 SummarizerChoice = Literal["auto", "offline"] | Summarizer
 #: A summary of a long run may take a while; a chat reply has its own setting.
 LIBRARIAN_TIMEOUT_SECONDS = 120.0
+
+
+def env_request_log() -> Path | None:
+    """The request log a person asked for with ``MONET_REQUEST_LOG`` (docs/replay.md)."""
+    value = os.environ.get("MONET_REQUEST_LOG")
+    return Path(value) if value else None
 
 
 def gateway_model(settings: Settings, timeout: float | None = None) -> ChatModel:

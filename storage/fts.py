@@ -87,7 +87,10 @@ def search_all(
     for i, term in enumerate(short_terms):
         where.append(f"m.text LIKE :like{i} ESCAPE '\\'")  # LIKE ignores ASCII case
         params[f"like{i}"] = _like(term)
-    sql = f"SELECT m.id FROM message m {join} WHERE {' AND '.join(where)} ORDER BY m.id DESC LIMIT :limit"
+    sql = (
+        f"SELECT m.id FROM message m {join} WHERE {' AND '.join(where)} "
+        "ORDER BY m.id DESC LIMIT :limit"
+    )
     ids = [row[0] for row in session.connection().execute(text(sql), params)]
     return [SearchHit.of(m) for m in _load(session, ids)]
 
@@ -123,7 +126,9 @@ def search_any(
             f"AND m.text LIKE :like ESCAPE '\\' {before} ORDER BY m.id DESC LIMIT 300"
         )
         del i
-        candidates.update((row[0], None) for row in session.connection().execute(text(sql), params_i))
+        candidates.update(
+            (row[0], None) for row in session.connection().execute(text(sql), params_i)
+        )
     messages = _load(session, list(candidates))
     lowered = [t.lower() for t in terms]
 

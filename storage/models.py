@@ -239,7 +239,9 @@ class ContextSummary(SQLModel, table=True):
 
 
 class Presummary(SQLModel, table=True):
-    __table_args__ = (UniqueConstraint("first_message_id", "last_message_id", name="uq_presummary_run"),)
+    __table_args__ = (
+        UniqueConstraint("first_message_id", "last_message_id", name="uq_presummary_run"),
+    )
 
     """A summary the librarian wrote ahead for a closed run of talk still in the prompt
     (ended by a tab change or a pause). When a fold later cuts exactly that run into a
@@ -254,7 +256,7 @@ class Presummary(SQLModel, table=True):
 
 
 class MemoryItem(SQLModel, table=True):
-    """Something MONET remembers about the person (seed 003): a fact with its source
+    """Something MONET remembers about the person (docs/design.md §6): a fact with its source
     messages, confidence, time and expiry. Written only through the rules in
     ``cms.memory``; corrected, superseded or deleted by the person."""
 

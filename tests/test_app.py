@@ -398,3 +398,18 @@ def test_incognito_today_keeps_talk_out_of_memory(qtbot, app_for) -> None:  # ty
     c.librarian.run_now()
     qtbot.waitUntil(lambda: not c.librarian.busy, timeout=10_000)
     assert [r.fact for r in c.memory_rows()] == ["my bike is green"]
+
+
+def test_the_window_writes_its_request_log_librarian_included(qtbot, app_for, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """MONET_REQUEST_LOG: the window's requests and events, the librarian's among them."""
+    log = tmp_path / "requests.jsonl"
+    monkeypatch.setenv("MONET_REQUEST_LOG", str(log))
+    c = app_for()
+    type_and_enter(qtbot, c, "Please remember that my bike is green")
+    wait_idle(qtbot, c)
+    c.librarian.run_now()
+    qtbot.waitUntil(lambda: not c.librarian.busy, timeout=10_000)
+    records = [json.loads(line) for line in log.read_text("utf-8").splitlines()]
+    names = [r["name"] for r in records if r["kind"] == "event"]
+    assert names[0] == "app_started" and "context_summary_changed" in names
+    assert [r["purpose"] for r in records if r["kind"] == "request"] == ["chat"]

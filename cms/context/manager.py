@@ -403,7 +403,8 @@ class ContextManager:
         if self.calibrated(prepared.estimated_input_tokens) > window:
             raise PromptTooLargeError(
                 f"This message is too long for {self.settings.model}: about "
-                f"{self.calibrated(prepared.estimated_input_tokens):,} tokens with the context, and the model "
+                f"{self.calibrated(prepared.estimated_input_tokens):,} tokens with the context, "
+                f"and the model "
                 f"takes {window:,}. It was saved; shorten it or split it and send again."
             )
         return prepared
@@ -521,7 +522,9 @@ class ContextManager:
             if any(e.id in shown for e in entries):
                 resolved.append(fold.id)
         if resolved:
-            self._event(session, EventName.PENDING_RESOLVED, {"fold_id": resolved[0], "fold_ids": resolved})
+            self._event(
+                session, EventName.PENDING_RESOLVED, {"fold_id": resolved[0], "fold_ids": resolved}
+            )
         return bool(resolved)
 
     # ----- rendering --------------------------------------------------------------------
@@ -599,7 +602,9 @@ class ContextManager:
             state = queries.prompt_state(session)
             visible = self._ti_filter(session, state)
             return [
-                (timeline.entry_line(e), e) for e in queries.top_level_entries(session) if visible(e)
+                (timeline.entry_line(e), e)
+                for e in queries.top_level_entries(session)
+                if visible(e)
             ]
 
     def timeline_now(self) -> str:

@@ -69,7 +69,11 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaffー々]
 _CONTENT = re.compile(r"[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaffー々]+")
 _HIRAGANA_ONLY = re.compile(r"^[\u3040-\u309fー]+$")
 _STOP = frozenset(
-    ["the", "and", "for", "that", "this", "with", "you", "your", "are", "was", "were", "have", "has", "had", "how", "many", "much", "what", "when", "where", "which", "who", "why", "did", "does", "do", "can", "could", "would", "should", "since", "about", "into", "from"]
+    [
+        "the", "and", "for", "that", "this", "with", "you", "your", "are", "was", "were", "have",
+        "has", "had", "how", "many", "much", "what", "when", "where", "which", "who", "why", "did",
+        "does", "do", "can", "could", "would", "should", "since", "about", "into", "from",
+    ]
 )
 MAX_TEXT = 600
 

@@ -72,7 +72,9 @@ class LibrarianReport:
         if self.fallback:
             parts.append(f"{self.fallback} of them offline after repeated failures")
         if self.failed:
-            parts.append(f"failed {self.failed} (kept as 要約作成中, retried next pass): {self.last_error}")
+            parts.append(
+                f"failed {self.failed} (kept as 要約作成中, retried next pass): {self.last_error}"
+            )
         if self.skipped:
             parts.append(f"left {self.skipped} to another librarian")
         if self.ahead:
@@ -300,7 +302,9 @@ class Librarian:
             if self.log is not None:
                 self.log.event(session, now.isoformat(), EventName.CONTEXT_SUMMARY_CHANGED, detail)
             else:
-                queries.add_event(session, now.isoformat(), EventName.CONTEXT_SUMMARY_CHANGED, detail)
+                queries.add_event(
+                    session, now.isoformat(), EventName.CONTEXT_SUMMARY_CHANGED, detail
+                )
         write_summary_file(self.db.home, text)
         return row
 
@@ -334,7 +338,9 @@ class Librarian:
         with self.db.session() as session:
             session.exec(
                 update(TimelineEntry)
-                .where(col(TimelineEntry.id) == entry_id, col(TimelineEntry.claimed_by) == self.name)
+                .where(
+                    col(TimelineEntry.id) == entry_id, col(TimelineEntry.claimed_by) == self.name
+                )
                 .values(claimed_by=None, claimed_until=None, last_error=error[:500])
             )
 

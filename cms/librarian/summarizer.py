@@ -46,7 +46,17 @@ _SPACES = re.compile(r"\s+")
 _LABEL = re.compile(r"^\[[^\]\n]{1,40}\]\s*")
 
 _STOPWORDS = frozenset(
-    ["the", "and", "for", "that", "this", "with", "you", "your", "are", "was", "were", "have", "has", "had", "not", "but", "can", "could", "would", "should", "will", "what", "when", "where", "which", "who", "how", "why", "all", "any", "its", "it's", "i'm", "i've", "i'd", "from", "they", "them", "their", "there", "then", "than", "been", "being", "into", "about", "just", "also", "some", "more", "most", "very", "really", "like", "get", "got", "make", "made", "want", "know", "think", "need", "one", "two", "out", "our", "ours", "off", "own", "here", "only", "over", "such", "too", "did", "does", "doing", "done", "let", "lets", "sure", "yes", "okay", "hello", "thanks", "thank", "please", "well", "much", "many", "may", "might", "must", "shall", "let's", "these", "those", "each", "other", "again", "still"]
+    [
+        "the", "and", "for", "that", "this", "with", "you", "your", "are", "was", "were", "have",
+        "has", "had", "not", "but", "can", "could", "would", "should", "will", "what", "when",
+        "where", "which", "who", "how", "why", "all", "any", "its", "it's", "i'm", "i've", "i'd",
+        "from", "they", "them", "their", "there", "then", "than", "been", "being", "into", "about",
+        "just", "also", "some", "more", "most", "very", "really", "like", "get", "got", "make",
+        "made", "want", "know", "think", "need", "one", "two", "out", "our", "ours", "off", "own",
+        "here", "only", "over", "such", "too", "did", "does", "doing", "done", "let", "lets",
+        "sure", "yes", "okay", "hello", "thanks", "thank", "please", "well", "much", "many", "may",
+        "might", "must", "shall", "let's", "these", "those", "each", "other", "again", "still",
+    ]
 )
 
 

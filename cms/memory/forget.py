@@ -142,7 +142,9 @@ def _rewrite_segment(session: Session, segment_id: int) -> None:
     if segment is None:
         return
     left = list(queries.messages_of_segment(session, segment_id))
-    entry = session.exec(select(TimelineEntry).where(TimelineEntry.segment_id == segment_id)).first()
+    entry = session.exec(
+        select(TimelineEntry).where(TimelineEntry.segment_id == segment_id)
+    ).first()
     if not left:
         if entry is not None:
             parent_id = entry.parent_id

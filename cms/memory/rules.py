@@ -1,4 +1,4 @@
-"""Memory the person controls (seed 003; design section 6).
+"""Memory the person controls (docs/design.md §6).
 
 The librarian *proposes* candidates from the person's own messages; rules, not a model,
 decide what is written (``admit``):
@@ -106,8 +106,10 @@ def _key(fact: str) -> str:
     return "about:" + " ".join(w.lower() for w in words[:3])
 
 
-_NEGATIVE = re.compile(r"(嫌い|苦手|好きじゃない|好きではない|\bhate\b|can't stand|don't like|\bdislike)",
-                       re.IGNORECASE)
+_NEGATIVE = re.compile(
+    r"(嫌い|苦手|好きじゃない|好きではない|\bhate\b|can't stand|don't like|\bdislike)",
+    re.IGNORECASE,
+)
 
 
 def _polarity(fact: str) -> bool:
@@ -141,7 +143,9 @@ def admit(session: Session, candidate: Candidate, now: datetime,
     if candidate.kind not in KINDS or not candidate.fact.strip():
         return Decision(False, "not a memory")
     # ask the database, not the session's cache: a source deleted meanwhile must count
-    sources = [session.get(Message, i, populate_existing=True) for i in candidate.source_message_ids]
+    sources = [
+        session.get(Message, i, populate_existing=True) for i in candidate.source_message_ids
+    ]
     if not sources or any(m is None for m in sources):
         return Decision(False, "its source message does not exist")
     if any(m.role != MessageRole.USER for m in sources if m is not None):
@@ -197,7 +201,8 @@ def admit(session: Session, candidate: Candidate, now: datetime,
 
 
 def remember_from(session: Session, messages: Sequence[Message], now: datetime,
-                  incognito_days: Sequence[str] = (), incognito_tabs: Sequence[str] = ()) -> list[Decision]:
+                  incognito_days: Sequence[str] = (),
+                  incognito_tabs: Sequence[str] = ()) -> list[Decision]:
     decisions = []
     for message in messages:
         if message.role != MessageRole.USER:

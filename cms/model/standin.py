@@ -75,7 +75,9 @@ class StandInModel:
                 f"{script.recall}|{len(body['messages'])}".encode()
             ).hexdigest()[:20]
             call = ToolCall(
-                id=f"toolu_{digest}", name="search_history", input={"query": script.recall, "limit": 5}
+                id=f"toolu_{digest}",
+                name="search_history",
+                input={"query": script.recall, "limit": 5},
             )
             yield call
             block: dict[str, Any] = {

@@ -16,7 +16,9 @@ if connection is None:
 
 
 
-def include_object(obj: object, name: str | None, type_: str, reflected: bool, compare_to: object) -> bool:
+def include_object(
+    obj: object, name: str | None, type_: str, reflected: bool, compare_to: object
+) -> bool:
     """The full-text index (migration 0006) is managed by hand, not by autogenerate."""
     return not (name or "").startswith("message_fts")
 
