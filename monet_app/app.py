@@ -10,13 +10,11 @@ and the librarian run off the GUI thread.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QThreadPool, QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QObject, QTimer
 
 from cms.clock import Clock
 from cms.context.turn import TurnResult
@@ -24,8 +22,9 @@ from monet_app.app_clock import SystemClock
 from monet_app.keys import load_api_key
 from monet_app.librarian_schedule import LibrarianSchedule
 from monet_app.navigator import Navigator
-from monet_app.operations import conversation, describe, memory, run_inline, run_op, search
+from monet_app.operations import conversation, memory, search
 from monet_app.operations import settings as settings_ops
+from monet_app.operations.run import describe, run_inline, run_op
 from monet_app.streaming import StreamPresenter
 from monet_app.wiring import Core, ModelFactory, build_core, env_request_log, gateway_model
 from ui.items import MemoryRow, SearchItem, SettingsValues
@@ -46,6 +45,10 @@ class AppController(QObject):
         self.librarian = LibrarianSchedule(self.core, self)
         self.last_tab = ""
         self._search_id = 0
+        self._deleting = False
+        self._bug = self.tr(
+            "Something went wrong ({kind}). Nothing you typed was lost; details are in monet.log."
+        )
         self._day_timer = QTimer(self)
         self._day_timer.timeout.connect(self._check_day)
 
@@ -75,21 +78,24 @@ class AppController(QObject):
         w.set_tabs(list(self.core.settings.tabs), self.nav.tab)
         if not self.core.settings.sunset_model:
             self.nav.ensure_thread()
-        self._start_timers()
+        self.librarian.start(first_pass_soon=True)
+        self._day_timer.start(DAY_CHECK_MS)
         self.refresh_all()
 
-    def _start_timers(self) -> None:
-        self.librarian.start()
-        self._day_timer.start(DAY_CHECK_MS)
-
     # ----- sending ----------------------------------------------------------------------
+    def _deleting_now(self) -> bool:
+        """While a deletion runs nothing is sent: a request must not carry what goes."""
+        if self._deleting:
+            self._show_problem(self.tr("Wait until the deletion is finished."))
+        return self._deleting
+
     def send(self, text: str) -> None:
-        if self.stream.busy:
-            return
+        if self.stream.busy or self._deleting_now():
+            return  # the composer keeps the text
         if self.window.read_only or self.nav.read_only:
             self.nav.back_to_today()  # typing always goes to today
         tab = self.window.current_tab() or self.nav.tab
-        _, problem = run_inline(partial(conversation.commit, self.core, text, tab))
+        _, problem = run_inline(partial(conversation.commit, self.core, text, tab), self._bug)
         if problem is not None:
             self.window.show_error(problem, can_retry=False)
             return  # the composer keeps the text
@@ -100,22 +106,22 @@ class AppController(QObject):
         self._start_reply(tab)
 
     def retry(self) -> None:
-        if not self.stream.busy and self.last_tab:
+        if not self.stream.busy and self.last_tab and not self._deleting_now():
             self.window.clear_error()
             self._start_reply(self.last_tab)
 
     def _start_reply(self, tab: str) -> None:
         self.last_tab = tab
-        _, problem = run_inline(partial(conversation.prepare_reply, self.core))
+        _, problem = run_inline(partial(conversation.prepare_reply, self.core), self._bug)
         if problem is not None:
             self.window.show_error(problem)
             return
         self.window.set_busy(True)
-        self.stream.start(tab, partial(conversation.reply, self.core, tab), *self._row_labels())
+        self.stream.start(tab, partial(conversation.reply, self.core, tab), *self._row_labels(tab))
 
-    def _row_labels(self) -> tuple[str, str]:
-        now = self.core.clock.now().strftime("%H:%M")
-        return now, self.core.settings.tab_label(self.stream.tab or self.nav.tab)
+    def _row_labels(self, tab: str) -> tuple[str, str]:
+        """The time and tab label of the streaming row."""
+        return self.core.clock.now().strftime("%H:%M"), self.core.settings.tab_label(tab)
 
     def _reply_finished(self, _result: TurnResult) -> None:
         self.window.set_busy(False)
@@ -150,10 +156,12 @@ class AppController(QObject):
             self.refresh_all()
 
     def open_message(self, message_id: int) -> None:
-        """Open the day and tab of a message (from the TI or a search) and show it."""
-        message = self.nav.open_message(message_id)
-        if message is not None and message.tab != self.nav.tab:
-            self.window.select_tab(message.tab)  # logged as a tab switch
+        """Open the tab and day of a message (from the TI or a search) and show it."""
+        message = self.nav.message(message_id)
+        if message is not None:
+            if message.tab != self.nav.tab:
+                self.window.select_tab(message.tab)  # logged as a tab switch
+            self.nav.show_message(message)
         self.refresh_side()
         self.refresh_messages(scroll_to_end=False)
         self.window.reveal_message(message_id)
@@ -167,7 +175,7 @@ class AppController(QObject):
             if search_id == self._search_id:
                 self.window.show_search_results(items)
 
-        run_op(partial(search.search, self.core, query), show, self._show_problem)
+        run_op(partial(search.search, self.core, query), show, self._show_problem, self._bug)
 
     def _show_problem(self, problem: str) -> None:
         self.window.show_error(problem, can_retry=False)
@@ -194,7 +202,7 @@ class AppController(QObject):
     def refresh_messages(self, scroll_to_end: bool = True) -> None:
         self.window.set_read_only(self.nav.read_only, self.nav.view_day)
         self.window.set_messages(self.nav.rows(), scroll_to_end)
-        self.stream.transcript_reloaded(*self._row_labels())
+        self.stream.transcript_reloaded(*self._row_labels(self.stream.tab or self.nav.tab))
 
     def refresh_timeline(self) -> None:
         """The Timeline Index and the librarian's queue (also after each librarian pass)."""
@@ -206,15 +214,15 @@ class AppController(QObject):
         return memory.memory_rows(self.core)
 
     def edit_memory(self, item_id: int, text: str) -> str | None:
-        return run_inline(partial(memory.correct_memory, self.core, item_id, text))[1]
+        return run_inline(partial(memory.correct_memory, self.core, item_id, text), self._bug)[1]
 
     def delete_memory(self, item_id: int) -> str | None:
-        return run_inline(partial(memory.delete_memory, self.core, item_id))[1]
+        return run_inline(partial(memory.delete_memory, self.core, item_id), self._bug)[1]
 
     def set_incognito_today(self, on: bool) -> None:
         today = self.nav.today()
-        problem = run_inline(partial(memory.set_incognito_today, self.core, today, on))[1]
-        if problem is not None:
+        op = partial(memory.set_incognito_today, self.core, today, on)
+        if (problem := run_inline(op, self._bug)[1]) is not None:
             self._show_problem(problem)
 
     def delete_day(self, day: str) -> None:
@@ -226,15 +234,25 @@ class AppController(QObject):
     def _delete(self, op: Callable[[], int], after: Callable[[], None]) -> None:
         if self.stream.busy:
             return self._show_problem(self.tr("Wait for the reply to finish before deleting."))
+        if self._deleting_now():
+            return None
+        self._deleting = True
 
         def done(_count: int) -> None:
+            self._deleting = False
             after()
             self.refresh_all()
 
-        run_op(op, done, self._show_problem)
+        def failed(problem: str) -> None:
+            self._deleting = False
+            self._show_problem(problem)
+            self.refresh_all()
+
+        run_op(op, done, failed, self._bug)
 
     def promote(self, category: str, statement: str) -> str | None:
-        heading, problem = run_inline(partial(settings_ops.promote, self.core, category, statement))
+        heading, problem = run_inline(
+            partial(settings_ops.promote, self.core, category, statement), self._bug)
         if problem is None:
             self.window.notify(self.tr(
                 "Promoted under {heading}; Claude reads it from the next message.",
@@ -251,12 +269,14 @@ class AppController(QObject):
         """Validate, store and use new settings. Returns a problem to show, or None."""
         if self.stream.busy:
             return self.tr("Wait for the reply to finish (or press Stop) before changing settings.")
-        problem = run_inline(partial(settings_ops.apply_settings, self.core, values))[1]
+        if self._deleting:
+            return self.tr("Wait until the deletion is finished.")
+        problem = run_inline(partial(settings_ops.apply_settings, self.core, values), self._bug)[1]
         if problem is not None:
             return problem
         self.nav.settings_changed()
         self.window.set_tabs(list(self.core.settings.tabs), self.nav.tab)
-        self._start_timers()
+        self.librarian.start()  # the interval may have changed
         self.refresh_all()
         return None
 
@@ -264,21 +284,3 @@ class AppController(QObject):
         self.librarian.stop()
         self._day_timer.stop()
         self.core.close()
-
-
-def run_app(home: Path) -> int:
-    app = QApplication.instance() or QApplication(sys.argv)
-    from ui.look import apply_palette, install_translator
-
-    assert isinstance(app, QApplication)
-    apply_palette(app)
-    install_translator(app)
-    app.setApplicationName("MONET")
-    controller = AppController(home)
-    controller.window.show()
-    controller.window.focus_composer()
-    code = app.exec()
-    controller.stream.cancel()  # a reply in flight keeps what arrived, marked incomplete
-    QThreadPool.globalInstance().waitForDone(10_000)
-    controller.close()
-    return int(code)

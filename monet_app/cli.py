@@ -131,7 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _setup_logging(home)
     if args.command is None:
         try:
-            from monet_app.app import run_app
+            from monet_app.desktop import run_app
         except ImportError as exc:  # a broken Qt install: say what is missing
             print(f"monet: the window cannot start ({exc}). See the README's Linux notes.",
                   file=sys.stderr)

@@ -13,8 +13,8 @@ from functools import partial
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from monet_app.operations import run_op
 from monet_app.operations.librarian import librarian_pass
+from monet_app.operations.run import run_op
 from monet_app.wiring import Core
 
 log = logging.getLogger("monet.librarian")
@@ -34,10 +34,10 @@ class LibrarianSchedule(QObject):
         self._first = QTimer(self, singleShot=True)
         self._first.timeout.connect(self.run_now)
 
-    def start(self) -> None:
-        """(Re)start the interval from the settings; the first pass comes soon."""
+    def start(self, *, first_pass_soon: bool = False) -> None:
+        """(Re)start the interval from the settings; at app start the first pass comes soon."""
         self._interval.start(self.core.settings.librarian_interval_minutes * 60_000)
-        if not self._first.isActive() and not self.busy:
+        if first_pass_soon:
             self._first.start(FIRST_PASS_MS)
 
     def stop(self) -> None:

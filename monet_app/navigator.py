@@ -90,18 +90,18 @@ class Navigator:
             self.core.context.switch_thread(current)
         self.view_thread = current
 
-    def open_message(self, message_id: int) -> Message | None:
-        """Show the day (or thread) holding ``message_id``; None if it is gone. The
-        controller selects its tab through the window, so the switch is logged."""
+    def message(self, message_id: int) -> Message | None:
+        """The stored message, or None if it is gone."""
         with self.core.db.session() as session:
-            message = session.get(Message, message_id)
-        if message is None:
-            return None
+            return session.get(Message, message_id)
+
+    def show_message(self, message: Message) -> None:
+        """Show the day (or thread) holding ``message``. The controller selects its tab
+        first, through the window, so the switch is logged before the day is opened."""
         if self.sunset_model:
             self.open_day(message.day)
         else:
             self.view_thread = message.thread_id
-        return message
 
     def day_deleted(self, day: str) -> None:
         if self.view_day == day:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Generator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -83,6 +83,7 @@ class Core:
     model_factory: ModelFactory
     summarizer_choice: SummarizerChoice
     _model: ChatModel | None = field(default=None, repr=False)
+    _retired: list[Librarian] = field(default_factory=list, repr=False)
 
     def chat_model(self) -> ChatModel:
         """The chat model, made on first use (a ``UserFacingError`` if there is no key)."""
@@ -98,22 +99,38 @@ class Core:
             self._model = None
 
     def use_settings(self, settings: Settings) -> None:
-        """Store validated settings and rebuild what depends on them."""
+        """Store validated settings and use them.
+
+        A change of the incognito days or tabs only tells the context manager and the
+        librarian (a reply or a librarian pass in flight goes on). Any other change
+        rebuilds the context manager, the runner and the librarian and drops the model;
+        the caller makes sure no reply is in flight. The old librarian may still be in a
+        pass on a worker: it is closed with the core, not now."""
         settings = settings.validated()
         with self.db.session() as session:
             save_settings(session, settings)
+        privacy_only = replace(
+            self.settings, incognito_days=settings.incognito_days,
+            incognito_tabs=settings.incognito_tabs,
+        ) == settings
         self.settings = settings
+        if privacy_only:
+            self.context.settings = settings
+            self.librarian.incognito_days = settings.incognito_days
+            self.librarian.incognito_tabs = settings.incognito_tabs
+            return
         self.drop_model()
         self.context = ContextManager(self.db, settings, self.clock, self.estimator, self.log)
         self.runner = TurnRunner(self.context, _Unset(), self.log)
-        self.librarian.close()
+        self._retired.append(self.librarian)
         self.librarian, self.librarian_note = build_librarian(
             self.db, settings, self.clock, self.log, self.summarizer_choice
         )
 
     def close(self) -> None:
         self.drop_model()
-        self.librarian.close()
+        for librarian in [*self._retired, self.librarian]:
+            librarian.close()
         self.log.close()
         self.db.close()
 

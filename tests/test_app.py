@@ -413,3 +413,54 @@ def test_the_window_writes_its_request_log_librarian_included(qtbot, app_for, tm
     names = [r["name"] for r in records if r["kind"] == "event"]
     assert names[0] == "app_started" and "context_summary_changed" in names
     assert [r["purpose"] for r in records if r["kind"] == "request"] == ["chat"]
+
+
+def test_incognito_mid_reply_keeps_the_reply_whole(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    server.failures.append({"chunk_delay": 0.05})
+    type_and_enter(qtbot, c, "a slow answer please")
+    qtbot.waitUntil(lambda: len(c.stream.buffer) > 0, timeout=5000)
+    c.window.incognito_action.setChecked(True)
+    wait_idle(qtbot, c)
+    reply = messages(c)[-1]
+    assert reply.role == "assistant" and reply.status == "complete"
+    assert c.nav.today() in c.core.settings.incognito_days
+
+
+def test_the_streaming_row_carries_the_replys_tab(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    type_and_enter(qtbot, c, "in chat first")
+    wait_idle(qtbot, c)
+    c.window.tab_bar.setCurrentIndex(1)  # リサーチ / research
+    server.failures.append({"chunk_delay": 0.05})
+    type_and_enter(qtbot, c, "then in research")
+    qtbot.waitUntil(lambda: c.window.model.rows[-1].status == "streaming", timeout=5000)
+    assert c.window.model.rows[-1].tab == "research"
+    assert c.window.model.rows[-1].tab_label == c.core.settings.tab_label("research")
+    wait_idle(qtbot, c)
+
+
+def test_nothing_is_sent_while_a_deletion_runs(qtbot, app_for, server, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import threading
+
+    from monet_app.operations import memory
+
+    release = threading.Event()
+    real = memory.delete_day
+
+    def slow(core, day):  # type: ignore[no-untyped-def]
+        release.wait(10)
+        return real(core, day)
+
+    monkeypatch.setattr(memory, "delete_day", slow)
+    c = app_for()
+    c.delete_day("2025-01-05")
+    type_and_enter(qtbot, c, "typed during the deletion")
+    assert messages(c) == [] and server.requests == []
+    assert c.window.composer.toPlainText() == "typed during the deletion"  # kept
+    assert c.window.error_box.isVisible()
+    release.set()
+    qtbot.waitUntil(lambda: not c._deleting, timeout=10_000)
+    qtbot.keyClick(c.window.composer, Qt.Key.Key_Return)
+    wait_idle(qtbot, c)
+    assert messages(c)[0].text == "typed during the deletion"

@@ -11,7 +11,7 @@ import pytest
 
 from cms.clock import ManualClock, parse_ts
 from monet_app.navigator import Navigator
-from monet_app.operations import describe, run_inline
+from monet_app.operations.run import describe, run_inline
 from monet_app.wiring import build_core
 from storage.errors import EmptyMessageError
 

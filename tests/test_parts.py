@@ -81,3 +81,37 @@ def test_search_terms_for_japanese_and_english() -> None:
     assert "京都旅" in query_terms("京都旅行はいつ?") and "京都" in query_terms("京都は?")
     terms = [t.lower() for t in query_terms("How many MCU films did I watch?")]
     assert "mcu" in terms and "films" in terms and "how" not in terms
+
+
+def test_ui_reads_no_database_and_builds_no_prompt() -> None:
+    """ui/ imports neither cms, storage nor monet_app: it shows what it is given."""
+    import ast
+
+    from tests.conftest import REPO
+
+    for path in (REPO / "ui").glob("*.py"):
+        tree = ast.parse(path.read_text("utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                assert node.module.split(".")[0] not in ("cms", "storage", "monet_app"), path
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    assert alias.name.split(".")[0] not in ("cms", "storage", "monet_app"), path
+
+
+def test_the_app_uses_the_windows_methods_not_its_children() -> None:
+    """Every ``window.X`` used in monet_app is a method, signal or property of MainWindow,
+    never one of its child widgets (those are instance attributes)."""
+    import ast
+
+    from ui.main_window import MainWindow
+
+    offered = {name for klass in MainWindow.__mro__[:1] for name in vars(klass)}
+    inherited_ok = {"show", "close", "tr", "statusBar"}
+    from tests.conftest import REPO
+
+    for path in (REPO / "monet_app").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute)
+                    and node.value.attr == "window"):
+                assert node.attr in offered | inherited_ok, f"{path}: window.{node.attr}"

@@ -35,12 +35,6 @@ class Throttle(QObject):
         else:
             self._timer.start(int(self._interval_ms - waited_ms))
 
-    def flush(self) -> None:
-        """Run a pending call now (the stream ended)."""
-        if self._timer.isActive():
-            self._timer.stop()
-            self._run()
-
     def cancel(self) -> None:
         """Drop a pending call."""
         self._timer.stop()

@@ -3,27 +3,38 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../monet_app/app.py" line="128" />
+        <location filename="../../monet_app/app.py" line="134" />
         <source>Something went wrong while asking Claude ({kind}). Your message is saved; details are in monet.log.</source>
         <translation>Claude への問い合わせ中に問題が起きました（{kind}）。メッセージは保存済みです。詳細は monet.log にあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="149" />
+        <location filename="../../monet_app/app.py" line="155" />
         <source>Thread {n}</source>
         <translation>スレッド {n}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="240" />
+        <location filename="../../monet_app/app.py" line="258" />
         <source>Promoted under {heading}; Claude reads it from the next message.</source>
         <translation>「{heading}」に昇格しました。次のメッセージから Claude に渡されます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="228" />
+        <location filename="../../monet_app/app.py" line="236" />
         <source>Wait for the reply to finish before deleting.</source>
         <translation>返答が終わってから削除してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="253" />
+        <location filename="../../monet_app/app.py" line="50" />
+        <source>Something went wrong ({kind}). Nothing you typed was lost; details are in monet.log.</source>
+        <translation>問題が起きました（{kind}）。入力した内容は失われていません。詳細は monet.log にあります。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="89" />
+        <location filename="../../monet_app/app.py" line="273" />
+        <source>Wait until the deletion is finished.</source>
+        <translation>削除が終わるまでお待ちください。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="271" />
         <source>Wait for the reply to finish (or press Stop) before changing settings.</source>
         <translation>返答が終わるまで（または停止を押してから）設定を変えてください。</translation>
     </message>
@@ -176,7 +187,7 @@
         <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="424" />
+        <location filename="../../ui/main_window.py" line="426" />
         <source>Today ${usd:.4f}</source>
         <translation>今日 ${usd:.4f}</translation>
     </message>

@@ -16,6 +16,9 @@ JA = {
     "Something went wrong while asking Claude ({kind}). Your message is saved; details are in monet.log.":
         "Claude への問い合わせ中に問題が起きました（{kind}）。メッセージは保存済みです。詳細は monet.log にあります。",
     "Thread {n}": "スレッド {n}",
+    "Something went wrong ({kind}). Nothing you typed was lost; details are in monet.log.":
+        "問題が起きました（{kind}）。入力した内容は失われていません。詳細は monet.log にあります。",
+    "Wait until the deletion is finished.": "削除が終わるまでお待ちください。",
     "Summarizing {n}": "要約作成中 {n}件",
     "Librarian: nothing pending": "ライブラリアン: 待ちなし",
     "Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}":

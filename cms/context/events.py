@@ -8,6 +8,7 @@ order they happen, in the format of ``docs/replay.md``.
 from __future__ import annotations
 
 import json
+import threading
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, TextIO
@@ -54,16 +55,20 @@ REBUILD_EVENTS = FOLD_EVENTS | {
 class RequestLog:
     def __init__(self, path: Path | str | None) -> None:
         self.path = Path(path) if path else None
+        self._lock = threading.Lock()
         self._handle: TextIO | None = None
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._handle = self.path.open("a", encoding="utf-8")
 
     def write(self, record: dict[str, Any]) -> None:
-        if self._handle is None:
+        if self.path is None:
             return
-        self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
-        self._handle.flush()
+        line = json.dumps(record, ensure_ascii=False) + "\n"
+        with self._lock:  # the reply worker and the librarian's worker write too
+            if self._handle is not None:
+                self._handle.write(line)
+                self._handle.flush()
 
     def event(self, session: Session, ts: str, name: EventName, detail: dict[str, Any]) -> None:
         queries.add_event(session, ts, name, detail)
@@ -75,6 +80,7 @@ class RequestLog:
         self.write({"kind": "request", "ts": ts, "purpose": purpose, "body": body, "usage": usage})
 
     def close(self) -> None:
-        if self._handle is not None:
-            self._handle.close()
-            self._handle = None
+        with self._lock:
+            if self._handle is not None:
+                self._handle.close()
+                self._handle = None
