@@ -24,7 +24,8 @@ sys.path.insert(0, str(ROOT))
 
 from sqlalchemy import insert
 
-from storage import Database, fts, queries
+from cms.context.tools import find
+from storage import Database, queries
 from storage.models import Message
 
 QUERIES = ["京都", "鰻丼", "ゲーム", "縄跳び", "お菓子作り", "旅行の予定", "cooking", "小説を書"]
@@ -77,7 +78,7 @@ def main() -> None:
             for _ in range(5):
                 t = time.perf_counter()
                 with db.session() as session:
-                    found = len(fts.search_all(session, query, 50))
+                    found = len(find(session, query, 50))
                 timings.append((time.perf_counter() - t) * 1000)
             path = "trigram index" if len(query) >= 3 else "substring scan"
             print(f"{query!r:14} first {found:2d} results in {statistics.median(timings):7.1f} ms "

@@ -199,11 +199,11 @@ def _run(args: argparse.Namespace, home: Path) -> int:
         import json as _json
 
         from cms.clock import parse_ts
-        from storage import fts
+        from cms.context.tools import find
 
         db = Database(home)
         with db.session() as session:
-            found = fts.search_all(session, " ".join(args.query), args.limit)
+            found = find(session, " ".join(args.query), args.limit)
         if args.json:
             rows = [
                 {"id": hit.id, "day": hit.day, "time": parse_ts(hit.ts).strftime("%H:%M"),

@@ -64,77 +64,50 @@ def _load(session: Session, ids: Sequence[int]) -> list[Message]:
     return [rows[i] for i in ids if i in rows]
 
 
-def search_all(
-    session: Session, query: str, limit: int = 50, before_id: int | None = None
-) -> list[SearchHit]:
-    """Messages containing every whitespace-separated term of ``query``, newest first."""
-    terms = [t for t in query.split() if t]
-    if not terms:
-        return []
-    long_terms = [t for t in terms if len(t) >= 3]
-    short_terms = [t for t in terms if len(t) < 3]
-    params: dict[str, object] = {"limit": int(limit)}
-    where = [_SEARCHED_ROLES]
-    if before_id is not None:
-        where.append("m.id < :before")
-        params["before"] = int(before_id)
-    join = ""
-    if long_terms and _has_fts(session):
-        join = "JOIN message_fts ON message_fts.rowid = m.id AND message_fts MATCH :match"
-        params["match"] = " AND ".join(_phrase(t) for t in long_terms)
-    else:
-        short_terms = terms
-    for i, term in enumerate(short_terms):
-        where.append(f"m.text LIKE :like{i} ESCAPE '\\'")  # LIKE ignores ASCII case
-        params[f"like{i}"] = _like(term)
-    sql = (
-        f"SELECT m.id FROM message m {join} WHERE {' AND '.join(where)} "
-        "ORDER BY m.id DESC LIMIT :limit"
-    )
-    ids = [row[0] for row in session.connection().execute(text(sql), params)]
-    return [SearchHit.of(m) for m in _load(session, ids)]
-
-
 def search_any(
     session: Session, terms: Sequence[str], limit: int, before_id: int | None = None
 ) -> list[SearchHit]:
-    """Messages containing the most of ``terms`` (any of them), best first, newest first
-    among equals: what Claude's ``search_history`` tool asks for."""
+    """Messages matching any of ``terms``, best first: what Claude's ``search_history``
+    tool asks for, with the terms of a natural-language question.
+
+    Terms of three characters or more are OR-ed into one FTS5 query over the trigram index
+    and ranked by ``bm25()`` (rare terms weigh more, long messages less). Shorter terms
+    (Japanese words such as 車, English such as "AI"), which trigrams cannot hold, are
+    found by a scan and fill the places left, most terms matched first, newest first among
+    equals. Without the index (another database), everything goes through the scan.
+    """
     terms = [t for t in dict.fromkeys(terms) if t]
-    if not terms:
+    if not terms or limit <= 0:
         return []
-    candidates: dict[int, None] = {}
     long_terms = [t for t in terms if len(t) >= 3]
     fts = bool(long_terms) and _has_fts(session)
-    params: dict[str, object] = {}
+    params: dict[str, object] = {"limit": int(limit)}
     before = ""
     if before_id is not None:
         before = "AND m.id < :before"
         params["before"] = int(before_id)
+    ranked: list[int] = []
     if fts:
         params["match"] = " OR ".join(_phrase(t) for t in long_terms)
         sql = (
             "SELECT m.id FROM message m JOIN message_fts ON message_fts.rowid = m.id "
             f"AND message_fts MATCH :match WHERE {_SEARCHED_ROLES} {before} "
-            "ORDER BY bm25(message_fts) LIMIT 300"
+            "ORDER BY bm25(message_fts), m.id DESC LIMIT :limit"
         )
-        candidates.update((row[0], None) for row in session.connection().execute(text(sql), params))
-    for i, term in enumerate(t for t in terms if len(t) < 3 or not fts):
-        params_i = dict(params, like=_like(term))
-        sql = (
-            f"SELECT m.id FROM message m WHERE {_SEARCHED_ROLES} "
-            f"AND m.text LIKE :like ESCAPE '\\' {before} ORDER BY m.id DESC LIMIT 300"
-        )
-        del i
-        candidates.update(
-            (row[0], None) for row in session.connection().execute(text(sql), params_i)
-        )
-    messages = _load(session, list(candidates))
-    lowered = [t.lower() for t in terms]
-
-    def score(m: Message) -> tuple[int, int]:
-        body = m.text.lower()
-        return (sum(1 for t in lowered if t in body), m.id or 0)
-
-    messages.sort(key=score, reverse=True)
-    return [SearchHit.of(m) for m in messages[:limit]]
+        ranked = [row[0] for row in session.connection().execute(text(sql), params)]
+    scanned = [t for t in terms if len(t) < 3 or not fts]
+    if scanned and len(ranked) < limit:
+        candidates: dict[int, None] = {}
+        for term in scanned:
+            sql = (
+                f"SELECT m.id FROM message m WHERE {_SEARCHED_ROLES} "
+                f"AND m.text LIKE :like ESCAPE '\\' {before} ORDER BY m.id DESC LIMIT 300"
+            )
+            rows = session.connection().execute(text(sql), dict(params, like=_like(term)))
+            candidates.update((row[0], None) for row in rows)
+        lowered = [t.lower() for t in scanned]
+        found = [m for m in _load(session, list(candidates)) if m.id not in set(ranked)]
+        found.sort(key=lambda m: (sum(t in m.text.lower() for t in lowered), m.id or 0),
+                   reverse=True)
+        ranked += [m.id for m in found[: limit - len(ranked)] if m.id is not None]
+    return [SearchHit.of(m) for m in _load(session, ranked)]

@@ -171,9 +171,9 @@ def test_memory_command_line(tmp_path: Path) -> None:
 
 
 def test_deleting_a_day_removes_it_everywhere_and_from_every_later_request(tmp_path: Path) -> None:
+    from cms.context.tools import find
     from cms.memory.forget import delete_day
     from monet_app.export import export_records
-    from storage import fts
 
     w = World(tmp_path / "home", Settings())
     w.at("2026-03-01T09:00:00+09:00").turn("秘密の合言葉はフラミンゴ。覚えておいて", tab="chat")
@@ -193,7 +193,7 @@ def test_deleting_a_day_removes_it_everywhere_and_from_every_later_request(tmp_p
     for b in later:
         assert "フラミンゴ" not in json.dumps(b, ensure_ascii=False)
     with w.db.session() as session:
-        assert fts.search_all(session, "フラミンゴ") == []
+        assert find(session, "フラミンゴ", 50) == []
     assert not [r for r in export_records(w.db) if "フラミンゴ" in r["text"]]
     assert "フラミンゴ" not in w.cm.timeline_now()
     assert "フラミンゴ" not in (tmp_path / "home" / "context_summary.txt").read_text("utf-8")

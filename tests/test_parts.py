@@ -80,7 +80,8 @@ def test_offline_summary_in_english_and_empty() -> None:
 def test_search_terms_for_japanese_and_english() -> None:
     assert "京都旅" in query_terms("京都旅行はいつ?") and "京都" in query_terms("京都は?")
     terms = [t.lower() for t in query_terms("How many MCU films did I watch?")]
-    assert "mcu" in terms and "films" in terms and "how" not in terms
+    # "films" is looked for by its stem: the substring search then finds film and films
+    assert "mcu" in terms and "film" in terms and "how" not in terms
 
 
 def test_ui_reads_no_database_and_builds_no_prompt() -> None:

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt
 from sqlmodel import select
 
-from cms.context.tools import read_day, run_tool
+from cms.context.tools import find, read_day, run_tool
 from cms.settings import Settings
 from storage import fts
 from storage.models import Message
@@ -33,13 +33,13 @@ def texts(found: list[fts.SearchHit]) -> list[str]:
 def test_japanese_substrings_and_short_words_are_found(tmp_path: Path) -> None:
     w = seeded(tmp_path)
     with w.db.session() as session:
-        assert texts(fts.search_all(session, "京都旅行")) == ["来週は京都旅行の予定です"]
-        assert texts(fts.search_all(session, "京都")) == [  # two characters: a plain scan
+        assert texts(find(session, "京都旅行", 50)) == ["来週は京都旅行の予定です"]
+        assert texts(find(session, "京都", 50)) == [  # two characters: a plain scan
             "来週は京都旅行の予定です", "京都の嵐山で竹林を歩きました"]
-        assert texts(fts.search_all(session, "嵐山 竹林")) == ["京都の嵐山で竹林を歩きました"]
-        assert texts(fts.search_all(session, "biscuit")) == ["Biscuit the dog loves the beach"]
-        assert fts.search_all(session, "存在しない言葉") == []
-        assert fts.search_all(session, '"; DROP TABLE message; --') == []
+        assert texts(find(session, "嵐山 竹林", 50)) == ["京都の嵐山で竹林を歩きました"]
+        assert texts(find(session, "biscuit", 50)) == ["Biscuit the dog loves the beach"]
+        assert find(session, "存在しない言葉", 50) == []
+        assert find(session, '"; DROP TABLE message; --', 50) == []
 
 
 def test_a_deleted_message_leaves_the_index(tmp_path: Path) -> None:
@@ -48,7 +48,7 @@ def test_a_deleted_message_leaves_the_index(tmp_path: Path) -> None:
         target = session.exec(select(Message).where(Message.text == "京都の嵐山で竹林を歩きました")).one()
         session.delete(target)
     with w.db.session() as session:
-        assert fts.search_all(session, "嵐山で竹林") == []
+        assert find(session, "嵐山で竹林", 50) == []
 
 
 def test_search_history_and_read_day_quote_the_database(tmp_path: Path) -> None:
@@ -145,6 +145,56 @@ def test_short_non_ascii_terms_keep_their_case(tmp_path: Path) -> None:
     w = World(tmp_path / "home", Settings())
     w.at("2026-03-01T10:00:00+09:00").turn("Émile est venu")
     with w.db.session() as session:
-        assert texts(fts.search_all(session, "Ém")) == ["Émile est venu"]
-        assert texts(fts.search_all(session, "émile est")) == ["Émile est venu"]  # trigram folds case
-        assert texts(fts.search_all(session, "EST")) == ["Émile est venu"]  # ASCII: any case
+        assert texts(find(session, "Ém", 50)) == ["Émile est venu"]
+        assert texts(find(session, "émile est", 50)) == ["Émile est venu"]  # trigram folds case
+        assert texts(find(session, "EST", 50)) == ["Émile est venu"]  # ASCII: any case
+
+
+def test_search_history_ranks_by_bm25_not_by_recency(tmp_path: Path) -> None:
+    """"How many bikes do I own?": the message about bikes ranks above newer messages that
+    only share a common word; a plural in the question finds the singular too."""
+    from cms.context.tools import search_history
+
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-01T10:00:00+09:00").turn("I bought a road bike and a mountain bike, plus my old commuter bike")
+    for i in range(8):
+        w.later(60).turn(f"Do you own a copy of that book number {i}? I own many books")
+    with w.db.session() as session:
+        hits = search_history(session, "How many bikes do I own?", 5)["results"]
+    assert hits[0]["text"].startswith("I bought a road bike")
+
+
+def test_short_terms_are_found_by_the_scan_when_the_index_cannot(tmp_path: Path) -> None:
+    from cms.context.tools import search_history
+
+    w = seeded(tmp_path)
+    w.at("2026-03-04T10:00:00+09:00").turn("新しい車を買いました")
+    with w.db.session() as session:
+        hits = search_history(session, "車", 5)["results"]
+        assert [h["text"] for h in hits] == ["新しい車を買いました"]
+        assert search_history(session, "存在しない言葉", 5)["results"] == []
+
+
+def test_the_recall_benchmark_runs_on_a_longmemeval_shaped_history() -> None:
+    import importlib.util
+
+    from tests.conftest import REPO
+
+    spec = importlib.util.spec_from_file_location("recall", REPO / "benchmarks" / "recall.py")
+    assert spec and spec.loader
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    history = {
+        "question": "How many bikes do I own?", "question_type": "multi-session",
+        "answer_session_ids": ["s2"], "haystack_session_ids": ["s1", "s2"],
+        "haystack_dates": ["2023/05/01 (Mon) 10:00", "2023/05/03 (Wed) 18:30"],
+        "haystack_sessions": [
+            [{"role": "user", "content": f"Do you own cookbook number {i}? I own several."}
+             for i in range(6)] + [{"role": "assistant", "content": "I do not own books."}],
+            [{"role": "user", "content": "I now have three bikes: road, gravel and city.",
+              "has_answer": True},
+             {"role": "assistant", "content": "Three bikes, nice."}],
+        ],
+    }
+    result = bench.run_history(history, 2)
+    assert result["monet_turn"] and result["monet_session"] and result["has_turn_evidence"]

@@ -73,9 +73,23 @@ _STOP = frozenset(
         "the", "and", "for", "that", "this", "with", "you", "your", "are", "was", "were", "have",
         "has", "had", "how", "many", "much", "what", "when", "where", "which", "who", "why", "did",
         "does", "do", "can", "could", "would", "should", "since", "about", "into", "from",
+        # question and request words that say how to answer, not what to look for
+        "been", "some", "any", "might", "find", "think", "just", "long", "ago", "tell",
+        "know", "remember", "recall", "recommend", "suggest", "there", "their", "they",
     ]
 )
 MAX_TEXT = 600
+
+
+def _singular(word: str) -> str:
+    """A plural's stem, so that the substring search finds both forms: "bikes" -> "bike",
+    "stories" -> "stor" (finds story and stories). Short words are left alone."""
+    lower = word.lower()
+    if len(word) >= 6 and lower.endswith("ies"):
+        return word[:-3]
+    if len(word) >= 5 and lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
 
 
 def query_terms(query: str) -> list[str]:
@@ -87,7 +101,7 @@ def query_terms(query: str) -> list[str]:
         terms.append(phrase)
     for word in _LATIN.findall(query):
         if word.lower() not in _STOP:
-            terms.append(word)
+            terms.append(_singular(word))
     for word in _CONTENT.findall(query):
         if len(word) >= 2:
             terms.append(word)  # a kanji/katakana word: 京都, 旅行, ゲーム
@@ -143,11 +157,19 @@ class ReadDayResult(TypedDict):
     note: NotRequired[str]
 
 
+def find(
+    session: Session, query: str, limit: int, before_id: int | None = None
+) -> list[fts.SearchHit]:
+    """The one search, for the person (``monet search``, Ctrl+F) and for Claude
+    (``search_history``): the question's terms, OR-ed and ranked by BM25."""
+    return fts.search_any(session, query_terms(query), limit, before_id=before_id)
+
+
 def search_history(
     session: Session, query: str, limit: int = 5, before_id: int | None = None
 ) -> SearchHistoryResult:
     limit = max(1, min(int(limit or 5), 20))
-    found = fts.search_any(session, query_terms(query), limit, before_id=before_id)
+    found = find(session, query, limit, before_id=before_id)
     results: list[FoundMessage] = []
     for hit in found:
         text = hit.text if len(hit.text) <= MAX_TEXT else hit.text[:MAX_TEXT] + "…"
