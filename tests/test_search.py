@@ -198,3 +198,15 @@ def test_the_recall_benchmark_runs_on_a_longmemeval_shaped_history() -> None:
     }
     result = bench.run_history(history, 2)
     assert result["monet_turn"] and result["monet_session"] and result["has_turn_evidence"]
+
+
+def test_a_long_message_is_quoted_around_the_match(tmp_path: Path) -> None:
+    from cms.context.tools import search_history
+
+    w = World(tmp_path / "home", Settings())
+    long_text = "filler words here. " * 80 + "My bike lock has GPS tracking." + " more filler." * 80
+    w.at("2026-03-01T10:00:00+09:00").turn(long_text)
+    with w.db.session() as session:
+        hit = search_history(session, "Which bike lock did I buy?", 5)["results"][0]
+    assert "GPS tracking" in hit["text"] and hit["text"].startswith("…")
+    assert len(hit["text"]) <= 602 and hit["role"] == "user" and hit["day"] == "2026-03-01"

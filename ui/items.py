@@ -39,8 +39,12 @@ class ThreadItem:
 
 @dataclass(frozen=True)
 class SearchItem:
+    """One search result: where it was said, who said it, and the text around the match."""
+
     message_id: int
-    text: str
+    where: str  # day, time and tab
+    role: str  # "user" | "assistant"
+    snippet: str
 
 
 @dataclass(frozen=True)

@@ -305,7 +305,8 @@ class MainWindow(QMainWindow):
         if not items:
             self.search_results.addItem(self.tr("No message matches."))
         for found in items:
-            row = QListWidgetItem(found.text)
+            who = self.tr("You") if found.role == "user" else "Claude"
+            row = QListWidgetItem(f"{found.where} {who}: {found.snippet}")
             row.setData(ENTRY_ROLE, found)
             self.search_results.addItem(row)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Any, NotRequired, TypedDict
 
 from sqlmodel import Session
@@ -157,6 +158,19 @@ class ReadDayResult(TypedDict):
     note: NotRequired[str]
 
 
+def snippet(text: str, terms: Sequence[str], width: int) -> str:
+    """``text`` whole if it fits, else the ``width`` characters around the first place a
+    term occurs (the start if none does), with … where it was cut."""
+    if len(text) <= width:
+        return text
+    lowered = text.lower()
+    places = [p for p in (lowered.find(t.lower()) for t in terms) if p >= 0]
+    start = max(0, min(places) - width // 4) if places else 0
+    start = min(start, len(text) - width)
+    piece = text[start : start + width]
+    return ("…" if start > 0 else "") + piece + ("…" if start + width < len(text) else "")
+
+
 def find(
     session: Session, query: str, limit: int, before_id: int | None = None
 ) -> list[fts.SearchHit]:
@@ -169,10 +183,11 @@ def search_history(
     session: Session, query: str, limit: int = 5, before_id: int | None = None
 ) -> SearchHistoryResult:
     limit = max(1, min(int(limit or 5), 20))
-    found = find(session, query, limit, before_id=before_id)
+    terms = query_terms(query)
+    found = fts.search_any(session, terms, limit, before_id=before_id)
     results: list[FoundMessage] = []
     for hit in found:
-        text = hit.text if len(hit.text) <= MAX_TEXT else hit.text[:MAX_TEXT] + "…"
+        text = snippet(hit.text, terms, MAX_TEXT)
         results.append(
             {
                 "day": hit.day,
