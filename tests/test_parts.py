@@ -116,3 +116,13 @@ def test_the_app_uses_the_windows_methods_not_its_children() -> None:
             if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute)
                     and node.value.attr == "window"):
                 assert node.attr in offered | inherited_ok, f"{path}: window.{node.attr}"
+
+
+def test_offline_summaries_keep_the_specifics_people_ask_about() -> None:
+    turns = [
+        Turn("user", "I have been thinking about cycling and cycling gear and cycling routes a lot. "
+                     "I now own three bikes: a Trek road bike, a gravel bike and a city bike."),
+        Turn("assistant", "Cycling is great. Cycling gear matters for cycling routes."),
+    ]
+    line = OfflineSummarizer().summarize(turns)
+    assert "three bikes" in line and "Trek" in line

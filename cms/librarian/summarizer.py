@@ -43,6 +43,13 @@ _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’\-]{2,}")
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f々〆ー]+")
 _HIRAGANA = re.compile(r"^[\u3040-\u309fー]+$")
 _SPACES = re.compile(r"\s+")
+_NUMBER = re.compile(
+    r"[0-9０-９]+(?:[.,:/][0-9０-９]+)*|\b(?:one|two|three|four|five|six|seven|eight|nine|ten"
+    r"|eleven|twelve|twenty|thirty|hundred|thousand)\b|[一二三四五六七八九十百千万]+[つ人回個台匹年月日時分]",
+    re.IGNORECASE,
+)
+_KATAKANA_NAME = re.compile(r"[\u30a1-\u30faー]{3,}")
+SPECIFICS_WEIGHT = 0.5
 _LABEL = re.compile(r"^\[[^\]\n]{1,40}\]\s*")
 
 _STOPWORDS = frozenset(
@@ -86,12 +93,23 @@ def _trim(text: str, max_chars: int) -> str:
     return text[: max_chars - 1].rstrip(" 、,") + "…"
 
 
+def specifics(sentence: str) -> int:
+    """How many things people ask about later a sentence carries: numbers and counts,
+    names and places (capitalised words past the first, katakana names), dates."""
+    words = _LATIN_WORD.findall(sentence)
+    names = sum(1 for w in words[1:] if w[0].isupper())
+    return len(_NUMBER.findall(sentence)) + names + len(_KATAKANA_NAME.findall(sentence))
+
+
 def _rank(candidates: Sequence[str], weights: Counter[str]) -> list[int]:
-    """Candidate indexes, best first; ties keep the original order."""
+    """Candidate indexes, best first; ties keep the original order. A sentence carrying
+    specifics (numbers, names, places, dates) is preferred: those are what a later
+    question asks about, and a Timeline Index line without them cannot answer it."""
     scored = []
     for index, sentence in enumerate(candidates):
         distinct = set(_terms(sentence))
         score = sum(weights[t] for t in distinct) / (1.0 + math.log1p(len(sentence)))
+        score *= 1.0 + SPECIFICS_WEIGHT * min(specifics(sentence), 3)
         if index == 0:
             score *= 1.1
         scored.append((-score, index))
@@ -155,8 +173,9 @@ class OfflineSummarizer:
 
 SUMMARY_INSTRUCTIONS = (
     "You write one line for a personal conversation log's timeline. Summarize the talk below "
-    "in ONE short line (at most 80 characters), in the language of the talk, naming concrete "
-    "topics, decisions and facts the person mentioned. No preamble, no quotes, no line breaks."
+    "in ONE short line (at most 80 characters), in the language of the talk. Keep what the "
+    "person may ask about later: numbers and counts, names, places, dates, prices and "
+    "decisions, exactly as said. No preamble, no quotes, no line breaks."
 )
 MAX_TRANSCRIPT_CHARS = 24_000
 
