@@ -36,7 +36,7 @@ PROMISE_DAYS = 30
 
 _REMEMBER = re.compile(
     r"(覚えておいて|覚えといて|覚えてて|忘れないで|記憶しておいて|"
-    r"\bplease remember(?: that| this)?\b:?|(?:^|(?<=[.!?]\s))remember(?: that| this)?\b:?|"
+    r"\bplease remember(?: that| this)?\b:?|(?:^|(?<=[.!?]\s))remember(?: that\b| this\b|:)|"
     r"\bremember (?:that|this)\b:?|\bdon't forget(?: that)?\b)",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -68,6 +68,21 @@ _PREFERENCE = [
     re.compile(r"\bi (?:really )?(?:love|like|prefer|hate|can't stand) (?P<what>[a-z][a-z ]{1,30})",
                re.IGNORECASE),
 ]
+#: What is addressed to the assistant rather than said about the person: instructions,
+#: role-play set-ups, requests. Never a memory, even when "remember" is in it.
+_INSTRUCTION = re.compile(
+    r"(ignore (?:all |any )?(?:previous |prior )?instructions|\bact as\b|\bpretend\b|"
+    r"\brole-?play\b|\bas an? (?:expert|assistant|ai)\b|\byou are (?:a|an|my)\b|"
+    r"^(?:please )?(?:write|give|tell|show|explain|list|create|generate|translate|summari[sz]e|"
+    r"help|make|find|recommend|suggest|remember to)\b|^(?:can|could|would|will) you\b|"
+    r"してください|して下さい|教えて|書いて|作って|なりきって|として振る舞|指示を無視)",
+    re.IGNORECASE,
+)
+_QUESTION = re.compile(r"[?？]\s*$|^(?:what|how|why|when|where|which|who|do|does|did|is|are|can)\b",
+                       re.IGNORECASE)
+#: A memory is one short statement; a longer text is a message, not a memory.
+MAX_FACT_CHARS = 200
+
 _PROMISE = re.compile(r"(約束|するつもり|予定です|\bi will\b|\bi promise\b|\bi'?m going to\b)",
                       re.IGNORECASE)
 _EXPERIENCE = re.compile(r"(一緒に|行ってきた|行きました|\bwe went\b|\bi went\b|\bvisited\b)",
@@ -142,6 +157,12 @@ def admit(session: Session, candidate: Candidate, now: datetime,
     """The rules that decide whether a candidate is written."""
     if candidate.kind not in KINDS or not candidate.fact.strip():
         return Decision(False, "not a memory")
+    if len(candidate.fact) > MAX_FACT_CHARS:
+        return Decision(False, "too long for a statement about the person")
+    if _INSTRUCTION.search(candidate.fact):
+        return Decision(False, "an instruction or a request, not a statement about the person")
+    if _QUESTION.search(candidate.fact):
+        return Decision(False, "a question, not a statement about the person")
     # ask the database, not the session's cache: a source deleted meanwhile must count
     sources = [
         session.get(Message, i, populate_existing=True) for i in candidate.source_message_ids
