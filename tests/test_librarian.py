@@ -272,6 +272,7 @@ def test_promotion_groups_statements_and_rebuilds_the_next_request(tmp_path: Pat
     assert bad.returncode == 2 and "empty" in bad.stderr
 
 
+@pytest.mark.slow
 def test_context_summary_draws_25_persona_and_75_recent(tmp_path: Path) -> None:
     from cms.context.core_prompt import promote
     from cms.librarian.context_summary import select_memories
