@@ -2,8 +2,8 @@
 
 ``build_core`` opens the data folder and makes what each entry point needs: the database,
 the settings (with per-run overrides), the token estimator, the request log, the context
-manager, the turn runner, the librarian (its summarizer and context writer) and, on first
-use, the chat model. The window (``monet_app.app``), ``monet replay``, ``monet librarian``,
+manager, the turn runner and, on first use, the librarian (its summarizer and context
+writer) and the chat model. The window (``monet_app.app``), ``monet replay``, ``monet librarian``,
 ``monet timeline`` and the tests all call it, so a part is configured the same way
 everywhere (``docs/ARCHITECTURE.md``, "Building the core").
 """
@@ -78,12 +78,29 @@ class Core:
     log: RequestLog
     context: ContextManager
     runner: TurnRunner
-    librarian: Librarian
-    librarian_note: str
     model_factory: ModelFactory
     summarizer_choice: SummarizerChoice
     _model: ChatModel | None = field(default=None, repr=False)
+    _librarian: tuple[Librarian, str] | None = field(default=None, repr=False)
     _retired: list[Librarian] = field(default_factory=list, repr=False)
+
+    def _built_librarian(self) -> tuple[Librarian, str]:
+        """Made on first use: finding the API key (the OS keyring) is left to the first
+        pass, off the window's start-up and, in the app, off the GUI thread."""
+        if self._librarian is None:
+            self._librarian = build_librarian(
+                self.db, self.settings, self.clock, self.log, self.summarizer_choice
+            )
+        return self._librarian
+
+    @property
+    def librarian(self) -> Librarian:
+        return self._built_librarian()[0]
+
+    @property
+    def librarian_note(self) -> str:
+        """A sentence saying which summarizer the librarian uses."""
+        return self._built_librarian()[1]
 
     def chat_model(self) -> ChatModel:
         """The chat model, made on first use (a ``UserFacingError`` if there is no key)."""
@@ -116,20 +133,21 @@ class Core:
         self.settings = settings
         if privacy_only:
             self.context.settings = settings
-            self.librarian.incognito_days = settings.incognito_days
-            self.librarian.incognito_tabs = settings.incognito_tabs
+            if self._librarian is not None:
+                self._librarian[0].incognito_days = settings.incognito_days
+                self._librarian[0].incognito_tabs = settings.incognito_tabs
             return
         self.drop_model()
         self.context = ContextManager(self.db, settings, self.clock, self.estimator, self.log)
         self.runner = TurnRunner(self.context, _Unset(), self.log)
-        self._retired.append(self.librarian)
-        self.librarian, self.librarian_note = build_librarian(
-            self.db, settings, self.clock, self.log, self.summarizer_choice
-        )
+        if self._librarian is not None:
+            self._retired.append(self._librarian[0])
+            self._librarian = None
 
     def close(self) -> None:
         self.drop_model()
-        for librarian in [*self._retired, self.librarian]:
+        current = [self._librarian[0]] if self._librarian is not None else []
+        for librarian in [*self._retired, *current]:
             librarian.close()
         self.log.close()
         self.db.close()
@@ -156,11 +174,10 @@ def build_core(
     estimator = estimator or TiktokenEstimator()
     log = RequestLog(request_log)
     context = ContextManager(db, settings, clock, estimator, log)
-    librarian, note = build_librarian(db, settings, clock, log, summarizer)
     return Core(
         home=db.home, db=db, settings=settings, clock=clock, estimator=estimator, log=log,
-        context=context, runner=TurnRunner(context, _Unset(), log), librarian=librarian,
-        librarian_note=note, model_factory=model_factory, summarizer_choice=summarizer,
+        context=context, runner=TurnRunner(context, _Unset(), log),
+        model_factory=model_factory, summarizer_choice=summarizer,
     )
 
 

@@ -106,7 +106,8 @@ def search_any(
             rows = session.connection().execute(text(sql), dict(params, like=_like(term)))
             candidates.update((row[0], None) for row in rows)
         lowered = [t.lower() for t in scanned]
-        found = [m for m in _load(session, list(candidates)) if m.id not in set(ranked)]
+        already = set(ranked)
+        found = [m for m in _load(session, list(candidates)) if m.id not in already]
         found.sort(key=lambda m: (sum(t in m.text.lower() for t in lowered), m.id or 0),
                    reverse=True)
         ranked += [m.id for m in found[: limit - len(ranked)] if m.id is not None]
