@@ -55,6 +55,7 @@ class Settings:
     segment_pause_minutes: int = 30
     segment_max_tokens: int = 4_000
     ti_budget_tokens: int = 6_000
+    context_budget_tokens: int = 1_500  # the context block: notes about the person
     sunset_model: bool = True
     librarian_interval_minutes: int = 5
     librarian_summarizer: str = "claude"  # "claude" (offline when there is no key) | "offline"
@@ -118,6 +119,8 @@ class Settings:
             problems.append("the segment size must be above 0 tokens")
         if self.ti_budget_tokens <= 0:
             problems.append("the Timeline Index budget must be above 0 tokens")
+        if self.context_budget_tokens < 200:
+            problems.append("the context block budget must be at least 200 tokens")
         if self.librarian_interval_minutes <= 0:
             problems.append("the librarian interval must be above 0 minutes")
         if self.librarian_summarizer not in ("claude", "offline"):

@@ -42,6 +42,7 @@ class StandInServer:
         self.cache = PromptCacheSimulator(self.estimator)
         self.chunk_chars = chunk_chars
         self.failures: deque[dict[str, Any]] = deque()
+        self.replies: deque[str] = deque()  # answer the next requests with these texts
         self.requests: list[dict[str, Any]] = []
         self.reported: list[dict[str, Any]] = []  # the usage of every answered request
         self._script: dict[str, deque[tuple[str, str | None]]] = defaultdict(deque)
@@ -94,6 +95,8 @@ class StandInServer:
         after_tool = any(b.get("type") == "tool_result" for b in content)
         user_text = self._last_user_text(messages)
         with self._lock:
+            if self.replies:
+                return [{"type": "text", "text": self.replies.popleft()}], "end_turn"
             script = self._script.get(user_text)
             if script:
                 reply, recall = script[0]

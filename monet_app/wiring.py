@@ -27,6 +27,7 @@ from cms.librarian.context_summary import (
 )
 from cms.librarian.runner import Librarian
 from cms.librarian.summarizer import ClaudeSummarizer, OfflineSummarizer, Summarizer
+from cms.memory.proposer import ClaudeProposer, Proposer, RuleProposer
 from cms.model.cache_sim import PromptCacheSimulator
 from cms.model.ledger import record, usage_record
 from cms.model.pricing import prices_from_settings
@@ -199,6 +200,7 @@ def build_librarian(
 ) -> tuple[Librarian, str]:
     """The librarian this machine can run now, and a sentence saying which summarizer."""
     writer: ContextWriter = OfflineContextWriter()
+    proposer: Proposer = RuleProposer()
     chosen: Summarizer
     if not isinstance(summarizer, str):
         chosen, note = summarizer, f"summarizer {summarizer.name}"
@@ -222,12 +224,14 @@ def build_librarian(
 
             chosen = ClaudeSummarizer(model, settings.librarian_model, ledger)
             writer = ClaudeContextWriter(model, settings.librarian_model, ledger)
+            proposer = ClaudeProposer(model, settings.librarian_model, ledger)
             note = f"summaries by {settings.librarian_model}"
     librarian = Librarian(
         db, chosen, clock, settings.librarian_interval_minutes,
         context_writer=writer, day_start=settings.day_start_time, log=log,
         pause_minutes=settings.segment_pause_minutes, segment_tokens=settings.segment_max_tokens,
         incognito_days=settings.incognito_days, incognito_tabs=settings.incognito_tabs,
+        proposer=proposer,
     )
     return librarian, note
 

@@ -62,6 +62,7 @@ class MemoryKind(StrEnum):
     SHARED_EXPERIENCE = "shared_experience"
     ASKED_TO_REMEMBER = "asked_to_remember"
     PERSONA = "persona"
+    FACT = "fact"  # something the person said about themselves or their life
 
 
 class MemoryStatus(StrEnum):

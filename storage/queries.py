@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func
@@ -15,6 +16,8 @@ from storage.models import (
     ContextSummary,
     Event,
     Fold,
+    MemoryItem,
+    MemoryStatus,
     Message,
     MessageRole,
     Presummary,
@@ -271,12 +274,28 @@ def latest_context_summary(session: Session) -> ContextSummary | None:
     ).first()
 
 
-def context_block(session: Session) -> str:
-    """The context block as Claude reads it: the latest daily summary, or nothing."""
-    latest = latest_context_summary(session)
-    if latest is None or not latest.text.strip():
-        return ""
-    return f"# 最近の文脈（{latest.day} にライブラリアンが作成）\n{latest.text.strip()}"
+def superseded_sources(session: Session) -> set[int]:
+    """The source messages of memory items a newer statement superseded."""
+    rows = session.exec(
+        select(MemoryItem.source_message_ids).where(MemoryItem.status == MemoryStatus.SUPERSEDED)
+    ).all()
+    return {int(i) for row in rows for i in json.loads(row)}
+
+
+def superseded_since(session: Session, since: datetime) -> bool:
+    """Has a memory item superseded another since ``since``?"""
+    rows = session.exec(
+        select(MemoryItem.created_ts).where(col(MemoryItem.supersedes_id).is_not(None))
+    ).all()
+    return any(datetime.fromisoformat(ts) > since for ts in rows)
+
+
+def entry_message_ids(session: Session, entry: TimelineEntry) -> set[int]:
+    """The ids of the messages a segment line summarizes (none for a roll-up)."""
+    if entry.segment_id is None:
+        return set()
+    ids = session.exec(select(Message.id).where(Message.segment_id == entry.segment_id)).all()
+    return {i for i in ids if i is not None}
 
 
 def latest_summaries(session: Session, limit: int) -> Sequence[TimelineEntry]:

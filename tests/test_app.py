@@ -402,9 +402,18 @@ def test_incognito_today_keeps_talk_out_of_memory(qtbot, app_for) -> None:  # ty
 
 def test_the_window_writes_its_request_log_librarian_included(qtbot, app_for, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """MONET_REQUEST_LOG: the window's requests and events, the librarian's among them."""
+    from datetime import datetime, timedelta
+
+    from tests.helpers import World
+
+    home = tmp_path / "home"
+    earlier = (datetime.now().astimezone() - timedelta(days=2)).replace(hour=12)
+    before = World(home, Settings(), start=earlier.isoformat())
+    before.turn("We planned the trip to Kyoto for May 3")  # a day for the summary to read
+    before.close()
     log = tmp_path / "requests.jsonl"
     monkeypatch.setenv("MONET_REQUEST_LOG", str(log))
-    c = app_for()
+    c = app_for(home)
     type_and_enter(qtbot, c, "Please remember that my bike is green")
     wait_idle(qtbot, c)
     c.librarian.run_now()

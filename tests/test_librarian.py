@@ -308,14 +308,16 @@ def test_context_summary_reaches_the_next_rebuild_not_the_current_prompt(tmp_pat
     w.at("2026-03-02T09:00:00+09:00").turn("今日は雨")  # sunset: yesterday folds
     w.librarian.run_pass()  # summaries, and the day's context summary
     summary_file = (home / "context_summary.txt").read_text("utf-8")
-    assert "東京に住んでいる" in summary_file and "山に登った" in summary_file
+    assert "山に登った" in summary_file
+    assert "東京に住んでいる" not in summary_file  # promoted: the pinned block carries it
     assert "context_summary_changed" in w.events()
     mid_day = w.at("2026-03-02T09:10:00+09:00").turn("昼の話")  # pending_resolved re-render
     before = w.at("2026-03-02T09:20:00+09:00").turn("午後の話")
     assert extends(mid_day, before)
     w.at("2026-03-03T09:00:00+09:00").turn("次の日")  # the next rebuild point: sunset
     body = w.bodies[-1]
-    assert len(body["system"]) == 3 and "東京に住んでいる" in body["system"][1]["text"]
+    assert len(body["system"]) == 3 and "山に登った" in body["system"][1]["text"]
+    assert "東京に住んでいる" in body["system"][0]["text"]
     assert w.librarian.context_summary_due() is True  # a new day: due again
 
 

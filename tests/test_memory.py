@@ -304,3 +304,90 @@ def test_instructions_questions_and_long_texts_are_never_memories(tmp_path: Path
         w.at(f"2026-03-02T09:{i:02d}:00+09:00").turn(text)
     w.librarian.run_pass()
     assert [item.fact for item in items(w)] == ["my bike is green"]
+
+
+# ----- memories proposed by Claude (the librarian model), validated by the same rules ------
+@pytest.fixture
+def proposing(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A world whose librarian asks the librarian model (the real SDK against the local
+    stand-in server, which answers with the scripted JSON) to propose memories."""
+    from cms.memory.proposer import ClaudeProposer
+    from monet_app.gateway import AnthropicModel, make_client
+    from monet_app.standin_server import StandInServer
+
+    with StandInServer() as server:
+        w = World(tmp_path / "home", Settings())
+        client = make_client("sk-ant-test-0123456789abcdef", base_url=server.url, max_retries=0)
+        model = AnthropicModel(client)
+        w.librarian.proposer = ClaudeProposer(model, "claude-haiku-4-5")
+        yield w, server
+        model.close()
+
+
+def ids_of(w: World, *texts: str) -> list[int]:
+    with w.db.session() as session:
+        rows = session.exec(select(Message).where(Message.role == "user")).all()
+        return [next(m.id for m in rows if m.text == t) for t in texts]  # type: ignore[misc]
+
+
+def test_claude_proposes_statements_and_the_rules_still_decide(proposing) -> None:  # type: ignore[no-untyped-def]
+    w, server = proposing
+    said = ["I have three bikes: a road bike, a gravel bike and a folding one.",
+            "From now on always answer in French.", "How far is Kyoto from Osaka?"]
+    for i, text in enumerate(said):
+        w.at(f"2026-03-02T09:0{i}:00+09:00").turn(text)
+    bikes, french, kyoto = ids_of(w, *said)
+    server.replies.append(json.dumps({"memories": [
+        {"statement": "The person has three bikes (road, gravel, folding).", "kind": "fact",
+         "topic": "bikes owned", "source_ids": [bikes]},
+        {"statement": "Always answer in French.", "kind": "preference", "topic": "language",
+         "source_ids": [french]},
+        {"statement": "What is the distance from Kyoto to Osaka?", "kind": "fact",
+         "topic": "kyoto", "source_ids": [kyoto]},
+        {"statement": "The person lives in Osaka.", "kind": "fact", "topic": "home",
+         "source_ids": [9999]},  # not one of the messages it was shown
+        {"statement": "The person takes antidepressants.", "kind": "asked_to_remember",
+         "topic": "health", "source_ids": [bikes]},  # nobody asked: sensitive, refused
+    ]}))
+    report = w.librarian.run_pass()
+    assert report.remembered == 1
+    [item] = items(w)
+    assert item.fact == "The person has three bikes (road, gravel, folding)."
+    assert item.kind == "fact" and item.key == "topic:bikes owned"
+    prompt = server.requests[-1]
+    assert f"[id {bikes}" in prompt["messages"][0]["content"][0]["text"]
+    body = w.at("2026-03-03T09:00:00+09:00").turn("morning")
+    assert "three bikes" in context(body) and "French" not in context(body)
+
+
+def test_a_newer_statement_supersedes_the_older_in_the_context_block(proposing) -> None:  # type: ignore[no-untyped-def]
+    w, server = proposing
+    w.at("2026-03-02T09:00:00+09:00").turn("I have three bikes.")
+    [first] = ids_of(w, "I have three bikes.")
+    server.replies.append(json.dumps({"memories": [
+        {"statement": "The person has three bikes.", "kind": "fact", "topic": "bikes owned",
+         "source_ids": [first]}]}))
+    w.librarian.run_pass()
+    w.at("2026-03-05T09:00:00+09:00").turn("I just bought a fourth bike, a tandem!")
+    [second] = ids_of(w, "I just bought a fourth bike, a tandem!")
+    server.replies.append("Here you go:\n" + json.dumps({"memories": [
+        {"statement": "The person has four bikes, the newest a tandem.", "kind": "fact",
+         "topic": "bikes owned", "source_ids": [second], "correction": True}]}))
+    w.librarian.run_pass()
+    assert "bikes owned" in server.requests[-1]["messages"][0]["content"][0]["text"]  # known
+    assert [(i.fact[:22], i.status) for i in items(w)] == [
+        ("The person has three b", "superseded"), ("The person has four bi", "active")]
+    block = context(w.at("2026-03-06T09:00:00+09:00").turn("hi"))
+    assert "four bikes" in block and "three bikes" not in block and "（2026-03-05）" in block
+
+
+def test_a_failing_proposer_reads_the_messages_again_then_the_rules_stand_in(proposing) -> None:  # type: ignore[no-untyped-def]
+    w, server = proposing
+    w.at("2026-03-02T09:00:00+09:00").turn("Please remember that my locker is number 42")
+    server.failures.append({"status": 529, "type": "overloaded_error"})
+    assert w.librarian.run_pass().remembered == 0
+    server.replies.append("not json at all")
+    assert w.librarian.run_pass().remembered == 0  # second failure: still kept for later
+    server.failures.append({"status": 529, "type": "overloaded_error"})
+    assert w.librarian.run_pass().remembered == 1  # third: the offline proposer stands in
+    assert [i.fact for i in items(w)] == ["my locker is number 42"]

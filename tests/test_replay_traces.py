@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from cms.clock import day_of, parse_ts
+from cms.context import context_block
 from cms.context.timeline import PENDING_MARKER
+from cms.memory.rules import instruction_like
 from cms.settings import Settings
 from cms.tokens import TiktokenEstimator
 from monet_app.cli import main
@@ -76,6 +78,17 @@ def test_public_trace(trace: Path, sunset: str, tmp_path: Path) -> None:
                     days.append(day)
         assert report.events.get("sunset_fold", 0) == len(days) - 1
         assert report.events.get("day_started", 0) == len(days)
+
+    # the context block: within its budget, notes about the person, no instruction in it
+    budget = Settings().context_budget_tokens
+    estimator = TiktokenEstimator()
+    blocks = {b["system"][1]["text"] for b in (r["body"] for r in records if r["kind"] == "request")
+              if len(b["system"]) == 3}
+    for block in blocks:
+        assert estimator.count(block) <= budget
+        assert block.startswith(context_block.HEADER)
+        for line in block.splitlines()[3:]:
+            assert not instruction_like(line.removeprefix("- ")), line
 
     # the librarian (on by default) leaves no placeholder
     timeline = _timeline(home)

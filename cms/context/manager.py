@@ -20,12 +20,12 @@ from typing import Any
 from sqlmodel import Session
 
 from cms.clock import Clock, day_of, parse_ts
-from cms.context import timeline
+from cms.context import context_block, timeline
 from cms.context.core_prompt import pinned_text
 from cms.context.events import FOLD_EVENT, EventName, RequestLog
 from cms.context.prompt import build_body, user_turn_text
 from cms.context.tools import TOOLS
-from cms.memory.rules import active_items, expired_since, memory_lines
+from cms.memory.rules import active_items, expired_since
 from cms.model.ledger import usage_record
 from cms.model.pricing import prices_from_settings
 from cms.model.protocol import RequestBody, ToolResultBlock, Usage
@@ -554,12 +554,15 @@ class ContextManager:
         # The daily context summary and what is remembered enter here, at a rebuild point,
         # never mid-prompt.
         now = self.clock.now()
-        remembered = memory_lines(active_items(session, now))
-        summary = queries.context_block(session)
         latest = queries.latest_context_summary(session)
-        if latest is not None and expired_since(session, parse_ts(latest.created_ts), now):
-            summary = ""  # it may mention what has expired; the librarian writes a new one
-        state.context_text = "\n\n".join(part for part in (summary, remembered) if part)
+        summary = None
+        if latest is not None and not expired_since(session, parse_ts(latest.created_ts), now):
+            # (one that may mention what has expired waits for the librarian's next one)
+            summary = context_block.Summary(day=latest.day, text=latest.text)
+        state.context_text = context_block.render(
+            active_items(session, now), summary, self.estimator,
+            self.settings.context_budget_tokens,
+        )
         state.context_tokens = self.estimator.count(state.context_text)
         state.memory_rendered = state.memory_version
         session.add(state)

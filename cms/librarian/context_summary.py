@@ -1,9 +1,12 @@
 """The daily context summary (docs/design.md §5): the latest 100 memories, 25 from the persona
 layer and 75 from recent conversation, summarized into the prompt's context block.
 
-The persona layer is what the person promoted to lasting memory (``system_prompt_core``)
-and the memory items the rules admitted; recent conversation is the newest
-segment summaries of the Timeline Index. The result is stored in the database and
+The persona layer is what the person promoted to lasting memory (``system_prompt_core``);
+recent conversation is the newest segment summaries of the Timeline Index. The memory
+items the rules admitted are not summarized here: the context block lists them live
+(``cms.context.context_block``), so a correction, a deletion or a newer statement that
+supersedes an older one takes effect at the next request instead of waiting for
+tomorrow's summary. The result is stored in the database and
 written to ``context_summary.txt``; the context manager puts it in the prompt at the next
 rebuild point, never mid-prompt (``context_summary_changed`` changes no body by itself).
 """
@@ -41,14 +44,17 @@ class MemorySelection:
 
 
 def select_memories(session: Session, home: Path, now: datetime) -> MemorySelection:
-    """The persona layer: promoted statements, then the memory items the rules admitted
-    (preferences, requests to remember, promises...), the newest 25 of them together."""
-    from cms.memory.rules import active_items
-
-    promoted = [statement for _category, statement in promoted_statements(home)]
-    remembered = [item.fact for item in active_items(session, now)]  # expired ones stop
-    persona = [*promoted, *remembered][-PERSONA_COUNT:]
-    recent_entries = list(queries.latest_summaries(session, RECENT_COUNT))
+    """The persona layer (the newest 25 promoted statements) and the newest 75 Timeline
+    Index segment summaries, each with its day, leaving out those that summarize the
+    source of a memory a newer statement superseded (knowledge updates: only the newer
+    value reaches the context block; the TI keeps the older one with its date)."""
+    persona = [statement for _category, statement in promoted_statements(home)][-PERSONA_COUNT:]
+    # a line summarizing what a newer statement superseded would put the old value back
+    outdated = queries.superseded_sources(session)
+    recent_entries = [
+        entry for entry in queries.latest_summaries(session, RECENT_COUNT)
+        if not outdated or not outdated & queries.entry_message_ids(session, entry)
+    ]
     recent_entries.reverse()
     recent = [f"{e.day_from} [{e.tabs}] {e.summary}" for e in recent_entries]
     return MemorySelection(persona=persona, recent=recent)
@@ -61,7 +67,8 @@ class ContextWriter(Protocol):
 
 
 class OfflineContextWriter:
-    """Deterministic: the persona statements and the newest recent lines, as a list."""
+    """Deterministic: the newest recent lines, as a list. The promoted statements are in
+    the pinned block already and are not repeated (a model writer weaves them in)."""
 
     name = "offline"
 
@@ -69,13 +76,8 @@ class OfflineContextWriter:
         self.recent_lines = recent_lines
 
     def write(self, selection: MemorySelection) -> str:
-        parts = []
-        if selection.persona:
-            parts.append("## 人物像\n" + "\n".join(f"- {p}" for p in selection.persona))
-        if selection.recent:
-            recent = selection.recent[-self.recent_lines :]
-            parts.append("## 最近の会話\n" + "\n".join(f"- {r}" for r in recent))
-        return "\n\n".join(parts)
+        recent = selection.recent[-self.recent_lines :]
+        return "\n".join(f"- {r}" for r in recent)
 
 
 CONTEXT_INSTRUCTIONS = (
@@ -83,7 +85,9 @@ CONTEXT_INSTRUCTIONS = (
     "tomorrow. From the memories below (first the person's lasting statements, then summaries "
     "of recent conversations, oldest first) write at most 15 short bullet lines, in the "
     "language of the memories: who the person is and what matters to them, and the threads "
-    "of recent talk worth remembering. Facts only; no preamble."
+    "of recent talk worth remembering. Keep numbers, names, places and dates with the day "
+    "they were said. Write statements about the person in the third person, never "
+    "instructions to the assistant. Facts only; no preamble."
 )
 
 

@@ -39,7 +39,8 @@ from cms.librarian.context_summary import (
     write_summary_file,
 )
 from cms.librarian.summarizer import OfflineSummarizer, Summarizer, Turn
-from cms.memory.rules import remember_from
+from cms.memory.proposer import Proposer, RuleProposer, proposal_batches
+from cms.memory.rules import active_items, admit
 from storage import Database, queries
 from storage.errors import DatabaseError
 from storage.models import (
@@ -109,7 +110,10 @@ class Librarian:
         segment_tokens: int = 4_000,
         incognito_days: tuple[str, ...] = (),
         incognito_tabs: tuple[str, ...] = (),
+        proposer: Proposer | None = None,
     ) -> None:
+        self.proposer: Proposer = proposer or RuleProposer()
+        self._proposal_failures = 0
         self.incognito_days = incognito_days
         self.incognito_tabs = incognito_tabs
         self.pause_minutes = pause_minutes
@@ -154,7 +158,7 @@ class Librarian:
         for entry_id in pending_ids:
             self._work(entry_id, report)
         self._presummarize(report)
-        report.remembered = self._remember()
+        report.remembered = self._remember(report)
         if self.context_summary_due():
             try:
                 report.context_summary = self.write_context_summary() is not None
@@ -247,10 +251,12 @@ class Librarian:
                 session.delete(row)
 
     # ----- memories ---------------------------------------------------------------------
-    def _remember(self) -> int:
+    def _remember(self, report: LibrarianReport) -> int:
         """Propose memories from the person's messages not yet read; the rules decide.
         The range is claimed first (a conditional update of the scan mark), so two
-        librarians never read the same messages twice."""
+        librarians never read the same messages twice. A proposer that fails gives the
+        unread messages back for the next pass; after ``max_attempts`` failures in a row
+        the offline proposer stands in."""
         with self.db.session() as session:
             mark = session.get(Setting, MEMORY_MARK)
             if mark is None:
@@ -261,26 +267,53 @@ class Librarian:
         if not messages:
             return 0
         last = messages[-1].id or after
+        if not self._move_mark(after, last):
+            return 0  # another librarian took these messages
+        said = [m for m in messages
+                if m.day not in self.incognito_days and m.tab not in self.incognito_tabs]
+        written = 0
+        for batch in proposal_batches(said):
+            now = self.clock.now()
+            with self.db.session() as session:
+                known = active_items(session, now)
+            try:
+                candidates = self.proposer.propose(batch, known)
+            except Exception as exc:  # noqa: BLE001 - the messages are read again later
+                self._proposal_failures += 1
+                report.last_error = str(exc)
+                if self._proposal_failures < self.max_attempts:
+                    log.warning("memory proposal failed: %s", exc)
+                    self._move_mark(last, (batch[0].id or 1) - 1)
+                    return written
+                candidates = RuleProposer().propose(batch, known)
+            self._proposal_failures = 0
+            with self.db.session() as session:
+                for candidate in candidates:
+                    decision = admit(session, candidate, now, self.incognito_days,
+                                     self.incognito_tabs)
+                    written += decision.written
+        return written
+
+    def _move_mark(self, expected: int, to: int) -> bool:
         with self.db.session() as session:
-            claimed = session.exec(
+            moved = session.exec(
                 update(Setting)
-                .where(col(Setting.key) == MEMORY_MARK, col(Setting.value_json) == str(after))
-                .values(value_json=str(last))
+                .where(col(Setting.key) == MEMORY_MARK, col(Setting.value_json) == str(expected))
+                .values(value_json=str(to))
             )
-            if not claimed.rowcount:
-                return 0  # another librarian took these messages
-        with self.db.session() as session:
-            decisions = remember_from(session, messages, self.clock.now(),
-                                      self.incognito_days, self.incognito_tabs)
-            return sum(1 for d in decisions if d.written)
+            return bool(moved.rowcount)
 
     # ----- the daily context summary ----------------------------------------------------
     def context_summary_due(self) -> bool:
-        """Once a day, from the day boundary (04:00 by default) on."""
+        """Once a day, from the day boundary (04:00 by default) on, and again when a
+        memory was superseded since the last one."""
         today = day_of(self.clock.now(), self.day_start)
         with self.db.session() as session:
             latest = queries.latest_context_summary(session)
-        return latest is None or latest.day < today
+            if latest is None or latest.day < today:
+                return True
+            # a newer statement superseded an older one: rewrite without the old value
+            return queries.superseded_since(session, parse_ts(latest.created_ts))
 
     def write_context_summary(self) -> ContextSummary | None:
         """Summarize the latest 25 persona and 75 recent memories into the context block.
@@ -293,6 +326,8 @@ class Librarian:
         if selection.empty:
             return None
         text = self.context_writer.write(selection)
+        if not text.strip():
+            return None
         row = summary_row(selection, text, self.context_writer.name, now, self.day_start)
         with self.db.session() as session:
             if queries.prompt_state(session).memory_version != version:

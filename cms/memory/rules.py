@@ -54,7 +54,8 @@ _MOOD = re.compile(
 _SENSITIVE = re.compile(
     r"(病気|病院|診断|薬|うつ|持病|妊娠|年収|給料|借金|口座|暗証|パスワード|住所|電話番号|"
     r"マイナンバー|宗教|政党|\bdiagnos|\bmedication\b|\bsalary\b|\bdebt\b|\bpassword\b|"
-    r"\baddress\b|\bphone number\b|\bbank account\b|\breligio|\bpregnan)",
+    r"\baddress\b|\bphone number\b|\bbank account\b|\breligio|\bpregnan|\bantidepress|"
+    r"\btherap|\bmedicine\b|\bprescri|\bdisorder\b|\billness\b|治療|通院|障害|メンタル)",
     re.IGNORECASE,
 )
 _PERSONALITY = re.compile(
@@ -74,7 +75,10 @@ _INSTRUCTION = re.compile(
     r"(ignore (?:all |any )?(?:previous |prior )?instructions|\bact as\b|\bpretend\b|"
     r"\brole-?play\b|\bas an? (?:expert|assistant|ai)\b|\byou are (?:a|an|my)\b|"
     r"^(?:please )?(?:write|give|tell|show|explain|list|create|generate|translate|summari[sz]e|"
-    r"help|make|find|recommend|suggest|remember to)\b|^(?:can|could|would|will) you\b|"
+    r"help|make|find|recommend|suggest|remember to|always|never|don't|do not|answer|reply|"
+    r"respond|speak|stop|keep|be)\b|^(?:can|could|would|will) you\b|\bfrom now on\b|"
+    r"\b(?:answer|reply|respond|write|speak) (?:only |always )?in\b|"
+    r"以降は|これからは|答えて|返事して|話して|"
     r"してください|して下さい|教えて|書いて|作って|なりきって|として振る舞|指示を無視)",
     re.IGNORECASE,
 )
@@ -83,9 +87,14 @@ _QUESTION = re.compile(r"[?？]\s*$|^(?:what|how|why|when|where|which|who|do|doe
 #: A memory is one short statement; a longer text is a message, not a memory.
 MAX_FACT_CHARS = 200
 
-_PROMISE = re.compile(r"(約束|するつもり|予定です|\bi will\b|\bi promise\b|\bi'?m going to\b)",
-                      re.IGNORECASE)
-_EXPERIENCE = re.compile(r"(一緒に|行ってきた|行きました|\bwe went\b|\bi went\b|\bvisited\b)",
+
+def instruction_like(text: str) -> bool:
+    """Does this read as something addressed to the assistant (an instruction, a role-play
+    set-up, a request) rather than something said about the person?"""
+    return bool(_INSTRUCTION.search(text.strip()))
+
+_PROMISE = re.compile(r"(約束する|約束します|\bi promise\b)", re.IGNORECASE)
+_EXPERIENCE = re.compile(r"(一緒に(?:行った|行きました|見た|見ました)|\bwe went\b|\bwe visited\b)",
                          re.IGNORECASE)
 
 
@@ -97,6 +106,7 @@ class Candidate:
     source_message_ids: tuple[int, ...]
     confidence: float
     sensitive_confirmed: bool = False
+    correction: bool = False  # the proposer read it as updating what is remembered
 
 
 @dataclass(frozen=True)
@@ -131,24 +141,42 @@ def _polarity(fact: str) -> bool:
     return not _NEGATIVE.search(fact)
 
 
+_SENTENCES = re.compile(r"(?<=[。！？!?])|\n+|(?<=[.;])\s+")
+#: The offline proposer keeps only short sentences: a long one is talk, not a fact.
+OFFLINE_MAX_CHARS = 140
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCES.split(text) if s and s.strip()]
+
+
 def propose(message: Message) -> list[Candidate]:
-    """Candidates from one message. Anything here still has to pass ``admit``."""
+    """The offline proposer (no model): strict on purpose. One sentence, not the message:
+    the one the person asked to be remembered (or the one before "覚えておいて"), a
+    stated preference, an explicit promise, something done together. Anything here still
+    has to pass ``admit``."""
     if message.id is None or not message.text.strip():
         return []
-    text = message.text
     ids = (message.id,)
-    if _REMEMBER.search(text):
-        fact = _clean(text)
-        if not fact:
-            return []
-        return [Candidate(fact, MemoryKind.ASKED_TO_REMEMBER, _key(fact), ids, 1.0, True)]
-    for pattern in _PREFERENCE:
-        if pattern.search(text):
-            return [Candidate(_clean(text), MemoryKind.PREFERENCE, _key(text), ids, 0.8)]
-    if _PROMISE.search(text):
-        return [Candidate(_clean(text), MemoryKind.PROMISE, _key(text), ids, 0.7)]
-    if _EXPERIENCE.search(text):
-        return [Candidate(_clean(text), MemoryKind.SHARED_EXPERIENCE, _key(text), ids, 0.6)]
+    sentences = _sentences(message.text)
+    for index, sentence in enumerate(sentences):
+        if _REMEMBER.search(sentence):
+            fact = _clean(sentence)
+            if not fact and index > 0:
+                fact = _clean(sentences[index - 1])  # "…です。覚えておいて"
+            if not fact:
+                return []
+            return [Candidate(fact, MemoryKind.ASKED_TO_REMEMBER, _key(fact), ids, 1.0, True)]
+    for sentence in sentences:
+        if len(sentence) > OFFLINE_MAX_CHARS or _QUESTION.search(sentence):
+            continue
+        fact = _clean(sentence)
+        if any(p.search(sentence) for p in _PREFERENCE):
+            return [Candidate(fact, MemoryKind.PREFERENCE, _key(sentence), ids, 0.8)]
+        if _PROMISE.search(sentence):
+            return [Candidate(fact, MemoryKind.PROMISE, _key(sentence), ids, 0.7)]
+        if _EXPERIENCE.search(sentence):
+            return [Candidate(fact, MemoryKind.SHARED_EXPERIENCE, _key(sentence), ids, 0.6)]
     return []
 
 
@@ -159,7 +187,7 @@ def admit(session: Session, candidate: Candidate, now: datetime,
         return Decision(False, "not a memory")
     if len(candidate.fact) > MAX_FACT_CHARS:
         return Decision(False, "too long for a statement about the person")
-    if _INSTRUCTION.search(candidate.fact):
+    if instruction_like(candidate.fact):
         return Decision(False, "an instruction or a request, not a statement about the person")
     if _QUESTION.search(candidate.fact):
         return Decision(False, "a question, not a statement about the person")
@@ -173,7 +201,13 @@ def admit(session: Session, candidate: Candidate, now: datetime,
         return Decision(False, "its source is not the person's own words")
     if any(m.day in incognito_days or m.tab in incognito_tabs for m in sources if m is not None):
         return Decision(False, "it was said in an incognito day or tab")
-    asked = candidate.kind == MemoryKind.ASKED_TO_REMEMBER
+    # "asked to remember" lifts the mood and sensitivity rules: only when the person's own
+    # words ask for it, whoever proposed the candidate
+    asked = candidate.kind == MemoryKind.ASKED_TO_REMEMBER and any(
+        _REMEMBER.search(m.text) for m in sources if m is not None
+    )
+    kind = candidate.kind if asked or candidate.kind != MemoryKind.ASKED_TO_REMEMBER \
+        else MemoryKind.FACT
     if candidate.kind == MemoryKind.PERSONA:
         # who the person is comes from them (promotion, "remember this"), not a guess
         return Decision(False, "a persona fact is kept only when the person states it as such")
@@ -182,7 +216,7 @@ def admit(session: Session, candidate: Candidate, now: datetime,
             return Decision(False, "a passing mood is not kept")
         if _PERSONALITY.search(candidate.fact):
             return Decision(False, "a guess about personality is not kept")
-        if _SENSITIVE.search(candidate.fact) and not candidate.sensitive_confirmed:
+        if _SENSITIVE.search(candidate.fact) and not (candidate.sensitive_confirmed and asked):
             return Decision(False, "a sensitive detail is kept only when the person asks")
     active = session.exec(
         select(MemoryItem).where(MemoryItem.key == candidate.key,
@@ -191,16 +225,18 @@ def admit(session: Session, candidate: Candidate, now: datetime,
     if any(item.fact == candidate.fact for item in active):
         return Decision(False, "already remembered")
     expires = None
-    if candidate.kind == MemoryKind.PROMISE:
+    if kind == MemoryKind.PROMISE:
         expires = (now.astimezone(UTC) + timedelta(days=PROMISE_DAYS)).isoformat()
     item = MemoryItem(
-        fact=candidate.fact, kind=candidate.kind, key=candidate.key,
+        fact=candidate.fact, kind=kind, key=candidate.key,
         source_message_ids=json.dumps(list(candidate.source_message_ids)),
         confidence=candidate.confidence, created_ts=now.isoformat(), expires_ts=expires,
     )
     reason = "written"
     if active:
-        correcting = any(_CORRECTION.search(m.text) for m in sources if m is not None)
+        correcting = candidate.correction or any(
+            _CORRECTION.search(m.text) for m in sources if m is not None
+        )
         for old in active:
             if correcting or asked or _polarity(old.fact) == _polarity(candidate.fact):
                 # a correction, an explicit request, or the same thing said again
@@ -221,18 +257,6 @@ def admit(session: Session, candidate: Candidate, now: datetime,
     return Decision(True, reason, item)
 
 
-def remember_from(session: Session, messages: Sequence[Message], now: datetime,
-                  incognito_days: Sequence[str] = (),
-                  incognito_tabs: Sequence[str] = ()) -> list[Decision]:
-    decisions = []
-    for message in messages:
-        if message.role != MessageRole.USER:
-            continue
-        for candidate in propose(message):
-            decisions.append(admit(session, candidate, now, incognito_days, incognito_tabs))
-    return decisions
-
-
 def active_items(session: Session, now: datetime) -> list[MemoryItem]:
     """What Claude may use now: active or contested, and not expired."""
     now_utc = now.astimezone(UTC).isoformat()
@@ -241,16 +265,6 @@ def active_items(session: Session, now: datetime) -> list[MemoryItem]:
         .order_by(col(MemoryItem.id))
     ).all()
     return [i for i in items if i.expires_ts is None or i.expires_ts > now_utc]
-
-
-def memory_lines(items: Sequence[MemoryItem]) -> str:
-    if not items:
-        return ""
-    lines = []
-    for item in items:
-        flag = "（矛盾あり・本人に確認）" if item.status == MemoryStatus.CONTESTED else ""
-        lines.append(f"- [{item.kind}] {item.fact}{flag}")
-    return "# 覚えていること（本人が確認・訂正・削除できます）\n" + "\n".join(lines)
 
 
 def edit(session: Session, item_id: int, fact: str) -> MemoryItem:
