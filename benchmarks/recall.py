@@ -1,16 +1,24 @@
-"""Recall: does one ``search_history`` call with the question reach the evidence?
+"""Recall: is the evidence in the prompt, or does one ``search_history`` call reach it?
 
     python benchmarks/recall.py LONGMEMEVAL_JSON [--k 5]
 
 LONGMEMEVAL_JSON is a LongMemEval ``_s``-format file (a list of histories, each with its
-``haystack_sessions``, ``haystack_dates``, ``answer_session_ids``, ``question``; evidence
-turns carry ``has_answer``). Each history is stored in a fresh MONET home exactly as the
-app stores talk (``commit_user_message`` / ``record_reply``, on a clock at the session's
-date), then the question goes to the same search Claude's ``search_history`` tool runs.
+``haystack_sessions``, ``haystack_dates``, ``answer_session_ids``, ``question``,
+``answer``; evidence turns carry ``has_answer``). Each history goes through MONET as the
+app runs it: every message stored (``commit_user_message`` / ``record_reply`` on a clock
+at the session's date), a request prepared after each (so sunset and ceiling folds
+happen), the offline librarian run after each session (summaries, memories, the context
+summary). The question is then asked the next day; its prepared request is the prompt.
 
-The floor to beat is plain Okapi BM25 (k1 = 1.5, b = 0.75, lower-cased word tokens) over
-the same stored messages. Printed: recall@k at turn level (an evidence turn is among the
-k results) and at session level (a result comes from an answer session), for both.
+Printed, for MONET's search and for the floor to beat, plain Okapi BM25 (k1 = 1.5,
+b = 0.75, lower-cased word tokens) over the same stored messages:
+
+- recall@k at turn level (an evidence turn is among the k results) and at session level
+  (a result comes from an answer session);
+- for MONET, "in the prompt": an evidence turn is word for word in the prompt's turns,
+  or the answer's text is in the prompt (system blocks included; answers of 4
+  characters or more, so a bare "3" does not count); and "reachable": in the prompt or
+  among the k results of one ``search_history`` call with the question.
 """
 
 from __future__ import annotations
@@ -79,6 +87,7 @@ def run_history(history: dict[str, Any], k: int) -> dict[str, bool]:
         key=lambda s: _when(s[0]),
     )
     answer_sessions = set(history["answer_session_ids"])
+    answer = str(history.get("answer", "")).strip().lower()
     evidence: set[int] = set()
     in_answer_session: set[int] = set()
     docs: dict[int, str] = {}
@@ -86,6 +95,7 @@ def run_history(history: dict[str, Any], k: int) -> dict[str, bool]:
         clock = ManualClock(_when(sessions[0][0]))
         core = build_core(Path(tmp), clock=clock, summarizer="offline", model_factory=no_model)
         try:
+            core.context.app_started()
             for date, session_id, turns in sessions:
                 clock.set(_when(date))
                 for turn in turns:
@@ -94,6 +104,7 @@ def run_history(history: dict[str, Any], k: int) -> dict[str, bool]:
                         continue
                     if turn["role"] == "user":
                         message = core.context.commit_user_message(text, "chat")
+                        core.context.prepare_request()  # folds happen where the app has them
                     else:
                         message = core.context.record_reply(text, "chat")
                     assert message.id is not None
@@ -103,18 +114,31 @@ def run_history(history: dict[str, Any], k: int) -> dict[str, bool]:
                     if session_id in answer_sessions:
                         in_answer_session.add(message.id)
                     clock.set(clock.now() + timedelta(seconds=30))
+                core.librarian.run_pass()
+            next_day = clock.now().replace(hour=10, minute=0) + timedelta(days=1)
+            clock.set(next_day)
+            question = core.context.commit_user_message(history["question"], "chat")
+            core.librarian.run_pass()
+            body = core.context.prepare_request().body
             with core.db.session() as session:
                 monet = [hit.id for hit in fts.search_any(
-                    session, query_terms(history["question"]), k)]
+                    session, query_terms(history["question"]), k, before_id=question.id)]
         finally:
             core.close()
     plain = PlainBM25(docs).top(history["question"], k)
+    turns_text = json.dumps(body["messages"], ensure_ascii=False)
+    prompt_text = (json.dumps(body["system"], ensure_ascii=False) + turns_text).lower()
+    raw_evidence = any(json.dumps(docs[i], ensure_ascii=False)[1:-1] in turns_text
+                       for i in evidence)
+    in_prompt = raw_evidence or (len(answer) >= 4 and answer in prompt_text)
     return {
         "monet_turn": bool(evidence & set(monet)),
         "monet_session": bool(in_answer_session & set(monet)),
         "bm25_turn": bool(evidence & set(plain)),
         "bm25_session": bool(in_answer_session & set(plain)),
         "has_turn_evidence": bool(evidence),
+        "in_prompt": in_prompt,
+        "reachable": in_prompt or bool(evidence & set(monet)),
     }
 
 
@@ -126,14 +150,16 @@ def main() -> None:
     histories = json.loads(args.data.read_text("utf-8"))
     totals: Counter[str] = Counter()
     with_turns = 0
-    print("| # | type | MONET turn | BM25 turn | MONET session | BM25 session |")
-    print("|---|---|---|---|---|---|")
+    print("| # | type | MONET turn | BM25 turn | MONET session | BM25 session | in prompt "
+          "| reachable |")
+    print("|---|---|---|---|---|---|---|---|")
     for n, history in enumerate(histories):
         result = run_history(history, args.k)
         totals.update(key for key, value in result.items() if value)
         with_turns += result["has_turn_evidence"]
         marks = ["✓" if result[k] else "·" for k in
-                 ("monet_turn", "bm25_turn", "monet_session", "bm25_session")]
+                 ("monet_turn", "bm25_turn", "monet_session", "bm25_session", "in_prompt",
+                  "reachable")]
         print(f"| {n} | {history['question_type']} | " + " | ".join(marks) + " |", flush=True)
     count = len(histories)
     print(f"\nrecall@{args.k} over {count} histories ({with_turns} with marked evidence turns):")
@@ -142,6 +168,8 @@ def main() -> None:
               f" = {totals[name + '_turn'] / max(1, with_turns):.2f}   "
               f"session {totals[name + '_session']}/{count}"
               f" = {totals[name + '_session'] / max(1, count):.2f}")
+    print(f"  MONET evidence in the prompt {totals['in_prompt']}/{count}; reachable (in the "
+          f"prompt or by one search_history call) {totals['reachable']}/{count}")
 
 
 if __name__ == "__main__":

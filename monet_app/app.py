@@ -214,10 +214,16 @@ class AppController(QObject):
         return memory.memory_rows(self.core)
 
     def edit_memory(self, item_id: int, text: str) -> str | None:
-        return run_inline(partial(memory.correct_memory, self.core, item_id, text), self._bug)[1]
+        problem = run_inline(partial(memory.correct_memory, self.core, item_id, text),
+                             self._bug)[1]
+        self.refresh_all()  # the old fact's messages are now marked as forgotten
+        return problem
 
-    def delete_memory(self, item_id: int) -> str | None:
-        return run_inline(partial(memory.delete_memory, self.core, item_id), self._bug)[1]
+    def delete_memory(self, item_id: int, delete_sources: bool = False) -> str | None:
+        problem = run_inline(partial(memory.delete_memory, self.core, item_id, delete_sources),
+                             self._bug)[1]
+        self.refresh_all()
+        return problem
 
     def set_incognito_today(self, on: bool) -> None:
         today = self.nav.today()

@@ -91,6 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
     me.add_argument("text", nargs="*")
     me.add_argument("--home", dest="sub_home")
     me.add_argument("--json", action="store_true")
+    me.add_argument("--messages", action="store_true",
+                    help="with delete: delete the messages it came from too (default: keep "
+                         "them in your history, hidden from Claude)")
 
     fo = sub.add_parser("forget", help="delete a message or a whole day, everywhere")
     target = fo.add_mutually_exclusive_group(required=True)
@@ -330,8 +333,10 @@ def _memory(args: argparse.Namespace, home: Path) -> int:
             forget.correct_memory(db, args.item, " ".join(args.text), now)
             print(f"memory {args.item} corrected; Claude uses the new text from the next message")
             return 0
-        forget.delete_memory(db, args.item, now)
-        print(f"memory {args.item} deleted; no later request contains it")
+        count = forget.delete_memory(db, args.item, now, delete_sources=args.messages)
+        what = "deleted" if args.messages else "kept in your history, hidden from Claude"
+        print(f"memory {args.item} forgotten; {count} message(s) it came from {what}; "
+              "no later request contains it")
         return 0
 
 

@@ -129,7 +129,7 @@ class Navigator:
                 messages = queries.thread_messages(session, self.view_thread or 0)
         return [
             MessageRow(m.id or 0, m.role, m.tab, m.tab_label,
-                       parse_ts(m.ts).strftime("%H:%M"), shown_text(m), m.status)
+                       parse_ts(m.ts).strftime("%H:%M"), shown_text(m), m.status, m.hidden)
             for m in messages if m.tab == self.tab
         ]
 

@@ -224,7 +224,8 @@ def build_librarian(
 
             chosen = ClaudeSummarizer(model, settings.librarian_model, ledger)
             writer = ClaudeContextWriter(model, settings.librarian_model, ledger)
-            proposer = ClaudeProposer(model, settings.librarian_model, ledger)
+            proposer = ClaudeProposer(model, settings.librarian_model, ledger,
+                                      settle_minutes=settings.segment_pause_minutes)
             note = f"summaries by {settings.librarian_model}"
     librarian = Librarian(
         db, chosen, clock, settings.librarian_interval_minutes,

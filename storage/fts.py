@@ -65,7 +65,8 @@ def _load(session: Session, ids: Sequence[int]) -> list[Message]:
 
 
 def search_any(
-    session: Session, terms: Sequence[str], limit: int, before_id: int | None = None
+    session: Session, terms: Sequence[str], limit: int, before_id: int | None = None,
+    *, include_hidden: bool = False,
 ) -> list[SearchHit]:
     """Messages matching any of ``terms``, best first: what Claude's ``search_history``
     tool asks for, with the terms of a natural-language question.
@@ -75,6 +76,7 @@ def search_any(
     (Japanese words such as 車, English such as "AI"), which trigrams cannot hold, are
     found by a scan and fill the places left, most terms matched first, newest first among
     equals. Without the index (another database), everything goes through the scan.
+    Forgotten messages are left out unless ``include_hidden`` (the person's own search).
     """
     terms = [t for t in dict.fromkeys(terms) if t]
     if not terms or limit <= 0:
@@ -82,9 +84,9 @@ def search_any(
     long_terms = [t for t in terms if len(t) >= 3]
     fts = bool(long_terms) and _has_fts(session)
     params: dict[str, object] = {"limit": int(limit)}
-    before = ""
+    before = "" if include_hidden else "AND m.hidden = 0"  # forgotten: never for Claude
     if before_id is not None:
-        before = "AND m.id < :before"
+        before += " AND m.id < :before"
         params["before"] = int(before_id)
     ranked: list[int] = []
     if fts:

@@ -124,6 +124,9 @@ class Message(SQLModel, table=True):
         default=MessageStatus.COMPLETE, sa_type=EnumString(MessageStatus)
     )
     segment_id: int | None = Field(default=None, foreign_key="segment.id", index=True)
+    # Forgotten: kept in the person's browsable history, never sent to Claude again (not in
+    # prompts, summaries, search_history or read_day). See cms/memory/forget.py.
+    hidden: bool = False
 
 
 class Fold(SQLModel, table=True):

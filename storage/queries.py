@@ -335,7 +335,8 @@ def bump_memory(session: Session) -> None:
 def user_messages_after(session: Session, after_id: int, limit: int = 2000) -> Sequence[Message]:
     return session.exec(
         select(Message)
-        .where(col(Message.id) > after_id, Message.role == MessageRole.USER)
+        .where(col(Message.id) > after_id, Message.role == MessageRole.USER,
+               col(Message.hidden).is_(False))
         .order_by(col(Message.id))
         .limit(limit)
     ).all()

@@ -254,6 +254,59 @@ def test_replay_on_after_forgetting_a_day_never_sends_it_again(tmp_path: Path) -
     assert "ペリカン" not in monet("search", "ペリカン", "--home", str(home)).stdout
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("messages", [False, True], ids=["hide", "delete"])
+def test_memory_delete_then_replay_never_sends_the_fact_again(tmp_path: Path, messages: bool) -> None:
+    """The issue's check, on the command line: ``monet memory delete ID`` between two
+    replays on the same home; no system block or message of a later request has the fact."""
+    from tests.logcheck import check_log, read_log
+
+    def line(ts: str, user: str, reply: str = "はい", recall: str | None = None) -> str:
+        data = {"ts": ts, "tab": "chat", "user": user, "assistant": reply}
+        if recall:
+            data["recall"] = recall
+        return json.dumps(data, ensure_ascii=False)
+
+    first = tmp_path / "a.jsonl"
+    first.write_text("\n".join([
+        line("2026-03-01T09:00:00+09:00", "自転車の鍵の番号は7391です。覚えておいて", "7391ですね、覚えました"),
+        line("2026-03-01T09:05:00+09:00", "週末は高尾山に登る予定"),
+        line("2026-03-02T09:00:00+09:00", "おはよう"),
+        line("2026-03-02T09:10:00+09:00", "鍵の番号は？", "7391です", recall="自転車の鍵の番号"),
+    ]) + "\n", "utf-8")
+    second = tmp_path / "b.jsonl"
+    second.write_text("\n".join([
+        line("2026-03-03T09:00:00+09:00", "次の日です"),
+        line("2026-03-03T09:10:00+09:00", "鍵の番号を覚えてる？", "いいえ", recall="自転車の鍵の番号"),
+        line("2026-03-03T21:00:00+09:00", "山の話の続き"),
+        line("2026-03-04T09:00:00+09:00", "もう一日"),
+    ]) + "\n", "utf-8")
+    home, log = tmp_path / "home", tmp_path / "log.jsonl"
+
+    def monet(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "monet_app.cli", *args], capture_output=True,
+                              text=True, timeout=300, check=False)
+
+    assert monet("replay", str(first), "--home", str(home), "--request-log", str(log)).returncode == 0
+    assert "7391" in log.read_text("utf-8")
+    listed = json.loads(monet("memory", "list", "--json", "--home", str(home)).stdout)
+    [item] = [i for i in listed if "7391" in i["fact"]]
+    before = len(read_log(log))
+    done = monet("memory", "delete", str(item["id"]), "--home", str(home),
+                 *(["--messages"] if messages else []))
+    assert done.returncode == 0, done.stderr
+    assert monet("replay", str(second), "--home", str(home), "--request-log", str(log)).returncode == 0
+    later = read_log(log)[before:]
+    bodies = [r["body"] for r in later if r["kind"] == "request"]
+    assert len(bodies) >= 4
+    assert all("7391" not in json.dumps(b, ensure_ascii=False) for b in bodies)
+    assert "高尾山" in json.dumps(bodies[-1], ensure_ascii=False)  # the rest is still known
+    assert check_log(read_log(log)).breaks == []
+    mine = monet("search", "7391", "--home", str(home)).stdout
+    # forgotten for Claude; kept for the person unless they deleted the messages
+    assert ("自転車の鍵の番号は7391です" in mine) is (not messages)
+
+
 def test_a_deletion_cancels_a_summary_being_written(tmp_path: Path) -> None:
     from cms.memory.forget import delete_messages
     from storage import queries as q
@@ -319,7 +372,7 @@ def proposing(tmp_path: Path):  # type: ignore[no-untyped-def]
         w = World(tmp_path / "home", Settings())
         client = make_client("sk-ant-test-0123456789abcdef", base_url=server.url, max_retries=0)
         model = AnthropicModel(client)
-        w.librarian.proposer = ClaudeProposer(model, "claude-haiku-4-5")
+        w.librarian.proposer = ClaudeProposer(model, "claude-haiku-4-5", settle_minutes=0)
         yield w, server
         model.close()
 
@@ -381,6 +434,22 @@ def test_a_newer_statement_supersedes_the_older_in_the_context_block(proposing) 
     assert "four bikes" in block and "three bikes" not in block and "（2026-03-05）" in block
 
 
+def test_the_model_reads_talk_once_it_has_settled(proposing) -> None:  # type: ignore[no-untyped-def]
+    w, server = proposing
+    w.librarian.proposer.settle_minutes = 30
+    w.at("2026-03-02T09:00:00+09:00").turn("I moved to Sapporo last month.")
+    w.at("2026-03-02T09:10:00+09:00").turn("The new flat has two rooms.")
+    asked = len(server.requests)
+    w.librarian.run_pass()
+    assert len(server.requests) == asked  # still talking: nothing sent yet
+    w.at("2026-03-02T09:35:00+09:00")
+    server.replies.append(json.dumps({"memories": []}))
+    w.librarian.run_pass()
+    assert len(server.requests) == asked + 1  # the first message settled, the second not yet
+    assert "Sapporo" in server.requests[-1]["messages"][0]["content"][0]["text"]
+    assert "two rooms" not in server.requests[-1]["messages"][0]["content"][0]["text"]
+
+
 def test_a_failing_proposer_reads_the_messages_again_then_the_rules_stand_in(proposing) -> None:  # type: ignore[no-untyped-def]
     w, server = proposing
     w.at("2026-03-02T09:00:00+09:00").turn("Please remember that my locker is number 42")
@@ -391,3 +460,58 @@ def test_a_failing_proposer_reads_the_messages_again_then_the_rules_stand_in(pro
     server.failures.append({"status": 529, "type": "overloaded_error"})
     assert w.librarian.run_pass().remembered == 1  # third: the offline proposer stands in
     assert [i.fact for i in items(w)] == ["my locker is number 42"]
+
+
+# ----- forgetting reaches every derived text ---------------------------------------------
+def _remembered_locker(w: World) -> MemoryItem:
+    w.at("2026-03-01T09:00:00+09:00").turn("My locker code is 4417. Please remember that",
+                                           reply="Noted: locker code 4417.")
+    w.at("2026-03-01T09:02:00+09:00").turn("I also repeat: my locker code is 4417")
+    w.at("2026-03-01T09:05:00+09:00").turn("Now, about the weekend hike on Mt. Takao")
+    w.at("2026-03-02T09:00:00+09:00").turn("good morning")  # sunset: day one is a TI line
+    w.librarian.run_pass()
+    w.at("2026-03-02T09:10:00+09:00").turn("what is my locker code?", recall="locker code",
+                                           reply="It is 4417, as you told me yesterday.")
+    assert "4417" in json.dumps(w.bodies[-1], ensure_ascii=False)  # known before forgetting
+    [item] = [i for i in items(w) if "4417" in i.fact]
+    return item
+
+
+@pytest.mark.parametrize("delete_sources", [False, True], ids=["hide", "delete"])
+def test_forgetting_a_memory_reaches_every_later_request(tmp_path: Path, delete_sources: bool) -> None:
+    from cms.context.tools import find, read_day, search_history
+    from cms.memory.forget import delete_memory
+
+    w = World(tmp_path / "home", Settings())
+    item = _remembered_locker(w)
+    count = delete_memory(w.db, item.id or 0, w.clock.now(), delete_sources=delete_sources)
+    assert count == 4  # the source, the word-for-word repeat, and Claude's replies to them
+    later = [w.at("2026-03-02T09:20:00+09:00").turn("anything else?"),
+             w.at("2026-03-02T09:30:00+09:00").turn("what was my code?", recall="locker code"),
+             w.at("2026-03-03T09:00:00+09:00").turn("next day"),
+             w.at("2026-03-03T09:05:00+09:00").turn("and the hike?", recall="locker hike")]
+    for body in later:
+        assert "4417" not in json.dumps(body, ensure_ascii=False)
+    assert "Mt. Takao" in json.dumps(later[-1], ensure_ascii=False)  # the rest is remembered
+    with w.db.session() as session:
+        assert "4417" not in json.dumps(search_history(session, "locker code 4417")["results"])
+        assert "4417" not in json.dumps(read_day(session, "2026-03-01"))
+        mine = [hit.text for hit in find(session, "locker code", 10)]
+        kept = session.exec(select(Message).where(Message.day == "2026-03-01")).all()
+    if delete_sources:
+        assert not any("4417" in t for t in mine) and len(kept) == 2
+    else:  # the person's history keeps them, marked; Claude never reads them again
+        assert any("4417" in t for t in mine) and len(kept) == 6
+        assert [m.hidden for m in kept if "4417" in m.text] == [True, True, True]
+
+
+def test_correcting_a_memory_hides_the_old_value_from_claude(tmp_path: Path) -> None:
+    from cms.memory.forget import correct_memory
+
+    w = World(tmp_path / "home", Settings())
+    item = _remembered_locker(w)
+    correct_memory(w.db, item.id or 0, "My locker code is 5520", w.clock.now())
+    body = w.at("2026-03-02T09:20:00+09:00").turn("my code?", recall="locker code")
+    text = json.dumps(body, ensure_ascii=False)
+    assert "5520" in text and "4417" not in text
+    assert [i.fact for i in items(w)] == ["My locker code is 5520"]

@@ -20,6 +20,7 @@ class MessageRow:
     time: str  # HH:MM
     text: str
     status: str = "complete"  # "complete" | "incomplete" | "streaming"
+    hidden: bool = False  # forgotten: kept here, never sent to Claude again
 
 
 @dataclass(frozen=True)

@@ -480,5 +480,5 @@ class MainWindow(QMainWindow):
 
     def show_memory(self, load: Callable[[], list[MemoryRow]],
                     edit: Callable[[int, str], str | None],
-                    delete: Callable[[int], str | None]) -> None:
+                    delete: Callable[[int, bool], str | None]) -> None:
         MemoryDialog(load, edit, delete, self).exec()

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QMessageBox,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -28,7 +29,7 @@ class MemoryDialog(QDialog):
         self,
         load: Callable[[], list[MemoryRow]],
         edit: Callable[[int, str], str | None],
-        delete: Callable[[int], str | None],
+        delete: Callable[[int, bool], str | None],
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -43,30 +44,50 @@ class MemoryDialog(QDialog):
         self.problem = QLabel()
         self.problem.setStyleSheet("color: #c0392b;")
         self.edit_button = QPushButton(self.tr("Correct…"))
-        self.delete_button = QPushButton(self.tr("Delete"))
+        self.delete_button = QPushButton(self.tr("Forget"))
+        self.delete_button.setToolTip(self.tr(
+            "Claude forgets it; the messages it came from stay in your history, hidden from "
+            "Claude."))
+        self.delete_all_button = QPushButton(self.tr("Forget and delete its messages…"))
         buttons = QHBoxLayout()
         buttons.addWidget(self.edit_button)
         buttons.addWidget(self.delete_button)
+        buttons.addWidget(self.delete_all_button)
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel(self.tr(
-            "Deleting an item removes it from every later request; correcting it changes what "
-            "Claude reads from the next message on."
-        )))
+        intro = QLabel(self.tr(
+            "Forgetting an item removes it from every later request, with the messages it came "
+            "from: they stay in your history but Claude no longer sees them (or you delete them "
+            "too). Correcting an item changes what Claude reads from the next message on."
+        ))
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
         layout.addWidget(self.items, 1)
         layout.addWidget(self.source)
         layout.addWidget(self.problem)
         layout.addLayout(buttons)
         self.items.currentItemChanged.connect(self._show_source)
         self.edit_button.clicked.connect(self._ask_edit)
-        self.delete_button.clicked.connect(self.delete_selected)
+        self.delete_button.clicked.connect(lambda: self.delete_selected())
+        self.delete_all_button.clicked.connect(self._ask_delete_all)
         self.reload()
+
+    def kind_label(self, kind: str) -> str:
+        labels = {
+            "preference": self.tr("Preference"),
+            "promise": self.tr("Promise"),
+            "shared_experience": self.tr("Done together"),
+            "asked_to_remember": self.tr("You asked"),
+            "fact": self.tr("Fact"),
+            "persona": self.tr("About you"),
+        }
+        return labels.get(kind, kind)
 
     def reload(self) -> None:
         self.items.clear()
         for row in self._load():
             flag = {"contested": self.tr(" (contradiction: please check)")}.get(row.status, "")
-            item = QListWidgetItem(f"[{row.kind}] {row.fact}{flag}")
+            item = QListWidgetItem(f"{self.kind_label(row.kind)} · {row.fact}{flag}")
             item.setData(ITEM_ROLE, row)
             self.items.addItem(item)
         if not self.items.count():
@@ -97,8 +118,20 @@ class MemoryDialog(QDialog):
             self.problem.setText(self._edit(row.id, text) or "")
             self.reload()
 
-    def delete_selected(self) -> None:
+    def _ask_delete_all(self) -> None:
+        row = self.selected()
+        if row is None:
+            return
+        answer = QMessageBox.question(
+            self, self.tr("Delete messages"),
+            self.tr("Forget this item and delete the messages it came from (and Claude's "
+                    "replies to them) from your history? This cannot be undone."),
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.delete_selected(with_messages=True)
+
+    def delete_selected(self, with_messages: bool = False) -> None:
         row = self.selected()
         if row is not None:
-            self.problem.setText(self._delete(row.id) or "")
+            self.problem.setText(self._delete(row.id, with_messages) or "")
             self.reload()

@@ -137,6 +137,8 @@ class MessageDelegate(QStyledItemDelegate):
             header += "  " + self.tr("(incomplete)")
         elif row.status == "streaming":
             header += "  …"
+        if row.hidden:
+            header += "  " + self.tr("(forgotten: Claude no longer sees this)")
         muted = QColor(palette.color(QPalette.ColorRole.Text))
         muted.setAlpha(150)
         painter.setPen(muted)

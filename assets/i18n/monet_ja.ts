@@ -13,12 +13,12 @@
         <translation>スレッド {n}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="258" />
+        <location filename="../../monet_app/app.py" line="264" />
         <source>Promoted under {heading}; Claude reads it from the next message.</source>
         <translation>「{heading}」に昇格しました。次のメッセージから Claude に渡されます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="236" />
+        <location filename="../../monet_app/app.py" line="242" />
         <source>Wait for the reply to finish before deleting.</source>
         <translation>返答が終わってから削除してください。</translation>
     </message>
@@ -29,12 +29,12 @@
     </message>
     <message>
         <location filename="../../monet_app/app.py" line="89" />
-        <location filename="../../monet_app/app.py" line="273" />
+        <location filename="../../monet_app/app.py" line="279" />
         <source>Wait until the deletion is finished.</source>
         <translation>削除が終わるまでお待ちください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="271" />
+        <location filename="../../monet_app/app.py" line="277" />
         <source>Wait for the reply to finish (or press Stop) before changing settings.</source>
         <translation>返答が終わるまで（または停止を押してから）設定を変えてください。</translation>
     </message>
@@ -200,49 +200,99 @@
 <context>
     <name>MemoryDialog</name>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="36" />
+        <location filename="../../ui/memory_dialog.py" line="37" />
         <source>What MONET remembers</source>
         <translation>MONET が覚えていること</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="45" />
+        <location filename="../../ui/memory_dialog.py" line="46" />
         <source>Correct…</source>
         <translation>訂正…</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="46" />
-        <source>Delete</source>
-        <translation>削除</translation>
+        <location filename="../../ui/memory_dialog.py" line="47" />
+        <source>Forget</source>
+        <translation>忘れる</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="53" />
-        <source>Deleting an item removes it from every later request; correcting it changes what Claude reads from the next message on.</source>
-        <translation>削除した項目はこれ以降どのリクエストにも入りません。訂正すると次のメッセージから Claude が読む内容が変わります。</translation>
+        <location filename="../../ui/memory_dialog.py" line="49" />
+        <source>Claude forgets it; the messages it came from stay in your history, hidden from Claude.</source>
+        <translation>Claude はこれを忘れます。元のメッセージは履歴に残り、Claude からは見えなくなります。</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="68" />
+        <location filename="../../ui/memory_dialog.py" line="51" />
+        <source>Forget and delete its messages…</source>
+        <translation>忘れて元のメッセージも削除…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="59" />
+        <source>Forgetting an item removes it from every later request, with the messages it came from: they stay in your history but Claude no longer sees them (or you delete them too). Correcting an item changes what Claude reads from the next message on.</source>
+        <translation>忘れた項目は、その元になったメッセージとともにこれ以降どのリクエストにも入りません。メッセージは履歴に残りますが Claude からは見えなくなります（一緒に削除することもできます）。訂正すると次のメッセージから Claude が読む内容が変わります。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="77" />
+        <source>Preference</source>
+        <translation>好み</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="78" />
+        <source>Promise</source>
+        <translation>約束</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="79" />
+        <source>Done together</source>
+        <translation>一緒にしたこと</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="80" />
+        <source>You asked</source>
+        <translation>覚えてと頼まれた</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="81" />
+        <source>Fact</source>
+        <translation>事実</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="82" />
+        <source>About you</source>
+        <translation>あなたについて</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="89" />
         <source> (contradiction: please check)</source>
         <translation>（矛盾あり・確認してください）</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="73" />
+        <location filename="../../ui/memory_dialog.py" line="94" />
         <source>Nothing is remembered yet.</source>
         <translation>まだ何も覚えていません。</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="82" />
+        <location filename="../../ui/memory_dialog.py" line="103" />
         <source>From: {source}</source>
         <translation>出典: {source}</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="89" />
+        <location filename="../../ui/memory_dialog.py" line="110" />
         <source>Correct</source>
         <translation>訂正</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="89" />
+        <location filename="../../ui/memory_dialog.py" line="110" />
         <source>What is true:</source>
         <translation>正しい内容:</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="126" />
+        <source>Delete messages</source>
+        <translation>メッセージの削除</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="127" />
+        <source>Forget this item and delete the messages it came from (and Claude's replies to them) from your history? This cannot be undone.</source>
+        <translation>この項目を忘れ、元になったメッセージ（と Claude の返答）を履歴から削除しますか？ 元に戻せません。</translation>
     </message>
 </context>
 <context>
@@ -261,6 +311,11 @@
         <location filename="../../ui/transcript.py" line="137" />
         <source>(incomplete)</source>
         <translation>（途中で途切れました）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript.py" line="141" />
+        <source>(forgotten: Claude no longer sees this)</source>
+        <translation>（忘れた内容: Claude にはもう見えません）</translation>
     </message>
 </context>
 <context>

@@ -74,8 +74,22 @@ JA = {
     "Correct": "訂正",
     "Delete": "削除",
     "What is true:": "正しい内容:",
-    "Deleting an item removes it from every later request; correcting it changes what Claude reads from the next message on.":
-        "削除した項目はこれ以降どのリクエストにも入りません。訂正すると次のメッセージから Claude が読む内容が変わります。",
+    "Forgetting an item removes it from every later request, with the messages it came from: they stay in your history but Claude no longer sees them (or you delete them too). Correcting an item changes what Claude reads from the next message on.":
+        "忘れた項目は、その元になったメッセージとともにこれ以降どのリクエストにも入りません。メッセージは履歴に残りますが Claude からは見えなくなります（一緒に削除することもできます）。訂正すると次のメッセージから Claude が読む内容が変わります。",
+    "Forget": "忘れる",
+    "Preference": "好み",
+    "Promise": "約束",
+    "Done together": "一緒にしたこと",
+    "You asked": "覚えてと頼まれた",
+    "Fact": "事実",
+    "About you": "あなたについて",
+    "Claude forgets it; the messages it came from stay in your history, hidden from Claude.":
+        "Claude はこれを忘れます。元のメッセージは履歴に残り、Claude からは見えなくなります。",
+    "Forget and delete its messages…": "忘れて元のメッセージも削除…",
+    "Delete messages": "メッセージの削除",
+    "Forget this item and delete the messages it came from (and Claude's replies to them) from your history? This cannot be undone.":
+        "この項目を忘れ、元になったメッセージ（と Claude の返答）を履歴から削除しますか？ 元に戻せません。",
+    "(forgotten: Claude no longer sees this)": "（忘れた内容: Claude にはもう見えません）",
     " (contradiction: please check)": "（矛盾あり・確認してください）",
     "Nothing is remembered yet.": "まだ何も覚えていません。",
     "From: {source}": "出典: {source}",

@@ -60,6 +60,8 @@ def message_turns(message: Message) -> list[tuple[ApiRole, list[ContentBlock]]]:
 def build_messages(raw: Sequence[Message]) -> list[MessageParam]:
     messages: list[MessageParam] = []
     for message in raw:
+        if message.hidden:
+            continue  # forgotten: kept for the person, never sent
         for role, blocks in message_turns(message):
             blocks = copy.deepcopy(blocks)
             if messages and messages[-1]["role"] == role:

@@ -175,8 +175,10 @@ def find(
     session: Session, query: str, limit: int, before_id: int | None = None
 ) -> list[fts.SearchHit]:
     """The one search, for the person (``monet search``, Ctrl+F) and for Claude
-    (``search_history``): the question's terms, OR-ed and ranked by BM25."""
-    return fts.search_any(session, query_terms(query), limit, before_id=before_id)
+    (``search_history``): the question's terms, OR-ed and ranked by BM25. The person
+    also finds what they asked Claude to forget; Claude does not."""
+    return fts.search_any(session, query_terms(query), limit, before_id=before_id,
+                          include_hidden=True)
 
 
 def search_history(
@@ -231,7 +233,8 @@ def read_day(
     used = 0
     messages = [
         m for m in queries.all_messages(session, day)
-        if m.role in (MessageRole.USER, MessageRole.ASSISTANT) and (tab is None or m.tab == tab)
+        if m.role in (MessageRole.USER, MessageRole.ASSISTANT) and not m.hidden
+        and (tab is None or m.tab == tab)
         and (before_id is None or (m.id or 0) < before_id)
     ]
     for message in messages:

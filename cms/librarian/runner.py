@@ -204,7 +204,9 @@ class Librarian:
             if not self._claim_run(first, last):
                 continue
             try:
-                summary = self.summarizer.summarize([Turn(m.role, m.text) for m in run])
+                summary = self.summarizer.summarize(
+                    [Turn(m.role, m.text) for m in run if not m.hidden]
+                )
             except Exception as exc:  # noqa: BLE001 - the fold will show a placeholder
                 self._drop_run(first, last)
                 report.last_error = str(exc)
@@ -264,6 +266,10 @@ class Librarian:
         with self.db.session() as session:
             after = int(session.get(Setting, MEMORY_MARK, populate_existing=True).value_json)  # type: ignore[union-attr]
             messages = list(queries.user_messages_after(session, after))
+        settled = self.clock.now() - timedelta(minutes=self.proposer.settle_minutes)
+        if self.proposer.settle_minutes:
+            young = next((i for i, m in enumerate(messages) if parse_ts(m.ts) > settled), None)
+            messages = messages[:young]
         if not messages:
             return 0
         last = messages[-1].id or after
@@ -411,6 +417,7 @@ class Librarian:
             turns = [
                 Turn(role=m.role, text=m.text)
                 for m in queries.messages_of_segment(session, entry.segment_id)
+                if not m.hidden
             ]
         summarizer, source = self.summarizer, self.summarizer.name
         try:

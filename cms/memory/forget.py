@@ -1,11 +1,23 @@
-"""Deleting a message or a whole day, everywhere it lives.
+"""Forgetting: deleting a message or a whole day, and forgetting a memory, everywhere.
 
-The message rows go (the full-text index follows by trigger); their Timeline Index lines
-are summarized again from what remains (offline, deterministically) or removed with
-their segment; roll-ups over them are condensed again or removed; summaries written
-ahead, memory items drawn from them and the daily context summary go too (the context
-summary is rewritten from what remains). The prompt is rebuilt at the next request
-(``memory_changed``), so no later request contains what the screen says is gone.
+Deleting: the message rows go (the full-text index follows by trigger); their Timeline
+Index lines are summarized again from what remains (offline, deterministically) or
+removed with their segment; roll-ups over them are condensed again or removed; summaries
+written ahead, memory items drawn from them and the daily context summary go too (the
+context summary is rewritten from what remains).
+
+Forgetting a memory (deleting or correcting it) makes the old fact unreachable to Claude
+in every later request. The person chooses between two depths (window and command line):
+
+- forget only: the item goes; its source messages, Claude's replies to them and other
+  messages that repeat the fact word for word are *hidden* (``Message.hidden``): they stay
+  in the person's browsable history and search, and are never sent to Claude again: not
+  in today's turns, not in ``search_history`` or ``read_day`` results, and the Timeline
+  Index lines over them are summarized again without them;
+- forget and delete the messages: the same messages are deleted, as above.
+
+Either way the prompt is rebuilt at the next request (``memory_changed``), so no later
+request contains what the screen says is gone.
 """
 
 from __future__ import annotations
@@ -26,7 +38,7 @@ from cms.librarian.context_summary import (
 from cms.librarian.summarizer import OfflineSummarizer, Turn
 from cms.memory import rules as memory
 from storage import Database, queries
-from storage.errors import ForgetError
+from storage.errors import ForgetError, MemoryItemError
 from storage.models import (
     ContextSummary,
     MemoryItem,
@@ -75,20 +87,100 @@ def delete_day(db: Database, day: str, now: datetime) -> int:
     return delete_messages(db, ids, now)
 
 
-def delete_memory(db: Database, item_id: int, now: datetime) -> None:
-    """The person deletes what is remembered: gone from the next request and from the
-    context summary (rewritten from what remains)."""
+#: The Timeline Index line of a run whose every message was forgotten.
+FORGOTTEN_TEXT = "（本人の希望で忘れた会話）"
+
+
+def delete_memory(db: Database, item_id: int, now: datetime, *,
+                  delete_sources: bool = False) -> int:
+    """The person deletes what is remembered: the item goes, and the messages it came from
+    are hidden from Claude (or deleted, with ``delete_sources``). Returns how many
+    messages were hidden or deleted."""
+    with db.session() as session:
+        item = session.get(MemoryItem, item_id)
+        if item is None:
+            raise MemoryItemError(f"No memory item {item_id}.")
+        targets = _carriers(session, item)
+    if delete_sources and targets:
+        delete_messages(db, targets, now)
+        with db.session() as session:
+            if session.get(MemoryItem, item_id) is not None:
+                memory.delete(session, item_id)
+        return len(targets)
     with db.session() as session:
         memory.delete(session, item_id)
-        session.exec(delete(ContextSummary))
-    _rewrite_context_summary(db, now)
+    hide_messages(db, targets, now)
+    return len(targets)
 
 
 def correct_memory(db: Database, item_id: int, text: str, now: datetime) -> None:
+    """The person corrects what is remembered: the new text is used from the next request,
+    and the old fact's messages are hidden from Claude (they would say the old value)."""
     with db.session() as session:
+        item = session.get(MemoryItem, item_id)
+        if item is None:
+            raise MemoryItemError(f"No memory item {item_id}.")
+        targets = _carriers(session, item)
         memory.edit(session, item_id, text)
+    hide_messages(db, targets, now, keep_item=item_id)
+
+
+def hide_messages(db: Database, message_ids: Sequence[int], now: datetime,
+                  keep_item: int | None = None) -> None:
+    """Hide these messages from Claude, and everything derived from them."""
+    ids = sorted(set(message_ids))
+    with db.session() as session:
+        messages = session.exec(select(Message).where(col(Message.id).in_(ids))).all() \
+            if ids else []
+        texts = [m.text for m in messages if m.text]
+        segment_ids = {m.segment_id for m in messages if m.segment_id is not None}
+        for message in messages:
+            message.hidden = True
+            session.add(message)
+        found = {m.id for m in messages if m.id is not None}
+        segment_ids |= _redact_tool_results(session, texts, found)
+        _forget_memories(session, found, keep=keep_item)
+        if found:
+            session.exec(delete(Presummary).where(
+                col(Presummary.first_message_id) <= max(found),
+                col(Presummary.last_message_id) >= min(found),
+            ))
+        session.flush()
+        for segment_id in segment_ids:
+            _rewrite_segment(session, segment_id)
         session.exec(delete(ContextSummary))
+        queries.bump_memory(session)
     _rewrite_context_summary(db, now)
+
+
+def _carriers(session: Session, item: MemoryItem) -> list[int]:
+    """The messages that carry a memory's fact: its sources, the person's messages repeating
+    it word for word, and Claude's replies to those (up to the person's next message)."""
+    said = {int(i) for i in json.loads(item.source_message_ids)}
+    fact = item.fact.strip().rstrip("。．.!！")
+    if len(fact) >= 10:
+        repeats = session.exec(
+            select(Message.id).where(Message.role == MessageRole.USER,
+                                     col(Message.text).contains(fact))  # LIKE: any case
+        ).all()
+        said.update(i for i in repeats if i is not None)
+    found: set[int] = set()
+    for message_id in sorted(said):
+        source = session.get(Message, message_id)
+        if source is None:
+            continue
+        found.add(message_id)
+        after = session.exec(
+            select(Message).where(Message.thread_id == source.thread_id,
+                                  col(Message.id) > message_id)
+            .order_by(col(Message.id)).limit(20)
+        ).all()
+        for reply in after:
+            if reply.role == MessageRole.USER:
+                break
+            if reply.id is not None:
+                found.add(reply.id)
+    return sorted(found)
 
 
 def _quotes(value: object, texts: Sequence[str]) -> bool:
@@ -98,8 +190,8 @@ def _quotes(value: object, texts: Sequence[str]) -> bool:
     if isinstance(value, list):
         return any(_quotes(v, texts) for v in value)
     if isinstance(value, str) and len(value) >= 2:
-        stem = value.rstrip("…")
-        return any(t == value or (len(stem) >= 20 and t.startswith(stem)) for t in texts)
+        stem = value.strip("…")  # a snippet: cut before, after, or both
+        return any(t == value or (len(stem) >= 20 and stem in t) for t in texts)
     return False
 
 
@@ -128,12 +220,33 @@ def _redact_tool_results(session: Session, texts: Sequence[str], gone: set[int])
             session.add(row)
             if row.segment_id is not None:
                 touched.add(row.segment_id)
+            touched |= _hide_answers(session, row, gone)
     return touched
 
 
-def _forget_memories(session: Session, gone: set[int]) -> None:
+def _hide_answers(session: Session, tool_row: Message, gone: set[int]) -> set[int]:
+    """Claude's words after a tool result that quoted what is gone were drawn from it:
+    hidden from Claude too (kept for the person). Returns their segments."""
+    touched: set[int] = set()
+    after = session.exec(
+        select(Message).where(Message.thread_id == tool_row.thread_id,
+                              col(Message.id) > (tool_row.id or 0))
+        .order_by(col(Message.id)).limit(20)
+    ).all()
+    for reply in after:
+        if reply.role == MessageRole.USER:
+            break
+        if reply.role == MessageRole.ASSISTANT and reply.id not in gone and not reply.hidden:
+            reply.hidden = True
+            session.add(reply)
+            if reply.segment_id is not None:
+                touched.add(reply.segment_id)
+    return touched
+
+
+def _forget_memories(session: Session, gone: set[int], keep: int | None = None) -> None:
     for item in session.exec(select(MemoryItem)).all():
-        if gone & set(json.loads(item.source_message_ids)):
+        if item.id != keep and gone & set(json.loads(item.source_message_ids)):
             session.delete(item)
 
 
@@ -164,7 +277,8 @@ def _rewrite_segment(session: Session, segment_id: int) -> None:
         # a librarian summarizing the old turns right now loses its lease: its write fails
         entry.claimed_by, entry.claimed_until = None, None
         if entry.summary is not None:
-            entry.summary = OfflineSummarizer().summarize([Turn(m.role, m.text) for m in left])
+            shown = [Turn(m.role, m.text) for m in left if not m.hidden]
+            entry.summary = OfflineSummarizer().summarize(shown) if shown else FORGOTTEN_TEXT
             entry.summary_source = "offline (after a deletion)"
         session.add(entry)
         session.flush()

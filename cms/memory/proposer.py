@@ -26,6 +26,9 @@ from storage.models import MemoryItem, MemoryKind, Message, MessageRole
 
 class Proposer(Protocol):
     name: str
+    #: Messages younger than this wait for the next pass: a model proposer reads a whole
+    #: settled run in one request rather than each line as it is typed.
+    settle_minutes: int
 
     def propose(self, messages: Sequence[Message],
                 known: Sequence[MemoryItem]) -> list[rules.Candidate]:
@@ -35,6 +38,7 @@ class Proposer(Protocol):
 
 class RuleProposer:
     name = "rules"
+    settle_minutes = 0
 
     def propose(self, messages: Sequence[Message],
                 known: Sequence[MemoryItem]) -> list[rules.Candidate]:
@@ -104,7 +108,8 @@ def _known_topic(item: MemoryItem) -> str:
 class ClaudeProposer:
     def __init__(self, model: ChatModel, model_name: str,
                  on_usage: Callable[[Usage, str], None] | None = None,
-                 max_tokens: int = 1_500) -> None:
+                 max_tokens: int = 1_500, settle_minutes: int = 30) -> None:
+        self.settle_minutes = settle_minutes
         self.model = model
         self.name = model_name
         self.on_usage = on_usage

@@ -197,6 +197,8 @@ def admit(session: Session, candidate: Candidate, now: datetime,
     ]
     if not sources or any(m is None for m in sources):
         return Decision(False, "its source message does not exist")
+    if any(m.hidden for m in sources if m is not None):
+        return Decision(False, "the person asked to forget its source")
     if any(m.role != MessageRole.USER for m in sources if m is not None):
         return Decision(False, "its source is not the person's own words")
     if any(m.day in incognito_days or m.tab in incognito_tabs for m in sources if m is not None):

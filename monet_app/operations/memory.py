@@ -30,8 +30,10 @@ def correct_memory(core: Core, item_id: int, text: str) -> None:
     forget.correct_memory(core.db, item_id, text, core.clock.now())
 
 
-def delete_memory(core: Core, item_id: int) -> None:
-    forget.delete_memory(core.db, item_id, core.clock.now())
+def delete_memory(core: Core, item_id: int, delete_sources: bool = False) -> None:
+    """Forget an item: its messages stay in the history, hidden from Claude, or are
+    deleted too (``delete_sources``)."""
+    forget.delete_memory(core.db, item_id, core.clock.now(), delete_sources=delete_sources)
 
 
 def delete_day(core: Core, day: str) -> int:
