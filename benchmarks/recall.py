@@ -38,9 +38,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from cms.clock import ManualClock
-from cms.context.tools import query_terms
+from cms.context.tools import recall
 from monet_app.wiring import build_core, no_model
-from storage import fts
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 JST = timezone(timedelta(hours=9))
@@ -121,8 +120,8 @@ def run_history(history: dict[str, Any], k: int) -> dict[str, bool]:
             core.librarian.run_pass()
             body = core.context.prepare_request().body
             with core.db.session() as session:
-                monet = [hit.id for hit in fts.search_any(
-                    session, query_terms(history["question"]), k, before_id=question.id)]
+                monet = [hit.id for hit in recall(session, history["question"], k,
+                                                  before_id=question.id)]
         finally:
             core.close()
     plain = PlainBM25(docs).top(history["question"], k)

@@ -15,6 +15,9 @@ from storage.models import Message, MessageRole
 
 #: Search looks at what was said, never at tool rows.
 ROLES = (MessageRole.USER, MessageRole.ASSISTANT)
+#: With a preferred speaker: how many candidates are ranked again, per result wanted.
+POOL_FACTOR = 6
+OTHER_ROLE_WEIGHT = 0.6
 _SEARCHED_ROLES = "m.role IN (" + ", ".join(f"'{role}'" for role in ROLES) + ")"
 
 
@@ -66,7 +69,7 @@ def _load(session: Session, ids: Sequence[int]) -> list[Message]:
 
 def search_any(
     session: Session, terms: Sequence[str], limit: int, before_id: int | None = None,
-    *, include_hidden: bool = False,
+    *, include_hidden: bool = False, prefer: MessageRole | None = None,
 ) -> list[SearchHit]:
     """Messages matching any of ``terms``, best first: what Claude's ``search_history``
     tool asks for, with the terms of a natural-language question.
@@ -77,6 +80,9 @@ def search_any(
     found by a scan and fill the places left, most terms matched first, newest first among
     equals. Without the index (another database), everything goes through the scan.
     Forgotten messages are left out unless ``include_hidden`` (the person's own search).
+    With ``prefer``, the other speaker's messages weigh ``OTHER_ROLE_WEIGHT`` of their BM25
+    score: "how many bikes do I own?" is answered by what the person said, not by the
+    assistant's many replies that use the same words.
     """
     terms = [t for t in dict.fromkeys(terms) if t]
     if not terms or limit <= 0:
@@ -91,12 +97,19 @@ def search_any(
     ranked: list[int] = []
     if fts:
         params["match"] = " OR ".join(_phrase(t) for t in long_terms)
+        params["pool"] = max(int(limit) * POOL_FACTOR, 60) if prefer is not None else int(limit)
         sql = (
-            "SELECT m.id FROM message m JOIN message_fts ON message_fts.rowid = m.id "
-            f"AND message_fts MATCH :match WHERE {_SEARCHED_ROLES} {before} "
-            "ORDER BY bm25(message_fts), m.id DESC LIMIT :limit"
+            "SELECT m.id, m.role, bm25(message_fts) FROM message m JOIN message_fts "
+            f"ON message_fts.rowid = m.id AND message_fts MATCH :match WHERE {_SEARCHED_ROLES} "
+            f"{before} ORDER BY bm25(message_fts), m.id DESC LIMIT :pool"
         )
-        ranked = [row[0] for row in session.connection().execute(text(sql), params)]
+        rows = list(session.connection().execute(text(sql), params))
+        # bm25() is negative, lower is better: a weight below 1 moves a row down
+        scored = [
+            (score * (1.0 if prefer is None or role == prefer else OTHER_ROLE_WEIGHT), -mid, mid)
+            for mid, role, score in rows
+        ]
+        ranked = [mid for _s, _neg, mid in sorted(scored)[:limit]]
     scanned = [t for t in terms if len(t) < 3 or not fts]
     if scanned and len(ranked) < limit:
         candidates: dict[int, None] = {}

@@ -210,3 +210,32 @@ def test_a_long_message_is_quoted_around_the_match(tmp_path: Path) -> None:
         hit = search_history(session, "Which bike lock did I buy?", 5)["results"][0]
     assert "GPS tracking" in hit["text"] and hit["text"].startswith("…")
     assert len(hit["text"]) <= 602 and hit["role"] == "user" and hit["day"] == "2026-03-01"
+
+
+def test_the_likely_speakers_words_come_first(tmp_path: Path) -> None:
+    """"How many bikes do I own?" is answered by what the person said, even when Claude's
+    replies use the same words more often; "what did you recommend" by Claude's."""
+    from cms.context.tools import query_terms, recall, speaker_of
+    from storage.models import MessageRole
+
+    w = World(tmp_path / "home", Settings())
+    for n in range(1, 31):  # other talk, so that the words' rarity means something
+        w.at(f"2026-02-01T10:{n:02d}:00+09:00").turn(f"Let us plan dinner {n} with pasta",
+                                                      reply="Sounds tasty, add some basil.")
+    w.at("2026-03-01T10:00:00+09:00").turn(
+        "I own three bikes and ride the road bike most weekends, bikes are my thing.",
+        reply="Nice! Three bikes is a good collection.")
+    for day in range(2, 8):
+        w.at(f"2026-03-0{day}T10:00:00+09:00").turn(
+            f"Any tips for day {day}?",
+            reply="For the bikes you own: check bike tyres, oil the bike chain.")
+    assert speaker_of("How many bikes do I own?") == MessageRole.USER
+    assert speaker_of("Can you remind me which bike shop you recommended?") == MessageRole.ASSISTANT
+    assert speaker_of("bike tyres") is None
+    with w.db.session() as session:
+        plain = fts.search_any(session, query_terms("How many bikes do I own?"), 1)
+        assert plain[0].role == MessageRole.ASSISTANT  # without a preferred speaker
+        [first] = recall(session, "How many bikes do I own?", 1)
+        assert first.role == MessageRole.USER and "three bikes" in first.text
+        [first] = recall(session, "what did you say about the bike chain?", 1)
+        assert first.role == MessageRole.ASSISTANT

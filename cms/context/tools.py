@@ -80,6 +80,24 @@ _STOP = frozenset(
     ]
 )
 MAX_TEXT = 600
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|my|me|mine)\b|私|僕|俺|わたし|自分", re.IGNORECASE)
+_ABOUT_ASSISTANT = re.compile(
+    r"\byou (?:said|told|mentioned|recommended|suggested|gave|shared|listed|explained|wrote)\b|"
+    r"\bremind me\b|\byour (?:answer|advice|recommendation|suggestion)|"
+    r"\bour (?:previous|last|earlier) (?:conversation|chat|discussion)|"
+    r"あなたが|教えてくれた|おすすめしてくれた|言ってくれた|前に話した",
+    re.IGNORECASE,
+)
+
+
+def speaker_of(question: str) -> MessageRole | None:
+    """Whose words answer the question: the person's for "what did I …", "how many … do I
+    own", the assistant's for "what did you recommend", "remind me of …"; else either."""
+    if _ABOUT_ASSISTANT.search(question):
+        return MessageRole.ASSISTANT
+    if _FIRST_PERSON.search(question):
+        return MessageRole.USER
+    return None
 
 
 def _singular(word: str) -> str:
@@ -178,7 +196,16 @@ def find(
     (``search_history``): the question's terms, OR-ed and ranked by BM25. The person
     also finds what they asked Claude to forget; Claude does not."""
     return fts.search_any(session, query_terms(query), limit, before_id=before_id,
-                          include_hidden=True)
+                          include_hidden=True, prefer=speaker_of(query))
+
+
+def recall(
+    session: Session, query: str, limit: int, before_id: int | None = None
+) -> list[fts.SearchHit]:
+    """What Claude's ``search_history`` finds: the question's terms, OR-ed and ranked by
+    BM25, the likely speaker's words first, forgotten messages never."""
+    return fts.search_any(session, query_terms(query), limit, before_id=before_id,
+                          prefer=speaker_of(query))
 
 
 def search_history(
@@ -186,7 +213,7 @@ def search_history(
 ) -> SearchHistoryResult:
     limit = max(1, min(int(limit or 5), 20))
     terms = query_terms(query)
-    found = fts.search_any(session, terms, limit, before_id=before_id)
+    found = recall(session, query, limit, before_id=before_id)
     results: list[FoundMessage] = []
     for hit in found:
         text = snippet(hit.text, terms, MAX_TEXT)
