@@ -118,8 +118,8 @@ def search_any(
                 f"SELECT m.id FROM message m WHERE {_SEARCHED_ROLES} "
                 f"AND m.text LIKE :like ESCAPE '\\' {before} ORDER BY m.id DESC LIMIT 300"
             )
-            rows = session.connection().execute(text(sql), dict(params, like=_like(term)))
-            candidates.update((row[0], None) for row in rows)
+            found_ids = session.connection().execute(text(sql), dict(params, like=_like(term)))
+            candidates.update((row[0], None) for row in found_ids)
         lowered = [t.lower() for t in scanned]
         already = set(ranked)
         found = [m for m in _load(session, list(candidates)) if m.id not in already]
