@@ -515,3 +515,21 @@ def test_correcting_a_memory_hides_the_old_value_from_claude(tmp_path: Path) -> 
     text = json.dumps(body, ensure_ascii=False)
     assert "5520" in text and "4417" not in text
     assert [i.fact for i in items(w)] == ["My locker code is 5520"]
+
+
+def test_the_offline_proposer_keeps_lasting_statements_not_reactions(tmp_path: Path) -> None:
+    w = World(tmp_path / "home", Settings())
+    said = [
+        "I like the idea of a personalized message to congratulate my friend.",  # a reaction
+        "I love how Frida Kahlo's art was so empowering for women.",  # about the art
+        "I like the structure of this schedule, but add some reading time.",  # about the reply
+        "固めが好きではないんですね。",  # about the other speaker
+        "得意だった科目が苦手意識ついてしまったのは辛いですね。",  # sympathy
+        "Thanks for the list! \"The Prestige.\" I love a good nonlinear narrative!",
+        "私は卵料理だと半熟のオムライスが好きです。",
+    ]
+    for i, text in enumerate(said):
+        w.at(f"2026-03-02T09:{i:02d}:00+09:00").turn(text)
+    w.librarian.run_pass()
+    assert [item.fact for item in items(w)] == [
+        "I love a good nonlinear narrative!", "私は卵料理だと半熟のオムライスが好きです。"]

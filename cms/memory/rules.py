@@ -64,11 +64,18 @@ _PERSONALITY = re.compile(
     re.IGNORECASE,
 )
 _PREFERENCE = [
-    re.compile(r"(?P<what>[^。、！？\sはがをにでも]{1,20})が(?:大好き|好き|苦手|嫌い)"),
+    re.compile(r"(?P<what>[^。、！？\sはがをにでも]{1,20})が(?:大好き|好き|苦手|嫌い)(?!意識)"),
     re.compile(r"\bmy favou?rite (?P<what>[a-z ]{2,30}?) is\b", re.IGNORECASE),
-    re.compile(r"\bi (?:really )?(?:love|like|prefer|hate|can't stand) (?P<what>[a-z][a-z ]{1,30})",
-               re.IGNORECASE),
+    re.compile(r"\bi (?:really )?(?:love|like|prefer|hate|can't stand) "
+               # a reaction to the assistant's words ("I like the idea", "I love how you …",
+               # "I like the structure of this schedule") is not a lasting preference
+               r"(?!how\b|that\b|it\b|what\b|the way\b)"
+               r"(?![^.!?]*\b(?:idea|ideas|this|these|those|your|you|suggestions?|list)\b)"
+               r"(?P<what>[a-z][a-z ]{1,30})", re.IGNORECASE),
 ]
+#: A sentence about the other speaker, not about oneself: 「…が好きではないんですね」
+#: (so you don't like …), 「…ですか」.
+_ABOUT_OTHER = re.compile(r"(んですね|のですね|んだね|のね|ですか|ますか|んですか)[。！!？?\s]*$")
 #: What is addressed to the assistant rather than said about the person: instructions,
 #: role-play set-ups, requests. Never a memory, even when "remember" is in it.
 _INSTRUCTION = re.compile(
@@ -141,7 +148,7 @@ def _polarity(fact: str) -> bool:
     return not _NEGATIVE.search(fact)
 
 
-_SENTENCES = re.compile(r"(?<=[。！？!?])|\n+|(?<=[.;])\s+")
+_SENTENCES = re.compile(r"(?<=[。！？!?])|\n+|(?<=[.;])\s+|(?<=[.!?][\"”'])\s+")
 #: The offline proposer keeps only short sentences: a long one is talk, not a fact.
 OFFLINE_MAX_CHARS = 140
 
@@ -168,7 +175,8 @@ def propose(message: Message) -> list[Candidate]:
                 return []
             return [Candidate(fact, MemoryKind.ASKED_TO_REMEMBER, _key(fact), ids, 1.0, True)]
     for sentence in sentences:
-        if len(sentence) > OFFLINE_MAX_CHARS or _QUESTION.search(sentence):
+        if len(sentence) > OFFLINE_MAX_CHARS or _QUESTION.search(sentence) \
+                or _ABOUT_OTHER.search(sentence):
             continue
         fact = _clean(sentence)
         if any(p.search(sentence) for p in _PREFERENCE):
