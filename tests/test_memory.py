@@ -533,3 +533,23 @@ def test_the_offline_proposer_keeps_lasting_statements_not_reactions(tmp_path: P
     w.librarian.run_pass()
     assert [item.fact for item in items(w)] == [
         "I love a good nonlinear narrative!", "私は卵料理だと半熟のオムライスが好きです。"]
+
+
+def test_a_librarian_killed_mid_scan_loses_no_memory(tmp_path: Path) -> None:
+    """The scan mark moves with the memories it produced: a librarian that dies holding the
+    scan leaves the messages to the next one once its lease runs out."""
+    from cms.librarian.runner import LEASE_SECONDS, Librarian
+    from cms.librarian.summarizer import OfflineSummarizer
+
+    wall = [1_000_000.0]
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-02T09:00:00+09:00").turn("Please remember that the spare key is under the mat")
+    dead = Librarian(w.db, OfflineSummarizer(), w.clock, lease_clock=lambda: wall[0], name="dead")
+    assert dead._claim_scan()  # … and is killed here, before any memory is written
+    other = Librarian(w.db, OfflineSummarizer(), w.clock, lease_clock=lambda: wall[0], name="b")
+    assert other.run_pass().remembered == 0  # the scan is leased
+    wall[0] += LEASE_SECONDS + 1
+    assert other.run_pass().remembered == 1  # the lease ran out: read again, nothing lost
+    assert [i.fact for i in items(w)] == ["the spare key is under the mat"]
+    with w.db.session() as session:
+        assert not dead._holds_scan(session)  # the dead one could not write any more

@@ -15,6 +15,7 @@ clock (``lease_clock``): they coordinate real processes, whatever clock the doma
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import socket
@@ -55,6 +56,7 @@ from storage.models import (
 log = logging.getLogger("monet.librarian")
 LEASE_SECONDS = 300
 MEMORY_MARK = "memory_scanned_to"  # the last message the librarian proposed memories from
+MEMORY_CLAIM = "memory_scan_claim"  # {"by": librarian, "until": wall-clock seconds}
 
 
 @dataclass
@@ -255,59 +257,103 @@ class Librarian:
     # ----- memories ---------------------------------------------------------------------
     def _remember(self, report: LibrarianReport) -> int:
         """Propose memories from the person's messages not yet read; the rules decide.
-        The range is claimed first (a conditional update of the scan mark), so two
-        librarians never read the same messages twice. A proposer that fails gives the
-        unread messages back for the next pass; after ``max_attempts`` failures in a row
-        the offline proposer stands in."""
-        with self.db.session() as session:
-            mark = session.get(Setting, MEMORY_MARK)
-            if mark is None:
-                session.add(Setting(key=MEMORY_MARK, value_json="0"))
-        with self.db.session() as session:
-            after = int(session.get(Setting, MEMORY_MARK, populate_existing=True).value_json)  # type: ignore[union-attr]
-            messages = list(queries.user_messages_after(session, after))
-        settled = self.clock.now() - timedelta(minutes=self.proposer.settle_minutes)
-        if self.proposer.settle_minutes:
-            young = next((i for i, m in enumerate(messages) if parse_ts(m.ts) > settled), None)
-            messages = messages[:young]
-        if not messages:
-            return 0
-        last = messages[-1].id or after
-        if not self._move_mark(after, last):
-            return 0  # another librarian took these messages
-        said = [m for m in messages
-                if m.day not in self.incognito_days and m.tab not in self.incognito_tabs]
-        written = 0
-        for batch in proposal_batches(said):
-            now = self.clock.now()
-            with self.db.session() as session:
-                known = active_items(session, now)
-            try:
-                candidates = self.proposer.propose(batch, known)
-            except Exception as exc:  # noqa: BLE001 - the messages are read again later
-                self._proposal_failures += 1
-                report.last_error = str(exc)
-                if self._proposal_failures < self.max_attempts:
-                    log.warning("memory proposal failed: %s", exc)
-                    self._move_mark(last, (batch[0].id or 1) - 1)
-                    return written
-                candidates = RuleProposer().propose(batch, known)
-            self._proposal_failures = 0
-            with self.db.session() as session:
-                for candidate in candidates:
-                    decision = admit(session, candidate, now, self.incognito_days,
-                                     self.incognito_tabs)
-                    written += decision.written
-        return written
 
-    def _move_mark(self, expected: int, to: int) -> bool:
-        with self.db.session() as session:
-            moved = session.exec(
-                update(Setting)
-                .where(col(Setting.key) == MEMORY_MARK, col(Setting.value_json) == str(expected))
-                .values(value_json=str(to))
-            )
-            return bool(moved.rowcount)
+        One librarian at a time reads them: it takes a lease on the scan (a conditional
+        update of ``memory_scan_claim``, expiring like the entries' leases). Each batch's
+        memories and the scan mark move in one transaction, so a librarian killed mid-pass
+        loses nothing: its lease expires and the next pass reads the same messages again.
+        A proposer that fails leaves the mark where it is; after ``max_attempts`` failures
+        in a row the offline proposer stands in."""
+        if not self._claim_scan():
+            return 0  # another librarian is reading them
+        written = 0
+        try:
+            with self.db.session() as session:
+                after = int(self._setting(session, MEMORY_MARK, "0"))
+                messages = list(queries.user_messages_after(session, after))
+            if self.proposer.settle_minutes:
+                settled = self.clock.now() - timedelta(minutes=self.proposer.settle_minutes)
+                young = next((i for i, m in enumerate(messages) if parse_ts(m.ts) > settled),
+                             None)
+                messages = messages[:young]
+            for batch in proposal_batches(messages):
+                said = [m for m in batch
+                        if m.day not in self.incognito_days and m.tab not in self.incognito_tabs]
+                now = self.clock.now()
+                with self.db.session() as session:
+                    known = active_items(session, now)
+                try:
+                    candidates = self.proposer.propose(said, known) if said else []
+                except Exception as exc:  # noqa: BLE001 - the messages are read again later
+                    self._proposal_failures += 1
+                    report.last_error = str(exc)
+                    if self._proposal_failures < self.max_attempts:
+                        log.warning("memory proposal failed: %s", exc)
+                        return written
+                    candidates = RuleProposer().propose(said, known)
+                self._proposal_failures = 0
+                with self.db.session() as session:
+                    if not self._holds_scan(session):
+                        return written  # the lease ran out and another librarian took over
+                    for candidate in candidates:
+                        decision = admit(session, candidate, now, self.incognito_days,
+                                         self.incognito_tabs)
+                        written += decision.written
+                    mark = session.get(Setting, MEMORY_MARK)
+                    assert mark is not None
+                    mark.value_json = str(batch[-1].id or after)
+                    session.add(mark)
+            return written
+        finally:
+            self._release_scan()
+
+    @staticmethod
+    def _setting(session: Session, key: str, default: str) -> str:
+        row = session.get(Setting, key, populate_existing=True)
+        if row is None:
+            session.add(Setting(key=key, value_json=default))
+            session.flush()
+            return default
+        return row.value_json
+
+    def _claim_scan(self) -> bool:
+        now = self.lease_clock()
+        try:
+            with self.db.session() as session:
+                self._setting(session, MEMORY_MARK, "0")
+                current = self._setting(session, MEMORY_CLAIM, "{}")
+        except (IntegrityError, DatabaseError):
+            return False  # another librarian made the rows, or holds the write lock
+        held = json.loads(current)
+        if held.get("by") not in (None, self.name) and float(held.get("until", 0)) > now:
+            return False
+        mine = json.dumps({"by": self.name, "until": now + LEASE_SECONDS})
+        try:
+            with self.db.session() as session:
+                claimed = session.exec(
+                    update(Setting)
+                    .where(col(Setting.key) == MEMORY_CLAIM, col(Setting.value_json) == current)
+                    .values(value_json=mine)
+                )
+                return bool(claimed.rowcount)
+        except DatabaseError:
+            return False
+
+    def _holds_scan(self, session: Session) -> bool:
+        row = session.get(Setting, MEMORY_CLAIM, populate_existing=True)
+        held = json.loads(row.value_json) if row is not None else {}
+        until = float(held.get("until", 0))
+        return bool(held.get("by") == self.name and until > self.lease_clock())
+
+    def _release_scan(self) -> None:
+        try:
+            with self.db.session() as session:
+                row = session.get(Setting, MEMORY_CLAIM, populate_existing=True)
+                if row is not None and json.loads(row.value_json).get("by") == self.name:
+                    row.value_json = "{}"
+                    session.add(row)
+        except DatabaseError:
+            pass  # the lease expires by itself
 
     # ----- the daily context summary ----------------------------------------------------
     def context_summary_due(self) -> bool:
