@@ -441,15 +441,28 @@ def test_the_model_reads_talk_once_it_has_settled(proposing) -> None:  # type: i
     w.at("2026-03-02T09:10:00+09:00").turn("The new flat has two rooms.")
     asked = len(server.requests)
     w.librarian.run_pass()
-    assert len(server.requests) == asked  # still talking: nothing sent yet
     w.at("2026-03-02T09:35:00+09:00")
+    w.librarian.run_pass()
+    assert len(server.requests) == asked  # still talking (09:10 is recent): nothing sent
+    w.at("2026-03-02T09:45:00+09:00")
     server.replies.append(json.dumps({"memories": []}))
     w.librarian.run_pass()
-    assert len(server.requests) == asked + 1  # the first message settled, the second not yet
-    assert "Sapporo" in server.requests[-1]["messages"][0]["content"][0]["text"]
-    assert "two rooms" not in server.requests[-1]["messages"][0]["content"][0]["text"]
+    assert len(server.requests) == asked + 1  # the run settled: one request reads it whole
+    sent = server.requests[-1]["messages"][0]["content"][0]["text"]
+    assert "Sapporo" in sent and "two rooms" in sent
 
 
+def test_a_broad_topic_keeps_several_facts_and_a_correction_replaces_one(proposing) -> None:  # type: ignore[no-untyped-def]
+    w, server = proposing
+    w.at("2026-03-02T09:00:00+09:00").turn("My sister Ana lives in Lisbon, my brother Ben in Oslo.")
+    [source] = ids_of(w, "My sister Ana lives in Lisbon, my brother Ben in Oslo.")
+    server.replies.append(json.dumps({"memories": [
+        {"statement": "The person's sister Ana lives in Lisbon.", "kind": "fact",
+         "topic": "family", "source_ids": [source], "correction": "false"},
+        {"statement": "The person's brother Ben lives in Oslo.", "kind": "fact",
+         "topic": "family", "source_ids": [source]}]}))
+    w.librarian.run_pass()
+    assert [i.status for i in items(w)] == ["active", "active"]
 def test_a_failing_proposer_reads_the_messages_again_then_the_rules_stand_in(proposing) -> None:  # type: ignore[no-untyped-def]
     w, server = proposing
     w.at("2026-03-02T09:00:00+09:00").turn("Please remember that my locker is number 42")
@@ -553,3 +566,27 @@ def test_a_librarian_killed_mid_scan_loses_no_memory(tmp_path: Path) -> None:
     assert [i.fact for i in items(w)] == ["the spare key is under the mat"]
     with w.db.session() as session:
         assert not dead._holds_scan(session)  # the dead one could not write any more
+
+
+def test_forgetting_reaches_summaries_written_ahead_of_later_runs(tmp_path: Path) -> None:
+    """A later run that quoted the fact (through search_history) and was summarized ahead
+    of its fold: that summary goes too, and so does an answer that quoted the answer."""
+    from cms.memory.forget import delete_memory
+
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-01T09:00:00+09:00").turn("My locker code is 4417. Please remember that")
+    w.at("2026-03-01T15:00:00+09:00").turn("what is my locker code?", recall="locker code",
+                                           reply="It is 4417.")
+    w.at("2026-03-01T18:00:00+09:00").turn("and what did you answer?", recall="It is",
+                                           reply="I said: it is 4417.")
+    w.at("2026-03-01T21:00:00+09:00")
+    report = w.librarian.run_pass()  # the runs are closed: summarized ahead
+    assert report.ahead == 3 and report.remembered == 1
+    [item] = items(w)
+    delete_memory(w.db, item.id or 0, w.clock.now())
+    w.librarian.run_pass()
+    body = w.at("2026-03-02T09:00:00+09:00").turn("good morning")  # sunset
+    assert "4417" not in json.dumps(body, ensure_ascii=False)
+    with w.db.session() as session:
+        hidden = [m.text for m in session.exec(select(Message)).all() if m.hidden]
+    assert "It is 4417." in hidden and "I said: it is 4417." in hidden

@@ -71,7 +71,8 @@ def summary_lines(text: str) -> list[str]:
 def render(items: Sequence[MemoryItem], summary: Summary | None,
            estimator: TokenEstimator, budget: int) -> str:
     """The block as Claude reads it, or "" when there is nothing to say."""
-    chosen = sorted(items, key=_priority)
+    # an item admitted under older, looser rules never reaches the prompt as an instruction
+    chosen = sorted((i for i in items if not instruction_like(i.fact)), key=_priority)
     memories = [memory_line(item) for item in chosen]
     recent = summary_lines(summary.text) if summary is not None else []
     if not memories and not recent:

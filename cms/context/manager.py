@@ -595,7 +595,7 @@ class ContextManager:
         with self.db.session() as session:
             state = queries.prompt_state(session)
             for message in reversed(self._raw(session, state)):
-                if message.role == MessageRole.USER:
+                if message.role == MessageRole.USER and not message.hidden:
                     return message
         raise EmptyMessageError("There is no message waiting for a reply.")
 

@@ -34,6 +34,8 @@ from storage.models import (
 
 PENDING_MARKER = "要約作成中"
 PENDING_TEXT = f"{PENDING_MARKER}…"
+#: The line of a run whose every message the person asked Claude to forget.
+FORGOTTEN_TEXT = "（本人の希望で忘れた会話）"
 EMPTY_TI = "（まだ記録はありません）"
 ROLLUP_MAX_CHARS = {TimelineLevel.DAY: 160, TimelineLevel.WEEK: 200, TimelineLevel.MONTH: 240}
 

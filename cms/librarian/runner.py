@@ -31,7 +31,7 @@ from sqlmodel import Session, col, select
 
 from cms.clock import Clock, day_of, parse_ts
 from cms.context.events import EventName, RequestLog
-from cms.context.timeline import cut_segments
+from cms.context.timeline import FORGOTTEN_TEXT, cut_segments
 from cms.librarian.context_summary import (
     ContextWriter,
     OfflineContextWriter,
@@ -160,7 +160,11 @@ class Librarian:
         for entry_id in pending_ids:
             self._work(entry_id, report)
         self._presummarize(report)
-        report.remembered = self._remember(report)
+        try:
+            report.remembered = self._remember(report)
+        except DatabaseError as exc:  # locked by another writer: the next pass reads again
+            log.warning("memory scan skipped: %s", exc)
+            report.last_error = str(exc)
         if self.context_summary_due():
             try:
                 report.context_summary = self.write_context_summary() is not None
@@ -205,10 +209,11 @@ class Librarian:
             assert first is not None and last is not None
             if not self._claim_run(first, last):
                 continue
+            with self.db.session() as session:  # read again: a forget may have come between
+                run = self._reload(session, run)
+            shown = [Turn(m.role, m.text) for m in run if not m.hidden]
             try:
-                summary = self.summarizer.summarize(
-                    [Turn(m.role, m.text) for m in run if not m.hidden]
-                )
+                summary = self.summarizer.summarize(shown) if shown else FORGOTTEN_TEXT
             except Exception as exc:  # noqa: BLE001 - the fold will show a placeholder
                 self._drop_run(first, last)
                 report.last_error = str(exc)
@@ -220,7 +225,7 @@ class Librarian:
                     continue
                 assert row is not None
                 if not self._run_intact(session, run):
-                    session.delete(row)  # a message was deleted or folded meanwhile
+                    session.delete(row)  # a message was deleted, hidden or folded meanwhile
                     continue
                 row.summary = " ".join(summary.split()) or "（内容なし）"
                 row.source = self.summarizer.name
@@ -228,11 +233,21 @@ class Librarian:
             report.ahead += 1
 
     @staticmethod
-    def _run_intact(session: Session, run: Sequence[Message]) -> bool:
-        """Every message of the run still exists and is still raw."""
+    def _reload(session: Session, run: Sequence[Message]) -> list[Message]:
         ids = [m.id for m in run if m.id is not None]
-        rows = session.exec(select(Message).where(col(Message.id).in_(ids))).all()
-        return len(rows) == len(ids) and all(r.segment_id is None for r in rows)
+        return list(session.exec(
+            select(Message).where(col(Message.id).in_(ids)).order_by(col(Message.id))
+        ).all())
+
+    @staticmethod
+    def _run_intact(session: Session, run: Sequence[Message]) -> bool:
+        """Every message of the run still exists, is still raw, and is as visible to Claude
+        as when it was summarized."""
+        hidden = {m.id: m.hidden for m in run}
+        rows = Librarian._reload(session, run)
+        return len(rows) == len(run) and all(
+            r.segment_id is None and r.hidden == hidden.get(r.id) for r in rows
+        )
 
     def _claim_run(self, first: int, last: int) -> bool:
         try:
@@ -271,11 +286,11 @@ class Librarian:
             with self.db.session() as session:
                 after = int(self._setting(session, MEMORY_MARK, "0"))
                 messages = list(queries.user_messages_after(session, after))
-            if self.proposer.settle_minutes:
+            if self.proposer.settle_minutes and messages:
+                # while the person is still talking, wait: one request reads the whole run
                 settled = self.clock.now() - timedelta(minutes=self.proposer.settle_minutes)
-                young = next((i for i, m in enumerate(messages) if parse_ts(m.ts) > settled),
-                             None)
-                messages = messages[:young]
+                if parse_ts(messages[-1].ts) > settled:
+                    messages = []
             for batch in proposal_batches(messages):
                 said = [m for m in batch
                         if m.day not in self.incognito_days and m.tab not in self.incognito_tabs]
@@ -466,6 +481,10 @@ class Librarian:
                 if not m.hidden
             ]
         summarizer, source = self.summarizer, self.summarizer.name
+        if not turns:  # every message of it was forgotten: nothing to send anywhere
+            if self._write(entry_id, FORGOTTEN_TEXT, "forgotten"):
+                report.written += 1
+            return
         try:
             summary = summarizer.summarize(turns)
         except Exception as exc:  # noqa: BLE001 - any failure keeps the placeholder

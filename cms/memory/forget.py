@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlmodel import Session, col, delete, select
 
-from cms.context.timeline import fill_rollup
+from cms.context.timeline import FORGOTTEN_TEXT, fill_rollup
 from cms.librarian.context_summary import (
     OfflineContextWriter,
     select_memories,
@@ -62,12 +63,10 @@ def delete_messages(db: Database, message_ids: Sequence[int], now: datetime) -> 
         found = [m.id for m in messages if m.id is not None]
         gone_texts = [m.text for m in messages if m.text]
         segment_ids = {m.segment_id for m in messages if m.segment_id is not None}
-        segment_ids |= _redact_tool_results(session, gone_texts, set(found))
+        touched = _redact_everywhere(session, gone_texts, set(found))
+        segment_ids |= touched.segments
         _forget_memories(session, set(found))
-        session.exec(delete(Presummary).where(
-            col(Presummary.first_message_id) <= max(found),
-            col(Presummary.last_message_id) >= min(found),
-        ))
+        _drop_presummaries(session, set(found) | touched.rows)
         for message in messages:
             session.delete(message)
         session.flush()
@@ -85,10 +84,6 @@ def delete_day(db: Database, day: str, now: datetime) -> int:
     if not ids:
         raise ForgetError(f"Nothing is stored for {day}.")
     return delete_messages(db, ids, now)
-
-
-#: The Timeline Index line of a run whose every message was forgotten.
-FORGOTTEN_TEXT = "（本人の希望で忘れた会話）"
 
 
 def delete_memory(db: Database, item_id: int, now: datetime, *,
@@ -138,13 +133,10 @@ def hide_messages(db: Database, message_ids: Sequence[int], now: datetime,
             message.hidden = True
             session.add(message)
         found = {m.id for m in messages if m.id is not None}
-        segment_ids |= _redact_tool_results(session, texts, found)
-        _forget_memories(session, found, keep=keep_item)
-        if found:
-            session.exec(delete(Presummary).where(
-                col(Presummary.first_message_id) <= max(found),
-                col(Presummary.last_message_id) >= min(found),
-            ))
+        touched = _redact_everywhere(session, texts, found)
+        segment_ids |= touched.segments
+        _forget_memories(session, found | touched.rows, keep=keep_item)
+        _drop_presummaries(session, found | touched.rows)
         session.flush()
         for segment_id in segment_ids:
             _rewrite_segment(session, segment_id)
@@ -161,7 +153,7 @@ def _carriers(session: Session, item: MemoryItem) -> list[int]:
     if len(fact) >= 10:
         repeats = session.exec(
             select(Message.id).where(Message.role == MessageRole.USER,
-                                     col(Message.text).contains(fact))  # LIKE: any case
+                                     col(Message.text).contains(fact, autoescape=True))
         ).all()
         said.update(i for i in repeats if i is not None)
     found: set[int] = set()
@@ -195,11 +187,30 @@ def _quotes(value: object, texts: Sequence[str]) -> bool:
     return False
 
 
-def _redact_tool_results(session: Session, texts: Sequence[str], gone: set[int]) -> set[int]:
-    """Tool results (search_history, read_day) that quote deleted messages are blanked,
-    wherever they are (today's prompt included). Returns the segments to rewrite."""
-    touched: set[int] = set()
+@dataclass
+class _Touched:
+    """What forgetting changed besides the messages it was asked about."""
+
+    segments: set[int] = field(default_factory=set)  # whose TI lines are written again
+    rows: set[int] = field(default_factory=set)  # tool rows blanked, answers hidden
+
+
+def _redact_everywhere(session: Session, texts: Sequence[str], gone: set[int]) -> _Touched:
+    """Blank the tool results that quote ``texts`` and hide Claude's answers drawn from
+    them; then do the same for what those answers said, until nothing new is hidden."""
+    touched = _Touched()
+    pending = list(texts)
+    while pending:
+        pending = _redact_tool_results(session, pending, gone, touched)
+    return touched
+
+
+def _redact_tool_results(session: Session, texts: Sequence[str], gone: set[int],
+                         touched: _Touched) -> list[str]:
+    """Tool results (search_history, read_day) that quote ``texts`` are blanked, wherever
+    they are (today's prompt included). Returns the text of the answers newly hidden."""
     note = "（削除されたメッセージを含む結果のため消去しました）"
+    hidden_now: list[str] = []
     for row in session.exec(select(Message).where(Message.role == MessageRole.TOOL)).all():
         if row.id in gone or not row.content_json:
             continue
@@ -218,16 +229,19 @@ def _redact_tool_results(session: Session, texts: Sequence[str], gone: set[int])
             row.content_json = json.dumps(data, ensure_ascii=False)
             row.text = note
             session.add(row)
+            if row.id is not None:
+                touched.rows.add(row.id)
             if row.segment_id is not None:
-                touched.add(row.segment_id)
-            touched |= _hide_answers(session, row, gone)
-    return touched
+                touched.segments.add(row.segment_id)
+            hidden_now += _hide_answers(session, row, gone, touched)
+    return hidden_now
 
 
-def _hide_answers(session: Session, tool_row: Message, gone: set[int]) -> set[int]:
+def _hide_answers(session: Session, tool_row: Message, gone: set[int],
+                  touched: _Touched) -> list[str]:
     """Claude's words after a tool result that quoted what is gone were drawn from it:
-    hidden from Claude too (kept for the person). Returns their segments."""
-    touched: set[int] = set()
+    hidden from Claude too (kept for the person). Returns their texts."""
+    texts: list[str] = []
     after = session.exec(
         select(Message).where(Message.thread_id == tool_row.thread_id,
                               col(Message.id) > (tool_row.id or 0))
@@ -239,9 +253,22 @@ def _hide_answers(session: Session, tool_row: Message, gone: set[int]) -> set[in
         if reply.role == MessageRole.ASSISTANT and reply.id not in gone and not reply.hidden:
             reply.hidden = True
             session.add(reply)
+            texts.append(reply.text)
+            if reply.id is not None:
+                touched.rows.add(reply.id)
             if reply.segment_id is not None:
-                touched.add(reply.segment_id)
-    return touched
+                touched.segments.add(reply.segment_id)
+    return texts
+
+
+def _drop_presummaries(session: Session, ids: set[int]) -> None:
+    """Summaries written ahead over any changed message go (the librarian writes them
+    again; a wider sweep costs a placeholder at the next fold, never a stale line)."""
+    if ids:
+        session.exec(delete(Presummary).where(
+            col(Presummary.first_message_id) <= max(ids),
+            col(Presummary.last_message_id) >= min(ids),
+        ))
 
 
 def _forget_memories(session: Session, gone: set[int], keep: int | None = None) -> None:

@@ -166,6 +166,6 @@ def parse_proposals(text: str, batch_ids: set[int]) -> list[rules.Candidate]:
         candidates.append(rules.Candidate(
             fact=statement, kind=kind, key=topic_key(topic), source_message_ids=ids,
             confidence=0.9, sensitive_confirmed=asked,
-            correction=bool(entry.get("correction", False)),
+            correction=entry.get("correction") is True,
         ))
     return candidates

@@ -247,7 +247,11 @@ def admit(session: Session, candidate: Candidate, now: datetime,
         correcting = candidate.correction or any(
             _CORRECTION.search(m.text) for m in sources if m is not None
         )
+        # a model's topic ("family") may hold several facts: only a correction replaces one
+        broad = candidate.key.startswith("topic:") and not candidate.correction
         for old in active:
+            if broad:
+                continue
             if correcting or asked or _polarity(old.fact) == _polarity(candidate.fact):
                 # a correction, an explicit request, or the same thing said again
                 old.status = MemoryStatus.SUPERSEDED
@@ -259,7 +263,7 @@ def admit(session: Session, candidate: Candidate, now: datetime,
             session.add(old)
     session.add(item)
     session.flush()
-    if active and item.status == MemoryStatus.ACTIVE:
+    if active and item.status == MemoryStatus.ACTIVE and reason != "written":
         item.supersedes_id = active[-1].id
         session.add(item)
     # New memories reach the prompt at the next rebuild point; only the person's own

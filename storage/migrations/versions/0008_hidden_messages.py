@@ -21,5 +21,5 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('message', schema=None) as batch_op:
-        batch_op.drop_column('hidden')
+    # a plain DROP COLUMN (SQLite 3.35+): a batch rebuild would drop the full-text triggers
+    op.drop_column('message', 'hidden')
