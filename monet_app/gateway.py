@@ -127,13 +127,20 @@ class AnthropicModel:
                 "marked incomplete.",
                 retryable=True,
             ) from None
+        if final.stop_reason is None:
+            # the stream ended without message_delta/message_stop: Claude did not finish
+            raise ModelError(
+                "The reply stopped before Claude finished it (the stream ended early); what "
+                "arrived is kept and marked incomplete.",
+                retryable=True,
+            )
         if final.stop_reason == "model_context_window_exceeded" and not final.content:
             raise PromptTooLongError("prompt is too long for the model's context window")
         content = [_block_dict(b) for b in final.content]
         for block in content:
             if block["type"] == "tool_use":
                 yield ToolCall(id=block["id"], name=block["name"], input=block["input"])
-        yield Completed(str(final.stop_reason or "end_turn"), _usage(final.usage), content)
+        yield Completed(str(final.stop_reason), _usage(final.usage), content)
 
     @staticmethod
     def _status_error(exc: anthropic.APIStatusError, key: str | None) -> ModelError:

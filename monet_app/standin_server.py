@@ -4,7 +4,8 @@ It speaks the same HTTP and server-sent events as ``POST /v1/messages`` (streami
 not), prices usage with the prompt-cache simulator, and answers either from a trace
 (the trace's reply for the user's text; a ``recall`` turn first calls
 ``search_history``) or with a short deterministic line. Tests can queue failures: an
-HTTP error with its type and headers, a stream that breaks off, a slow answer.
+HTTP error with its type and headers, a stream that breaks off, one that ends without
+its ``message_stop``, a slow answer.
 
     monet standin-server [--trace TRACE.jsonl] [--port 8765]
     ANTHROPIC_BASE_URL=http://127.0.0.1:8765 ANTHROPIC_API_KEY=any monet ...
@@ -58,7 +59,7 @@ class StandInServer:
                     )
         handler = type("Handler", (_Handler,), {"owner": self})
         self.host = "127.0.0.1"
-        self.httpd = ThreadingHTTPServer((self.host, port), handler)
+        self.httpd = _QuietServer((self.host, port), handler)
         self.httpd.daemon_threads = True
         self._thread: threading.Thread | None = None
 
@@ -126,6 +127,15 @@ class StandInServer:
             if texts:
                 return _LABEL.sub("", texts[-1], count=1)
         return ""
+
+
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that went away mid-answer (Stop, a killed process) is expected here."""
+        import sys
+
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 def _problem(body: dict[str, Any]) -> str | None:
@@ -254,6 +264,7 @@ class _Handler(BaseHTTPRequestHandler):
         }
         self._event("message_start", {"type": "message_start", "message": start})
         break_after = failure.get("break_after_chars")
+        end_after = failure.get("end_after_chars")  # ends cleanly, without message_stop
         delay = float(failure.get("chunk_delay", 0.0))
         sent = 0
         step = self.owner.chunk_chars
@@ -272,6 +283,10 @@ class _Handler(BaseHTTPRequestHandler):
                     sent += len(piece)
                     if delay:
                         time.sleep(delay)
+                    if end_after is not None and sent >= end_after:
+                        self.wfile.write(b"0\r\n\r\n")  # the body ends; no stop reason came
+                        self.wfile.flush()
+                        return
                     if break_after is not None and sent >= break_after:
                         self.wfile.write(b"5\r\nevent")  # half a chunk, then the line drops
                         self.wfile.flush()

@@ -126,6 +126,27 @@ def test_a_broken_stream_keeps_the_partial_reply(home: Path, server: StandInServ
     assert len(reply) == 1 and reply[0].status == "incomplete" and len(reply[0].text) >= 16
 
 
+def test_a_stream_ending_without_its_stop_is_incomplete_and_carried_as_cut(
+        home: Path, server: StandInServer) -> None:
+    """The stream just ends (no message_delta, no message_stop): the SDK returns with no
+    stop reason. The reply is incomplete, and the next request carries it as cut off."""
+    from cms.context.prompt import INTERRUPTED_NOTE
+
+    w = live_world(home, server, retries=0)
+    server.failures.append({"end_after_chars": 16})
+    with pytest.raises(ModelError) as info:
+        send(w, "長い返事をください。" * 3)
+    assert "before Claude finished" in str(info.value)
+    [reply] = [m for m in stored(w) if m.role == "assistant"]
+    assert reply.status == "incomplete" and len(reply.text) >= 16
+    w.later()
+    send(w, "続けて")
+    body = server.requests[-1]
+    said = [b["text"] for m in body["messages"] if m["role"] == "assistant"
+            for b in m["content"] if b["type"] == "text"]
+    assert said == [reply.text + INTERRUPTED_NOTE]
+
+
 def test_prompt_too_long_folds_and_retries_once(home: Path, server: StandInServer) -> None:
     w = live_world(home, server)
     for i in range(3):

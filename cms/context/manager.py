@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from cms.clock import Clock, day_of, parse_ts
 from cms.context import context_block, timeline
@@ -45,10 +46,14 @@ from storage.models import (
     UsageRecord,
 )
 
+DRAFT_KEY = "reply_draft"  # the reply while it streams, so that kill -9 loses none of it
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
 
 def clean_text(text: str) -> str:
-    """Keep what was typed; only replace what cannot be stored or sent (lone surrogates)."""
-    text = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    """Keep what was typed; only replace what cannot be stored or sent: each lone surrogate
+    becomes one U+FFFD."""
+    text = _SURROGATE.sub("\ufffd", text)
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
@@ -112,6 +117,42 @@ class ContextManager:
         with self.db.session() as session:
             queries.prompt_state(session)
             self._event(session, EventName.APP_STARTED, {})
+        self.recover_draft()
+
+    # ----- a reply while it streams -----------------------------------------------------
+    def save_draft(self, after_id: int, tab: str, text: str) -> None:
+        """What has arrived of the reply so far, kept so that a killed process loses none
+        of it (the turn runner writes it about once a second while streaming)."""
+        value = json.dumps({"after": after_id, "tab": tab, "text": text}, ensure_ascii=False)
+        with self.db.session() as session:
+            row = session.get(Setting, DRAFT_KEY) or Setting(key=DRAFT_KEY, value_json=value)
+            row.value_json = value
+            session.add(row)
+
+    def newest_message_id(self) -> int:
+        with self.db.session() as session:
+            newest = session.exec(select(Message.id).order_by(col(Message.id).desc())).first()
+            return newest or 0
+
+    def clear_draft(self) -> None:
+        with self.db.session() as session:
+            row = session.get(Setting, DRAFT_KEY)
+            if row is not None:
+                session.delete(row)
+
+    def recover_draft(self) -> Message | None:
+        """A reply that was streaming when the process died is kept, marked incomplete,
+        as Stop keeps one; only if nothing was stored after the message it answered."""
+        with self.db.session() as session:
+            row = session.get(Setting, DRAFT_KEY)
+            if row is None:
+                return None
+            draft = json.loads(row.value_json)
+            newest = session.exec(select(Message).order_by(col(Message.id).desc())).first()
+            session.delete(row)
+        if newest is None or newest.id != draft.get("after") or not draft.get("text"):
+            return None
+        return self.record_reply(draft["text"], draft["tab"], status=MessageStatus.INCOMPLETE)
 
     def current_tab(self) -> str:
         with self.db.session() as session:
@@ -251,6 +292,11 @@ class ContextManager:
                 status=status,
             )
             session.add(message)
+            if role != MessageRole.USER:
+                # the streaming draft is stored now, in the same transaction
+                draft = session.get(Setting, DRAFT_KEY)
+                if draft is not None:
+                    session.delete(draft)
         return message
 
     # ----- usage and calibration --------------------------------------------------------

@@ -23,9 +23,12 @@ from cms.model.protocol import (
     TextBlock,
     ToolDefinition,
 )
-from storage.models import Message, MessageRole
+from storage.models import Message, MessageRole, MessageStatus
 
 TURN_CACHE: CacheControl = {"type": "ephemeral"}
+#: Appended to a reply that broke off or was stopped, wherever it is carried (decision:
+#: carried with a note rather than left out, so "go on" can continue where it stopped).
+INTERRUPTED_NOTE = "\n\n[この返答はここで途切れました / this reply was interrupted here]"
 
 
 def cache_marker(ttl: str) -> CacheControl:
@@ -45,7 +48,10 @@ def message_turns(message: Message) -> list[tuple[ApiRole, list[ContentBlock]]]:
     if message.role == MessageRole.ASSISTANT:
         if not message.text:
             return []  # the API rejects empty text blocks
-        return [(MessageRole.ASSISTANT, [{"type": "text", "text": message.text}])]
+        text = message.text
+        if message.status == MessageStatus.INCOMPLETE:
+            text += INTERRUPTED_NOTE  # Claude must not read a cut reply as one it finished
+        return [(MessageRole.ASSISTANT, [{"type": "text", "text": text}])]
     data = json.loads(message.content_json or "{}")
     call = [b for b in data.get("call", []) if not (b.get("type") == "text" and not b.get("text"))]
     result = data.get("result", [])

@@ -27,6 +27,8 @@ from storage.errors import ModelError, PromptTooLongError
 from storage.models import Message, MessageStatus
 
 MAX_TOOL_ROUNDS = 4
+#: How often a streaming reply is written down, so that a killed process keeps it.
+DRAFT_SECONDS = 1.0
 
 
 @dataclass
@@ -83,6 +85,8 @@ class TurnRunner:
             calls: list[ToolCall] = []
             completed: Completed | None = None
             events: Generator[ModelEvent, None, None] | None = None
+            after_id = self.cm.newest_message_id()
+            saved_at = time.monotonic()
             try:
                 events = self.model.stream(prepared.body)
                 for event in events:
@@ -90,6 +94,9 @@ class TurnRunner:
                         pieces.append(event.text)
                         if on_text is not None:
                             on_text(event.text)
+                        if time.monotonic() - saved_at >= DRAFT_SECONDS:
+                            self.cm.save_draft(after_id, tab, "".join(pieces))
+                            saved_at = time.monotonic()
                     elif isinstance(event, ToolCall):
                         calls.append(event)
                     elif isinstance(event, Completed):
