@@ -339,3 +339,40 @@ def test_runs_summarized_ahead_make_a_sunset_a_single_rebuild(tmp_path: Path) ->
     w.at("2026-03-03T08:10:00+09:00").turn("続き")
     events = w.events()
     assert events.count("sunset_fold") == 1 and "pending_resolved" not in events
+
+
+def test_with_the_api_down_a_pass_stops_calling_and_backs_off(tmp_path: Path) -> None:
+    """The circuit breaker: after a few failures in a row a pass stops calling the model,
+    keeps the placeholders, says why, and the next passes wait longer."""
+    from cms.librarian.runner import BREAKER_FAILURES, Librarian
+    from cms.librarian.summarizer import ClaudeSummarizer
+    from cms.settings import Settings
+    from monet_app.gateway import AnthropicModel, make_client
+    from monet_app.standin_server import StandInServer
+    from tests.helpers import World
+
+    w = World(tmp_path / "home", Settings())
+    for hour in range(8, 20):  # twelve runs, an hour apart: twelve Timeline Index lines
+        w.at(f"2026-03-01T{hour:02d}:00:00+09:00").turn(f"{hour}時の話です")
+    w.at("2026-03-02T09:00:00+09:00").turn("次の日")  # sunset: twelve placeholders
+    with StandInServer() as server:
+        server.failures.extend({"status": 529, "type": "overloaded_error",
+                                "headers": {"retry-after-ms": "1"}} for _ in range(500))
+        model = AnthropicModel(make_client("sk-ant-test-0000", base_url=server.url,
+                                           max_retries=2))
+        librarian = Librarian(w.db, ClaudeSummarizer(model, "claude-haiku-4-5"), w.clock)
+        try:
+            report = librarian.run_pass()
+            print(f"injected: every request 529; one pass made {len(server.requests)} requests")
+            assert len(server.requests) == BREAKER_FAILURES * 3  # each call: 1 + 2 SDK retries
+            assert report.written == 0 and report.held_back >= 12 - BREAKER_FAILURES
+            assert "stopped calling the model" in report.text()
+            assert librarian.pending_count() == 12  # the placeholders stay
+            w.at("2026-03-02T09:06:00+09:00")
+            assert not librarian.due()  # backed off: twice the interval
+            w.at("2026-03-02T09:11:00+09:00")
+            assert librarian.due()
+            server.failures.clear()  # the API is back
+            assert librarian.run_pass().written == 12
+        finally:
+            model.close()

@@ -62,6 +62,7 @@ def select_memories(session: Session, home: Path, now: datetime) -> MemorySelect
 
 class ContextWriter(Protocol):
     name: str
+    uses_model: bool  # calls a model that can be down (the librarian's circuit breaker)
 
     def write(self, selection: MemorySelection) -> str: ...
 
@@ -71,6 +72,7 @@ class OfflineContextWriter:
     the pinned block already and are not repeated (a model writer weaves them in)."""
 
     name = "offline"
+    uses_model = False
 
     def __init__(self, recent_lines: int = 20) -> None:
         self.recent_lines = recent_lines
@@ -92,6 +94,8 @@ CONTEXT_INSTRUCTIONS = (
 
 
 class ClaudeContextWriter:
+    uses_model = True
+
     def __init__(
         self, model: ChatModel, model_name: str,
         on_usage: Callable[[Usage, str], None] | None = None, max_tokens: int = 800,

@@ -55,6 +55,10 @@ from storage.models import (
 
 log = logging.getLogger("monet.librarian")
 LEASE_SECONDS = 300
+#: Failures in a row after which a pass stops calling the model (the API is down): the
+#: placeholders stay, the report says why, and passes back off (doubling, up to an hour).
+BREAKER_FAILURES = 3
+MAX_BACKOFF_MINUTES = 60
 MEMORY_MARK = "memory_scanned_to"  # the last message the librarian proposed memories from
 MEMORY_CLAIM = "memory_scan_claim"  # {"by": librarian, "until": wall-clock seconds}
 
@@ -69,6 +73,7 @@ class LibrarianReport:
     context_summary: bool = False  # the daily context summary was written this pass
     ahead: int = 0  # closed runs still in the prompt, summarized before their fold
     remembered: int = 0  # memory items written from the person's messages
+    held_back: int = 0  # jobs left for a later pass because the model kept failing
 
     def text(self) -> str:
         parts = [f"summarized {self.written}"]
@@ -84,6 +89,11 @@ class LibrarianReport:
             parts.append(f"{self.ahead} runs summarized ahead of their fold")
         if self.remembered:
             parts.append(f"remembered {self.remembered} new things")
+        if self.held_back:
+            parts.append(
+                f"stopped calling the model after {BREAKER_FAILURES} failures in a row; "
+                f"{self.held_back} jobs wait for a later pass"
+            )
         if self.context_summary:
             parts.append("wrote the daily context summary")
         return ", ".join(parts)
@@ -116,6 +126,8 @@ class Librarian:
     ) -> None:
         self.proposer: Proposer = proposer or RuleProposer()
         self._proposal_failures = 0
+        self._failures_in_row = 0  # model calls failed in a row in this pass
+        self._tripped_passes = 0  # passes in a row that stopped calling the model
         self.incognito_days = incognito_days
         self.incognito_tabs = incognito_tabs
         self.pause_minutes = pause_minutes
@@ -143,7 +155,24 @@ class Librarian:
             return True
         now: datetime = self.clock.now()
         previous = parse_ts(last)
-        return now - previous >= self.interval or now < previous
+        wait = self.interval * (2 ** min(self._tripped_passes, 8))
+        wait = min(wait, max(self.interval, timedelta(minutes=MAX_BACKOFF_MINUTES)))
+        return now - previous >= wait or now < previous
+
+    # ----- the circuit breaker ----------------------------------------------------------
+    def _model_open(self, report: LibrarianReport) -> bool:
+        """May this pass still call the model? Counts what waits when it may not."""
+        if self._failures_in_row < BREAKER_FAILURES:
+            return True
+        report.held_back += 1
+        return False
+
+    def _model_failed(self, exc: Exception, report: LibrarianReport) -> None:
+        self._failures_in_row += 1
+        report.last_error = str(exc)
+
+    def _model_answered(self) -> None:
+        self._failures_in_row = 0
 
     def pending_count(self) -> int:
         with self.db.session() as session:
@@ -155,6 +184,7 @@ class Librarian:
 
     def run_pass(self) -> LibrarianReport:
         report = LibrarianReport()
+        self._failures_in_row = 0
         with self.db.session() as session:
             pending_ids = [e.id for e in queries.pending_entries(session) if e.id is not None]
         for entry_id in pending_ids:
@@ -165,12 +195,16 @@ class Librarian:
         except DatabaseError as exc:  # locked by another writer: the next pass reads again
             log.warning("memory scan skipped: %s", exc)
             report.last_error = str(exc)
-        if self.context_summary_due():
+        writer_may_run = not self.context_writer.uses_model or self._model_open(report)
+        if writer_may_run and self.context_summary_due():
             try:
                 report.context_summary = self.write_context_summary() is not None
             except Exception as exc:  # noqa: BLE001 - tried again at the next pass
                 log.warning("context summary failed: %s", exc)
-                report.last_error = str(exc)
+                self._model_failed(exc, report)
+        self._tripped_passes = self._tripped_passes + 1 if report.held_back else 0
+        if report.held_back:
+            log.warning("librarian: %s", report.text())
         with self.db.session() as session:
             state = session.get(PromptState, 1) or queries.prompt_state(session)
             state.librarian_last_run_ts = self.clock.now().isoformat()
@@ -207,6 +241,8 @@ class Librarian:
         for run in self.closed_runs():
             first, last = run[0].id, run[-1].id
             assert first is not None and last is not None
+            if not self._model_open(report):
+                continue  # the fold shows a placeholder; a later pass writes the line
             if not self._claim_run(first, last):
                 continue
             with self.db.session() as session:  # read again: a forget may have come between
@@ -216,8 +252,9 @@ class Librarian:
                 summary = self.summarizer.summarize(shown) if shown else FORGOTTEN_TEXT
             except Exception as exc:  # noqa: BLE001 - the fold will show a placeholder
                 self._drop_run(first, last)
-                report.last_error = str(exc)
+                self._model_failed(exc, report)
                 continue
+            self._model_answered()
             with self.db.session() as session:
                 row = queries.presummary_for(session, first, last)
                 ours = row is not None and row.source == f"claim:{self.name}" and not row.summary
@@ -297,11 +334,13 @@ class Librarian:
                 now = self.clock.now()
                 with self.db.session() as session:
                     known = active_items(session, now)
+                if said and self.proposer.uses_model and not self._model_open(report):
+                    return written  # a model proposer, and the model keeps failing
                 try:
                     candidates = self.proposer.propose(said, known) if said else []
                 except Exception as exc:  # noqa: BLE001 - the messages are read again later
                     self._proposal_failures += 1
-                    report.last_error = str(exc)
+                    self._model_failed(exc, report)
                     if self._proposal_failures < self.max_attempts:
                         log.warning("memory proposal failed: %s", exc)
                         return written
@@ -467,6 +506,8 @@ class Librarian:
             return bool(result.rowcount)
 
     def _work(self, entry_id: int, report: LibrarianReport) -> None:
+        if not self._model_open(report):
+            return  # the placeholder stays until a later pass
         if not self._claim(entry_id):
             report.skipped += 1
             return
@@ -487,7 +528,9 @@ class Librarian:
             return
         try:
             summary = summarizer.summarize(turns)
+            self._model_answered()
         except Exception as exc:  # noqa: BLE001 - any failure keeps the placeholder
+            self._model_failed(exc, report)
             if attempts < self.max_attempts:
                 log.warning("summary of entry %s failed (attempt %s): %s", entry_id, attempts, exc)
                 self._release(entry_id, f"{exc.__class__.__name__}: {exc}")

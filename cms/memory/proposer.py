@@ -29,6 +29,7 @@ class Proposer(Protocol):
     #: Messages younger than this wait for the next pass: a model proposer reads a whole
     #: settled run in one request rather than each line as it is typed.
     settle_minutes: int
+    uses_model: bool  # calls a model that can be down (the librarian's circuit breaker)
 
     def propose(self, messages: Sequence[Message],
                 known: Sequence[MemoryItem]) -> list[rules.Candidate]:
@@ -39,6 +40,7 @@ class Proposer(Protocol):
 class RuleProposer:
     name = "rules"
     settle_minutes = 0
+    uses_model = False
 
     def propose(self, messages: Sequence[Message],
                 known: Sequence[MemoryItem]) -> list[rules.Candidate]:
@@ -106,6 +108,8 @@ def _known_topic(item: MemoryItem) -> str:
 
 
 class ClaudeProposer:
+    uses_model = True
+
     def __init__(self, model: ChatModel, model_name: str,
                  on_usage: Callable[[Usage, str], None] | None = None,
                  max_tokens: int = 1_500, settle_minutes: int = 30) -> None:
