@@ -12,6 +12,7 @@ command says so.
 
 from __future__ import annotations
 
+import logging
 import shlex
 import shutil
 import signal
@@ -25,6 +26,8 @@ from typing import TextIO
 from cms.clock import Clock
 from monet_app.wiring import build_core, env_request_log
 from storage.errors import UserFacingError
+
+log = logging.getLogger("monet.librarian")
 
 
 def run(home: Path, *, watch: bool, interval_seconds: float | None, offline: bool,
@@ -42,9 +45,22 @@ def run(home: Path, *, watch: bool, interval_seconds: float | None, offline: boo
         wait = (interval_seconds if interval_seconds is not None
                 else core.settings.librarian_interval_minutes * 60)
         while True:
-            report = librarian.run_pass()
-            if report.written or report.failed or not watch:
-                print(f"librarian: {report.text()}; {librarian.pending_count()} pending",
+            try:
+                report = librarian.run_pass()
+                if report.written or report.failed or report.held_back or not watch:
+                    print(f"librarian: {report.text()}; {librarian.pending_count()} pending",
+                          file=out, flush=True)
+            except UserFacingError as exc:
+                if not watch:
+                    raise
+                # another process holds the write lock, a disk is full...: only a stop
+                # signal ends --watch; the next pass tries again
+                print(f"librarian: {exc} Trying again in {wait:g} s.", file=out, flush=True)
+            except Exception:
+                if not watch:
+                    raise
+                log.exception("librarian pass failed; trying again at the next interval")
+                print(f"librarian: a pass failed (see monet.log); trying again in {wait:g} s.",
                       file=out, flush=True)
             if not watch or stop.wait(wait):
                 break

@@ -78,3 +78,38 @@ def test_kill_9_while_a_reply_streams_keeps_what_had_arrived(tmp_path: Path) -> 
     assert [(m.role, m.status) for m in stored] == [("user", "complete"), ("assistant", "incomplete")]
     assert stored[1].text.startswith(arrived) and reply.startswith(stored[1].text)
     assert _draft(home) == ""
+
+
+def test_librarian_watch_waits_out_a_held_write_lock(tmp_path: Path) -> None:
+    import sqlite3
+
+    from cms.clock import ManualClock, parse_ts
+    from monet_app.wiring import build_core, no_model
+
+    home = tmp_path / "home"
+    core = build_core(home, clock=ManualClock(parse_ts("2026-03-01T09:00:00+09:00")),
+                      model_factory=no_model)
+    core.context.commit_user_message("一日目の話", "chat")
+    core.context.record_reply("はい", "chat")
+    core.close()
+    lock = sqlite3.connect(home / "monet.db", timeout=1)
+    lock.execute("BEGIN EXCLUSIVE")  # another process holds the write lock
+    out = tmp_path / "out.txt"
+    with out.open("w") as handle:
+        watcher = subprocess.Popen(
+            [sys.executable, "-m", "monet_app.cli", "librarian", "--watch", "--interval", "0.5",
+             "--offline", "--home", str(home)], stdout=handle, stderr=subprocess.STDOUT)
+    try:
+        # hold the lock until a pass has met it (two 5 s busy timeouts), then let go
+        met = _wait_for(lambda: "locked" in out.read_text() or watcher.poll() is not None, 60)
+        print("injected: an exclusive write lock, held until a pass met it")
+        assert met and watcher.poll() is None, out.read_text()
+        lock.rollback()
+        lock.close()
+        time.sleep(2)
+        assert watcher.poll() is None, out.read_text()  # still watching
+    finally:
+        watcher.send_signal(signal.SIGTERM)
+        code = watcher.wait(timeout=30)
+    assert code == 0, out.read_text()
+    assert "locked" in out.read_text()
