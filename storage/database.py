@@ -51,6 +51,23 @@ def _set_sqlite_pragmas(dbapi_conn: Any, busy_timeout_ms: int) -> None:
     cur.close()
 
 
+MIGRATION_LOCK = ".migrating.lock"
+MIGRATION_WAIT_SECONDS = 120
+
+
+@contextmanager
+def _migration_lock(home: Path) -> Iterator[None]:
+    """A cross-process lock with nothing but SQLite: an exclusive transaction on a small
+    lock database beside ``monet.db`` (works wherever SQLite does, no extra package)."""
+    lock = sqlite3.connect(home / MIGRATION_LOCK, timeout=MIGRATION_WAIT_SECONDS,
+                           isolation_level=None)
+    try:
+        lock.execute("BEGIN EXCLUSIVE")
+        yield
+    finally:
+        lock.close()  # ends the transaction, and with it the lock
+
+
 def _alembic_config(connection: Any) -> Any:
     from alembic.config import Config
 
@@ -106,28 +123,45 @@ class Database:
             self.migrate()
 
     def migrate(self) -> None:
-        from alembic import command
-        from alembic.runtime.migration import MigrationContext
-        from alembic.script import ScriptDirectory
-
+        """Bring the schema to head. Several processes opening one home at once (the app, a
+        librarian, a replay) take turns: the first migrates, the others find it done."""
         try:
-            with self.engine.begin() as conn:
-                cfg = _alembic_config(conn)
-                script = ScriptDirectory.from_config(cfg)
-                current = MigrationContext.configure(conn).get_current_revision()
-                known = {rev.revision for rev in script.walk_revisions()}
-                if current is not None and current not in known:
-                    raise DatabaseTooNewError(
-                        f"The database {self.path} was written by a newer MONET (schema "
-                        f"{current}). Update MONET to open it; it was not changed."
-                    )
-                if current != script.get_current_head():
-                    command.upgrade(cfg, "head")
+            if self._at_head():
+                return
+            with _migration_lock(self.home):
+                self._upgrade()
         except (OperationalError, SADatabaseError, sqlite3.DatabaseError) as exc:
             explained = explain_db_error(self.path, exc)
             if explained is None:
                 raise
             raise explained from exc
+
+    def _at_head(self) -> bool:
+        from alembic.runtime.migration import MigrationContext
+        from alembic.script import ScriptDirectory
+
+        with self.engine.connect() as conn:
+            script = ScriptDirectory.from_config(_alembic_config(conn))
+            current = MigrationContext.configure(conn).get_current_revision()
+            return bool(current == script.get_current_head())
+
+    def _upgrade(self) -> None:
+        from alembic import command
+        from alembic.runtime.migration import MigrationContext
+        from alembic.script import ScriptDirectory
+
+        with self.engine.begin() as conn:
+            cfg = _alembic_config(conn)
+            script = ScriptDirectory.from_config(cfg)
+            current = MigrationContext.configure(conn).get_current_revision()
+            known = {rev.revision for rev in script.walk_revisions()}
+            if current is not None and current not in known:
+                raise DatabaseTooNewError(
+                    f"The database {self.path} was written by a newer MONET (schema "
+                    f"{current}). Update MONET to open it; it was not changed."
+                )
+            if current != script.get_current_head():
+                command.upgrade(cfg, "head")
 
     def schema_revision(self) -> str | None:
         from alembic.runtime.migration import MigrationContext

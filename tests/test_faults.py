@@ -113,3 +113,43 @@ def test_librarian_watch_waits_out_a_held_write_lock(tmp_path: Path) -> None:
         code = watcher.wait(timeout=30)
     assert code == 0, out.read_text()
     assert "locked" in out.read_text()
+
+
+def _open_at_once(home: Path, count: int = 3) -> list[subprocess.CompletedProcess[str]]:
+    """``count`` processes open the same home at the same moment (a start barrier)."""
+    go = time.time() + 1.5
+    code = ("import sys, time; from pathlib import Path; t = float(sys.argv[2]);"
+            "time.sleep(max(0, t - time.time())); from storage import Database;"
+            "Database(Path(sys.argv[1])).close()")
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(home), str(go)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(count)]
+    done = []
+    for proc in procs:
+        out, err = proc.communicate(timeout=120)
+        done.append(subprocess.CompletedProcess(proc.args, proc.returncode, out, err))
+    return done
+
+
+@pytest.mark.parametrize("start", ["new", "older"])
+def test_three_processes_opening_one_home_all_succeed(tmp_path: Path, start: str) -> None:
+    from alembic import command
+
+    from storage.database import _alembic_config
+
+    failures = 0
+    for trial in range(8):
+        home = tmp_path / f"home{trial}"
+        if start == "older":  # a database two migrations behind
+            home.mkdir()
+            old = Database(home, migrate=False)
+            with old.engine.begin() as conn:
+                command.upgrade(_alembic_config(conn), "0006")
+            old.close()
+        results = _open_at_once(home)
+        failures += sum(1 for r in results if r.returncode != 0)
+        assert all(r.returncode == 0 for r in results), [r.stderr[-400:] for r in results]
+        db = Database(home)
+        assert db.schema_revision() == "0008"
+        db.close()
+    print(f"injected: 8 trials x 3 processes opening a {start} home at once; {failures} failed")
