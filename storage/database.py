@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, create_engine
 
 from storage.errors import DatabaseError, DatabaseTooNewError
+from storage.files import process_lock
 
 DB_FILENAME = "monet.db"
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
@@ -49,23 +50,6 @@ def _set_sqlite_pragmas(dbapi_conn: Any, busy_timeout_ms: int) -> None:
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.close()
-
-
-MIGRATION_LOCK = ".migrating.lock"
-MIGRATION_WAIT_SECONDS = 120
-
-
-@contextmanager
-def _migration_lock(home: Path) -> Iterator[None]:
-    """A cross-process lock with nothing but SQLite: an exclusive transaction on a small
-    lock database beside ``monet.db`` (works wherever SQLite does, no extra package)."""
-    lock = sqlite3.connect(home / MIGRATION_LOCK, timeout=MIGRATION_WAIT_SECONDS,
-                           isolation_level=None)
-    try:
-        lock.execute("BEGIN EXCLUSIVE")
-        yield
-    finally:
-        lock.close()  # ends the transaction, and with it the lock
 
 
 def _alembic_config(connection: Any) -> Any:
@@ -128,7 +112,7 @@ class Database:
         try:
             if self._at_head():
                 return
-            with _migration_lock(self.home):
+            with process_lock(self.home, "migrating"):
                 self._upgrade()
         except (OperationalError, SADatabaseError, sqlite3.DatabaseError) as exc:
             explained = explain_db_error(self.path, exc)

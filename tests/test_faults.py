@@ -153,3 +153,26 @@ def test_three_processes_opening_one_home_all_succeed(tmp_path: Path, start: str
         assert db.schema_revision() == "0008"
         db.close()
     print(f"injected: 8 trials x 3 processes opening a {start} home at once; {failures} failed")
+
+
+def test_ten_concurrent_promotions_all_land_and_hand_written_lines_survive(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "system_prompt_core.txt").write_text(
+        "私のメモ: 朝は静かに話してほしい\n\n## 永続的な事実\n- 猫を二匹飼っている\n"
+        "手書きの行: 大阪出身\n", "utf-8")
+    go = time.time() + 2.0
+    code = ("import sys, time; t = float(sys.argv[3]); time.sleep(max(0, t - time.time()));"
+            "from monet_app.cli import main; sys.exit(main(['promote', '--home', sys.argv[1],"
+            " '--category', 'values', sys.argv[2]]))")
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(home), f"方針 {i}", str(go)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for i in range(10)]
+    results = [proc.communicate(timeout=120) for proc in procs]
+    print("injected: 10 `monet promote` started at the same moment")
+    assert [proc.returncode for proc in procs] == [0] * 10, results
+    text = (home / "system_prompt_core.txt").read_text("utf-8")
+    assert sorted(line for line in text.splitlines() if line.startswith("- 方針")) == sorted(
+        f"- 方針 {i}" for i in range(10))
+    for kept in ("私のメモ: 朝は静かに話してほしい", "- 猫を二匹飼っている", "手書きの行: 大阪出身"):
+        assert kept in text

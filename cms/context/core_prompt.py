@@ -1,10 +1,12 @@
 """The pinned block: MONET's instructions plus what the person promoted to lasting memory.
 
 Promotion appends a statement to ``system_prompt_core.txt`` in the data folder, under one
-of three headings (docs/design.md §5). The pinned block changes only then, and the change
-takes effect at the next request as a ``settings_changed`` rebuild. There is no dedup
-against the daily context summary: the first design tried it and removed it (unstable;
-duplication is cheap).
+of three headings (docs/design.md §5). The file is the person's too: a promotion inserts
+one line and leaves every other line (hand-written notes included) as it was, and
+concurrent promotions take turns (a process lock), so every one lands. The pinned block
+changes only then, and the change takes effect at the next request as a
+``settings_changed`` rebuild. There is no dedup against the daily context summary: the
+first design tried it and removed it (unstable; duplication is cheap).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from storage.errors import PromotionError
-from storage.files import read_text, write_text_atomic
+from storage.files import process_lock, read_text, write_text_atomic
 
 CORE_FILE = "system_prompt_core.txt"
 CATEGORIES: dict[str, str] = {
@@ -39,14 +41,6 @@ def _sections(text: str) -> dict[str, list[str]]:
     return sections
 
 
-def _render(sections: dict[str, list[str]]) -> str:
-    parts = []
-    for key, title in CATEGORIES.items():
-        if sections[key]:
-            parts.append(f"## {title}\n" + "\n".join(f"- {item}" for item in sections[key]))
-    return "\n\n".join(parts) + ("\n" if parts else "")
-
-
 def promote(home: Path, category: str, statement: str) -> str:
     """Append ``statement`` under ``category``. Returns the heading it went under."""
     if category not in CATEGORIES:
@@ -57,10 +51,28 @@ def promote(home: Path, category: str, statement: str) -> str:
     if not statement:
         raise PromotionError("The statement is empty; nothing was promoted.")
     path = core_path(home)
-    sections = _sections(read_text(path))
-    sections[category].append(statement)
-    write_text_atomic(path, _render(sections))
+    with process_lock(home, "core-prompt"):  # concurrent promotions all land
+        write_text_atomic(path, _insert(read_text(path), CATEGORIES[category], statement))
     return CATEGORIES[category]
+
+
+def _insert(text: str, title: str, statement: str) -> str:
+    """``text`` with ``- statement`` added at the end of the ``## title`` section (made at
+    the end if missing). Every other line, hand-written ones included, stays as it is."""
+    lines = text.splitlines()
+    heading = f"## {title}"
+    try:
+        start = next(i for i, line in enumerate(lines) if line.strip() == heading)
+    except StopIteration:
+        while lines and not lines[-1].strip():
+            lines.pop()
+        return "\n".join([*lines, *([""] if lines else []), heading, f"- {statement}"]) + "\n"
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("#")),
+               len(lines))
+    while end > start + 1 and not lines[end - 1].strip():
+        end -= 1  # before the blank lines that close the section
+    lines.insert(end, f"- {statement}")
+    return "\n".join(lines) + "\n"
 
 
 def promoted_statements(home: Path) -> list[tuple[str, str]]:
