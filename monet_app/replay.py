@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +17,14 @@ from sqlmodel import col, select
 
 from cms.clock import ManualClock, parse_ts
 from cms.context.events import FOLD_EVENTS, REBUILD_EVENTS
-from cms.context.manager import ContextManager
+from cms.context.manager import ContextManager, clean_text
 from cms.model.standin import StandInModel
 from cms.settings import Settings
 from cms.tokens import TiktokenEstimator, TokenEstimator
 from monet_app.wiring import build_core, gateway_model, standin_factory
+from storage import Database
 from storage.errors import TraceError
-from storage.models import Event
+from storage.models import Event, Message, MessageRole
 
 
 @dataclass
@@ -36,8 +38,14 @@ def read_trace(path: Path) -> list[TraceLine]:
     if not path.exists():
         raise TraceError(f"No trace file at {path}.")
     lines: list[TraceLine] = []
-    with path.open(encoding="utf-8") as handle:
-        for number, raw in enumerate(handle, start=1):
+    with path.open("rb") as handle:
+        for number, raw_bytes in enumerate(handle, start=1):
+            try:
+                raw = raw_bytes.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise TraceError(
+                    f"{path}:{number}: not UTF-8 text (byte {exc.start + 1} of the line)."
+                ) from None
             if not raw.strip():
                 continue
             try:
@@ -64,6 +72,7 @@ class ReplaySummary:
     seconds: float = 0.0
     cm_ms: list[float] = field(default_factory=list)
     librarian_summaries: int = 0
+    skipped: int = 0  # turns the home already had
 
     @property
     def hit_ratio(self) -> float:
@@ -85,6 +94,7 @@ class ReplaySummary:
             f"hit ratio {self.hit_ratio:.1%}), "
             f"output tokens {self.output_tokens:,}, largest prompt {self.largest_prompt:,}, "
             f"summaries {self.librarian_summaries}, {self.seconds:.1f} s"
+            + (f", skipped {self.skipped} turns the home already had" if self.skipped else "")
         )
 
 
@@ -117,6 +127,9 @@ def replay(
     timings: list[float] = []
     summary = ReplaySummary()
     try:
+        lines, summary.skipped = _continuation(core.db, trace, home, lines)
+        if lines:
+            clock.set(parse_ts(lines[0].ts))
         model = core.chat_model()
         runner = core.runner
         runner.prepare_timings = timings  # context-manager time per request, model excluded
@@ -162,6 +175,48 @@ def replay(
     summary.cm_ms = timings
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _continuation(db: Database, trace: Path, home: Path,
+                  lines: list[TraceLine]) -> tuple[list[TraceLine], int]:
+    """The lines still to replay on ``home``: a replay never duplicates what a home holds.
+
+    When the trace's first turn is already stored (the same time and text), the trace is
+    continuing this home: its turns are matched, in order, with the stored ones from there
+    and skipped; the replay goes on after the last of them. A trace that disagrees with
+    what is stored before reaching its end is refused, before anything is written. A
+    trace whose first turn is not stored is new talk and is replayed whole."""
+    turns = [line for line in lines if "user" in line.data]
+    if not turns:
+        return lines, 0
+    with db.session() as session:
+        stored = [
+            (parse_ts(m.ts), m.text)
+            for m in session.exec(
+                select(Message).where(Message.role == MessageRole.USER).order_by(col(Message.id))
+            )
+        ]
+
+    def key(line: TraceLine) -> tuple[datetime, str]:
+        return parse_ts(line.ts), clean_text(str(line.data["user"]))
+
+    try:
+        at = stored.index(key(turns[0]))
+    except ValueError:
+        return lines, 0
+    matched = 0
+    for index, line in enumerate(lines):
+        if at + matched >= len(stored):
+            return lines[index:], matched
+        if "user" not in line.data:
+            continue  # an action among turns already replayed
+        if key(line) != stored[at + matched]:
+            raise TraceError(
+                f"{trace}:{line.number}: this turn differs from what {home} holds at that "
+                "point (the home continued another way). Replay this trace on a new --home."
+            )
+        matched += 1
+    return [], matched
 
 
 def _switch_tab(cm: ContextManager, settings: Settings, tab: str) -> None:

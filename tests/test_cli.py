@@ -105,3 +105,55 @@ def test_a_bug_is_not_dressed_as_a_sentence(
     assert code == 1
     assert "unexpected error: KeyError" in capsys.readouterr().err
     assert "Traceback" in (tmp_path / "home" / "monet.log").read_text("utf-8")
+
+
+def test_a_replay_continues_a_home_and_never_duplicates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from monet_app.cli import main
+    from storage import Database
+    from storage.models import Message
+
+    def count(home: Path) -> int:
+        db = Database(home)
+        with db.session() as session:
+            n = len(session.exec(select(Message)).all())
+        db.close()
+        return n
+
+    from sqlmodel import select
+
+    rows = [json.loads(x) for x in TRACE.read_text("utf-8").splitlines() if x.strip()]
+    half = tmp_path / "half.jsonl"
+    half.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows[: len(rows) // 2]) + "\n",
+                    "utf-8")
+    home = tmp_path / "home"
+    assert main(["replay", str(half), "--home", str(home)]) == 0
+    stored = count(home)
+    assert main(["replay", str(half), "--home", str(home)]) == 0  # the same trace again
+    assert count(home) == stored and "skipped" in capsys.readouterr().out
+    assert main(["replay", str(TRACE), "--home", str(home)]) == 0  # the whole: continues
+    users = sum(1 for r in rows if "user" in r)
+    assert count(home) > stored
+    db = Database(home)
+    with db.session() as session:
+        assert sum(1 for m in session.exec(select(Message)).all() if m.role == "user") == users
+    db.close()
+    forked = tmp_path / "forked.jsonl"  # the same trace, but its last turn differs
+    last = max(i for i, r in enumerate(rows) if "user" in r) + 1
+    forked.write_text("\n".join(json.dumps(r, ensure_ascii=False)
+                                for r in [*rows[: last - 1], dict(rows[last - 1], user="違う話")])
+                      + "\n", "utf-8")
+    capsys.readouterr()
+    assert main(["replay", str(forked), "--home", str(home)]) == 2
+    err = capsys.readouterr().err
+    assert f"forked.jsonl:{last}" in err and "new --home" in err
+
+
+def test_a_trace_that_is_not_utf8_is_named_by_file_and_line(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    from monet_app.cli import main
+
+    trace = tmp_path / "latin1.jsonl"
+    trace.write_bytes(b'{"ts": "2026-03-02T09:00:00+09:00", "tab": "chat", "user": "a"}\n'
+                      b'{"ts": "2026-03-02T09:01:00+09:00", "tab": "chat", "user": "caf\xe9"}\n')
+    assert main(["replay", str(trace), "--home", str(tmp_path / "h")]) == 2
+    assert "latin1.jsonl:2: not UTF-8" in capsys.readouterr().err
