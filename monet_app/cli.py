@@ -185,18 +185,18 @@ def _run(args: argparse.Namespace, home: Path) -> int:
         print(summary.text())
         return 0
     if args.command == "export":
-        from monet_app.export import export_jsonl, export_markdown
+        from monet_app.export import checked_day, target_of, write_export
 
+        checked_day(args.day)  # refused before anything is opened
+        if args.out is not None:
+            target_of(args.out)
         db = Database(home)
-        chunks = (export_jsonl if args.format == "jsonl" else export_markdown)(db, args.day)
-        if args.out:
-            args.out.parent.mkdir(parents=True, exist_ok=True)
-            tmp = args.out.with_name(args.out.name + ".partial")
-            with tmp.open("w", encoding="utf-8") as handle:
-                handle.writelines(chunks)
-            tmp.replace(args.out)
-        else:
-            sys.stdout.writelines(chunks)
+        skipped = write_export(db, args.format, args.day, args.out, sys.stdout)
+        if skipped.ids:
+            shown = ", ".join(str(i) for i in skipped.ids[:10])
+            more = " …" if len(skipped.ids) > 10 else ""
+            print(f"monet: exported every readable message; skipped {len(skipped.ids)} damaged "
+                  f"row(s) (message ids {shown}{more}).", file=sys.stderr)
         return 0
     if args.command == "search":
         import json as _json

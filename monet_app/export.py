@@ -1,14 +1,32 @@
-"""``monet export`` and ``monet timeline``: everything stored, and what Claude remembers."""
+"""``monet export`` and ``monet timeline``: everything stored, and what Claude remembers.
+
+An export reads row by row in batches: a damaged row (text that is not UTF-8, a broken
+page) is skipped and counted, never printed, and every readable row is written. The
+target is written whole or not at all (a ``.partial`` file renamed over it, removed on
+failure); a symbolic link is written through to its regular target; a folder, a device
+or a pipe is refused with a sentence.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from typing import Any
+import os
+import stat
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any, TextIO
+
+from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
 
 from cms.clock import parse_ts
 from storage import Database, queries
-from storage.models import MessageRole, MessageStatus
+from storage.errors import ExportError
+from storage.models import Message, MessageRole, MessageStatus
+
+BATCH = 500
 
 _WHO = {
     MessageRole.USER: "あなた / You",
@@ -17,11 +35,40 @@ _WHO = {
 }
 
 
-def export_records(db: Database, day: str | None = None) -> Iterator[dict[str, Any]]:
+@dataclass
+class Skipped:
+    """Rows an export could not read (damaged), by id; their text is never shown."""
+
+    ids: list[int] = field(default_factory=list)
+
+
+def _readable(db: Database, day: str | None, skipped: Skipped) -> Iterator[Message]:
+    """Every message that can be read, oldest first; damaged rows go to ``skipped``."""
+    where = "WHERE day = :day" if day is not None else ""
+    with db.engine.connect() as conn:
+        ids = [row[0] for row in conn.execute(
+            text(f"SELECT id FROM message {where} ORDER BY id"), {"day": day})]
+    for start in range(0, len(ids), BATCH):
+        chunk = ids[start : start + BATCH]
+        try:
+            with db.session() as session:
+                rows = queries.messages_by_ids(session, chunk)
+        except (SQLAlchemyError, UnicodeDecodeError, ValueError):
+            rows = []
+            for message_id in chunk:  # find the damaged ones, one by one
+                try:
+                    with db.session() as session:
+                        rows += queries.messages_by_ids(session, [message_id])
+                except (SQLAlchemyError, UnicodeDecodeError, ValueError):
+                    skipped.ids.append(message_id)
+        yield from rows
+
+
+def export_records(db: Database, day: str | None = None,
+                   skipped: Skipped | None = None) -> Iterator[dict[str, Any]]:
     with db.session() as session:
         threads = queries.threads_by_id(session)
-        messages = queries.all_messages(session, day)
-    for m in messages:
+    for m in _readable(db, day, skipped if skipped is not None else Skipped()):
         thread = threads.get(m.thread_id)
         name = (thread.day or thread.title) if thread else ""
         yield {
@@ -36,15 +83,17 @@ def export_records(db: Database, day: str | None = None) -> Iterator[dict[str, A
         }
 
 
-def export_jsonl(db: Database, day: str | None = None) -> Iterator[str]:
-    for record in export_records(db, day):
+def export_jsonl(db: Database, day: str | None = None,
+                 skipped: Skipped | None = None) -> Iterator[str]:
+    for record in export_records(db, day, skipped):
         yield json.dumps(record, ensure_ascii=False) + "\n"
 
 
-def export_markdown(db: Database, day: str | None = None) -> Iterator[str]:
+def export_markdown(db: Database, day: str | None = None,
+                    skipped: Skipped | None = None) -> Iterator[str]:
     current_day = None
     yield "# MONET export\n"
-    for r in export_records(db, day):
+    for r in export_records(db, day, skipped):
         if r["day"] != current_day:
             current_day = r["day"]
             yield f"\n## {current_day}\n"
@@ -53,3 +102,52 @@ def export_markdown(db: Database, day: str | None = None) -> Iterator[str]:
         flag = " (incomplete)" if r["status"] != MessageStatus.COMPLETE else ""
         thread = f", {r['thread']}" if r["thread"] != r["day"] else ""
         yield f"\n### {when} · {r['tab']}{thread} · {who}{flag}\n\n{r['text']}\n"
+
+
+def checked_day(day: str | None) -> str | None:
+    if day is None:
+        return None
+    try:
+        return date.fromisoformat(day).isoformat()
+    except ValueError:
+        raise ExportError(f"--day needs a date as YYYY-MM-DD (got {day!r}).") from None
+
+
+def target_of(out: Path) -> Path:
+    """Where an export to ``out`` goes: ``out`` itself, or the regular file a symbolic link
+    points to. A folder, a device, a pipe or a socket is refused."""
+    path = out.resolve() if out.is_symlink() else out
+    if path.is_dir():
+        raise ExportError(
+            f"{out} is a folder; give a file name (for example {out / 'monet.jsonl'})."
+        )
+    if path.exists() and not stat.S_ISREG(path.stat().st_mode):
+        raise ExportError(
+            f"{out} is not a regular file (a device, pipe or socket); MONET writes exports "
+            "only to regular files."
+        )
+    return path
+
+
+def write_export(db: Database, fmt: str, day: str | None, out: Path | None,
+                 stdout: TextIO) -> Skipped:
+    """Write the export to ``out`` (whole or not at all) or to ``stdout``."""
+    day = checked_day(day)
+    skipped = Skipped()
+    make: Callable[..., Iterator[str]] = export_jsonl if fmt == "jsonl" else export_markdown
+    chunks = make(db, day, skipped)
+    if out is None:
+        stdout.writelines(chunks)
+        return skipped
+    target = target_of(out)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(target.name + ".partial")
+    try:
+        with tmp.open("w", encoding="utf-8") as handle:
+            handle.writelines(chunks)
+            handle.flush()
+            os.fsync(handle.fileno())
+        tmp.replace(target)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return skipped

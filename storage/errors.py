@@ -19,6 +19,7 @@ The tree lives here, in the lowest layer, so that every layer (``storage``, ``cm
     │   ├── PromotionError
     │   ├── MemoryItemError
     │   ├── ForgetError
+    │   ├── ExportError               an export target MONET will not write to
     │   └── TraceError                a replay trace that cannot be read
     ├── KeyStoreError                 the OS keyring cannot store the API key
     └── ModelError                    a model call failed (``retryable`` says if later may help)
@@ -73,6 +74,10 @@ class ForgetError(InputError):
 
 
 class TraceError(InputError):
+    pass
+
+
+class ExportError(InputError):
     pass
 
 

@@ -152,6 +152,13 @@ def entries_of_fold(session: Session, fold_id: int) -> Sequence[TimelineEntry]:
     ).all()
 
 
+def messages_by_ids(session: Session, ids: Sequence[int]) -> list[Message]:
+    """These messages, oldest first."""
+    return list(session.exec(
+        select(Message).where(col(Message.id).in_(list(ids))).order_by(col(Message.id))
+    ).all())
+
+
 def all_messages(session: Session, day: str | None = None) -> Sequence[Message]:
     query = select(Message).order_by(col(Message.id))
     if day is not None:

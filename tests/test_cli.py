@@ -157,3 +157,59 @@ def test_a_trace_that_is_not_utf8_is_named_by_file_and_line(tmp_path: Path,
                       b'{"ts": "2026-03-02T09:01:00+09:00", "tab": "chat", "user": "caf\xe9"}\n')
     assert main(["replay", str(trace), "--home", str(tmp_path / "h")]) == 2
     assert "latin1.jsonl:2: not UTF-8" in capsys.readouterr().err
+
+
+def _exported_home(tmp_path: Path) -> Path:
+    from monet_app.cli import main
+
+    home = tmp_path / "home"
+    assert main(["replay", str(TRACE), "--home", str(home), "--librarian", "off"]) == 0
+    return home
+
+
+def test_export_never_replaces_a_link_a_device_or_a_folder(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    import os
+
+    from monet_app.cli import main
+
+    home = _exported_home(tmp_path)
+    real = tmp_path / "real.jsonl"
+    real.write_text("old\n")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(real)
+    assert main(["export", "--home", str(home), "--out", str(link)]) == 0
+    assert link.is_symlink() and real.read_text("utf-8").startswith('{"id": 1')  # through it
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    capsys.readouterr()
+    assert main(["export", "--home", str(home), "--out", str(folder)]) == 2
+    assert "is a folder" in capsys.readouterr().err
+    assert [p.name for p in folder.iterdir()] == [] and not list(tmp_path.glob("*.partial"))
+    if os.path.exists("/dev/null"):
+        assert main(["export", "--home", str(home), "--out", "/dev/null"]) == 2
+        assert "not a regular file" in capsys.readouterr().err
+        assert os.path.exists("/dev/null") and not Path("/dev/null").is_file()
+    assert main(["export", "--home", str(home), "--day", "notadate"]) == 2
+    assert "YYYY-MM-DD" in capsys.readouterr().err
+
+
+def test_export_skips_damaged_rows_and_says_how_many(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    import sqlite3
+
+    from monet_app.cli import main
+
+    home = _exported_home(tmp_path)
+    raw = sqlite3.connect(home / "monet.db")
+    raw.execute("UPDATE message SET text = CAST(X'80FFFE53454352455421' AS TEXT) WHERE id = 3")
+    raw.commit()
+    total = raw.execute("SELECT count(*) FROM message").fetchone()[0]
+    raw.close()
+    capsys.readouterr()
+    out = tmp_path / "out.jsonl"
+    assert main(["export", "--home", str(home), "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "skipped 1 damaged row(s) (message ids 3)" in err and "SECRET" not in err
+    ids = [json.loads(line)["id"] for line in out.read_text("utf-8").splitlines()]
+    assert len(ids) == total - 1 and 3 not in ids
