@@ -24,6 +24,48 @@ def _on_off(value: str) -> bool:
     return value == "on"
 
 
+def _whole(low: int, high: int, what: str):  # type: ignore[no-untyped-def]
+    """An argparse type: a whole number from ``low`` to ``high``, else a sentence."""
+
+    def parse(value: str) -> int:
+        try:
+            number = int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{what} must be a whole number (got {value!r})") from None
+        if not low <= number <= high:
+            raise argparse.ArgumentTypeError(
+                f"{what} must be from {low:,} to {high:,} (got {value})")
+        return number
+
+    return parse
+
+
+_ID = _whole(1, 2**63 - 1, "an id")
+_TOKENS = _whole(1, 10_000_000, "a token count")
+
+
+def _fraction(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a fraction like 0.3 is needed (got {value!r})") \
+            from None
+    if not 0 < number < 1:
+        raise argparse.ArgumentTypeError(f"the fraction must be between 0 and 1 (got {value})")
+    return number
+
+
+def _seconds(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seconds must be a number (got {value!r})") from None
+    if not 0 < number <= 86_400:
+        raise argparse.ArgumentTypeError(f"seconds must be from 0 to 86,400 (got {value})")
+    return number
+
+
 def _home(value: str | None) -> Path:
     from storage.database import default_home
 
@@ -44,9 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--home", dest="sub_home")
     rp.add_argument("--request-log", type=Path)
     rp.add_argument("--sunset", type=_on_off, metavar="on|off")
-    rp.add_argument("--ceiling", type=int, metavar="TOKENS")
-    rp.add_argument("--low-water", type=float, metavar="FRACTION")
-    rp.add_argument("--keep", type=int, metavar="N")
+    rp.add_argument("--ceiling", type=_TOKENS, metavar="TOKENS")
+    rp.add_argument("--low-water", type=_fraction, metavar="FRACTION")
+    rp.add_argument("--keep", type=_whole(1, 10_000, "--keep"), metavar="N")
     rp.add_argument("--day-start", metavar="HH:MM")
     rp.add_argument("--librarian", type=_on_off, default=True, metavar="on|off")
     rp.add_argument(
@@ -58,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
         "standin-server", help="serve a local stand-in of Anthropic's Messages API"
     )
     sv.add_argument("--trace", type=Path, help="answer with this trace's replies")
-    sv.add_argument("--port", type=int, default=8765)
+    sv.add_argument("--port", type=_whole(0, 65_535, "a port"), default=8765)
 
     ex = sub.add_parser("export", help="write every stored message (JSONL or Markdown)")
     ex.add_argument("--home", dest="sub_home")
@@ -72,7 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     mode = lb.add_mutually_exclusive_group()
     mode.add_argument("--once", action="store_true", help="one pass, then exit (the default)")
     mode.add_argument("--watch", action="store_true", help="a pass every interval until stopped")
-    lb.add_argument("--interval", type=float, metavar="SECONDS",
+    lb.add_argument("--interval", type=_seconds, metavar="SECONDS",
                     help="with --watch: seconds between passes (default: the setting)")
     lb.add_argument("--offline", action="store_true", help="use the offline summarizer")
     lb.add_argument("--write", action="store_true", help="with install-schedule: install it")
@@ -80,14 +122,15 @@ def build_parser() -> argparse.ArgumentParser:
                     help="with install-schedule: which scheduler (default: this machine's)")
 
     se = sub.add_parser("search", help="find messages across all days (Japanese substrings too)")
-    se.add_argument("query", nargs="+")
+    se.add_argument("query", nargs="+",
+                    help="words to find; after -- they may start with a dash")
     se.add_argument("--home", dest="sub_home")
     se.add_argument("--json", action="store_true")
-    se.add_argument("--limit", type=int, default=50)
+    se.add_argument("--limit", type=_whole(1, 10_000, "--limit"), default=50)
 
     me = sub.add_parser("memory", help="see, correct and delete what MONET remembers")
     me.add_argument("action", choices=["list", "show", "edit", "delete"])
-    me.add_argument("item", nargs="?", type=int)
+    me.add_argument("item", nargs="?", type=_ID)
     me.add_argument("text", nargs="*")
     me.add_argument("--home", dest="sub_home")
     me.add_argument("--json", action="store_true")
@@ -98,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     fo = sub.add_parser("forget", help="delete a message or a whole day, everywhere")
     target = fo.add_mutually_exclusive_group(required=True)
     target.add_argument("--day", metavar="YYYY-MM-DD")
-    target.add_argument("--message", type=int, metavar="ID")
+    target.add_argument("--message", type=_ID, metavar="ID")
     fo.add_argument("--home", dest="sub_home")
 
     pr = sub.add_parser("promote", help="add a statement to the lasting core prompt")

@@ -101,6 +101,7 @@ class Database:
         self.home = Path(home) if home is not None else default_home()
         self.home.mkdir(parents=True, exist_ok=True)
         self.path = self.home / DB_FILENAME
+        self._found_empty = self.path.exists() and self.path.stat().st_size == 0
         self.engine: Engine = create_engine(f"sqlite:///{self.path}")
         event.listen(self.engine, "connect", _pragmas(busy_timeout_ms))
         if migrate:
@@ -110,9 +111,17 @@ class Database:
         """Bring the schema to head. Several processes opening one home at once (the app, a
         librarian, a replay) take turns: the first migrates, the others find it done."""
         try:
-            if self._at_head():
+            new = not self.path.exists() or self._found_empty
+            if not new and self._at_head():
                 return
             with process_lock(self.home, "migrating"):
+                if self._found_empty and self.path.stat().st_size == 0:
+                    # still empty once any process creating it is done: emptied, not new
+                    raise DatabaseError(
+                        f"The database {self.path} is empty (0 bytes): it was emptied or cut "
+                        "short, so it is not a new home. Restore it from a backup, or move "
+                        "it away to start a new one; nothing was changed."
+                    )
                 self._upgrade()
         except (OperationalError, SADatabaseError, sqlite3.DatabaseError) as exc:
             explained = explain_db_error(self.path, exc)

@@ -213,3 +213,27 @@ def test_export_skips_damaged_rows_and_says_how_many(tmp_path: Path,
     assert "skipped 1 damaged row(s) (message ids 3)" in err and "SECRET" not in err
     ids = [json.loads(line)["id"] for line in out.read_text("utf-8").splitlines()]
     assert len(ids) == total - 1 and 3 not in ids
+
+
+@pytest.mark.parametrize("args", [
+    ["search", "--limit", "99999999999999999999", "x"], ["search", "--limit", "1e20", "x"],
+    ["forget", "--message", "1e20"], ["forget", "--message", "99999999999999999999"],
+    ["memory", "show", "99999999999999999999"], ["replay", "t.jsonl", "--low-water", "2"],
+])
+def test_numbers_out_of_range_are_sentences(args: list[str], tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    from monet_app.cli import main
+
+    with pytest.raises(SystemExit) as info:
+        main([*args, "--home", str(tmp_path / "h")])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "must be" in err and "Traceback" not in err and "Overflow" not in err
+
+
+def test_search_words_may_start_with_a_dash_after_two_dashes(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from monet_app.cli import main
+
+    assert main(["search", "--home", str(tmp_path / "h"), "--", "-verbose"]) == 0
+    assert "no message matches" in capsys.readouterr().out

@@ -239,3 +239,11 @@ def test_the_likely_speakers_words_come_first(tmp_path: Path) -> None:
         assert first.role == MessageRole.USER and "three bikes" in first.text
         [first] = recall(session, "what did you say about the bike chain?", 1)
         assert first.role == MessageRole.ASSISTANT
+
+
+def test_text_after_a_nul_is_searchable(tmp_path: Path) -> None:
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-01T10:00:00+09:00").turn("before\x00after the nul: zeppelin")
+    with w.db.session() as session:
+        [hit] = find(session, "zeppelin", 5)
+    assert hit.text == "before\ufffdafter the nul: zeppelin"

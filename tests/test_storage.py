@@ -144,3 +144,15 @@ def test_a_race_is_not_turned_into_a_sentence(tmp_path: Path) -> None:
     with pytest.raises(IntegrityError):
         claim()
     db.close()
+
+
+def test_an_emptied_database_is_not_taken_for_a_new_home(tmp_path: Path) -> None:
+    from storage.errors import DatabaseError
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "monet.db").write_bytes(b"")
+    with pytest.raises(DatabaseError) as info:
+        Database(home)
+    assert "empty (0 bytes)" in str(info.value)
+    assert (home / "monet.db").stat().st_size == 0  # nothing was changed

@@ -47,13 +47,14 @@ from storage.models import (
 )
 
 DRAFT_KEY = "reply_draft"  # the reply while it streams, so that kill -9 loses none of it
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_UNSENDABLE = re.compile("[\ud800-\udfff\x00]")
 
 
 def clean_text(text: str) -> str:
-    """Keep what was typed; only replace what cannot be stored or sent: each lone surrogate
-    becomes one U+FFFD."""
-    text = _SURROGATE.sub("\ufffd", text)
+    """Keep what was typed; only replace what cannot be stored, indexed or sent: each lone
+    surrogate and each NUL (which would end the text for the search index) becomes one
+    U+FFFD."""
+    text = _UNSENDABLE.sub("\ufffd", text)
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
