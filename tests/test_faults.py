@@ -321,3 +321,39 @@ def test_a_full_disk_stops_with_a_sentence_and_keeps_what_was_stored(tmp_path: P
         assert export.returncode == 0 and len(export.stdout.splitlines()) == len(stored)
     finally:
         subprocess.run(["umount", str(small)], check=False)
+
+
+@pytest.mark.parametrize("seed", KILL_SEEDS[:3])
+def test_kill_9_during_a_librarian_pass_leaves_nothing_stuck(tmp_path: Path, seed: int) -> None:
+    import random
+
+    from cms.clock import ManualClock, parse_ts
+    from cms.context.timeline import PENDING_MARKER
+    from cms.librarian.runner import LEASE_SECONDS
+    from monet_app.cli import main
+    from monet_app.wiring import build_core, no_model
+
+    home = tmp_path / "home"
+    trace = Path(__file__).parent / "data" / "traces" / "lme-00.jsonl"
+    assert main(["replay", str(trace), "--home", str(home), "--librarian", "off"]) == 0
+    delay = random.Random(seed).uniform(1.0, 1.6)
+    app = subprocess.Popen([sys.executable, "-m", "monet_app.cli", "librarian", "--once",
+                            "--offline", "--home", str(home)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(delay)
+    os.kill(app.pid, signal.SIGKILL)
+    app.wait(timeout=30)
+    later = time.time() + LEASE_SECONDS + 1  # a later pass, once any lease has run out
+    core = build_core(home, clock=ManualClock(parse_ts("2023-06-21T10:00:00+09:00")),
+                      summarizer="offline", model_factory=no_model)
+    try:
+        left = core.librarian.pending_count()
+        core.librarian.lease_clock = lambda: later
+        core.librarian.run_pass()
+        print(f"injected: SIGKILL into `monet librarian --once` after {delay:.2f} s "
+              f"(seed {seed}); {left} placeholders were left, "
+              f"{core.librarian.pending_count()} after the next pass")
+        assert core.librarian.pending_count() == 0
+        assert PENDING_MARKER not in core.context.timeline_now()
+    finally:
+        core.close()
