@@ -36,20 +36,33 @@ def default_home() -> Path:
     return Path(platformdirs.user_data_dir("MONET", appauthor=False))
 
 
-def _pragmas(busy_timeout_ms: int) -> Any:
+def _pragmas(busy_timeout_ms: int, read_only: bool = False) -> Any:
     def set_pragmas(dbapi_conn: Any, _record: Any) -> None:
-        _set_sqlite_pragmas(dbapi_conn, busy_timeout_ms)
+        _set_sqlite_pragmas(dbapi_conn, busy_timeout_ms, read_only)
 
     return set_pragmas
 
 
-def _set_sqlite_pragmas(dbapi_conn: Any, busy_timeout_ms: int) -> None:
+def _set_sqlite_pragmas(dbapi_conn: Any, busy_timeout_ms: int, read_only: bool = False) -> None:
     cur = dbapi_conn.cursor()
     cur.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
     cur.execute("PRAGMA foreign_keys=ON")
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=NORMAL")
+    if not read_only:  # a read-only file keeps the journal mode it has
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
     cur.close()
+
+
+def _writable(home: Path, path: Path) -> bool:
+    if not os.access(home, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return False
+    probe = home / ".monet-write-probe"
+    try:  # a read-only file system answers os.access for root with yes: ask it
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError:
+        return False
+    return True
 
 
 def _alembic_config(connection: Any) -> Any:
@@ -99,11 +112,22 @@ class Database:
         busy_timeout_ms: int = 5000,
     ) -> None:
         self.home = Path(home) if home is not None else default_home()
-        self.home.mkdir(parents=True, exist_ok=True)
+        if not self.home.is_dir():
+            self.home.mkdir(parents=True, exist_ok=True)
         self.path = self.home / DB_FILENAME
         self._found_empty = self.path.exists() and self.path.stat().st_size == 0
-        self.engine: Engine = create_engine(f"sqlite:///{self.path}")
-        event.listen(self.engine, "connect", _pragmas(busy_timeout_ms))
+        #: A home MONET cannot write (a read-only folder, file or file system) still opens
+        #: for reading: export, search, timeline, the memory list. Writing says why not.
+        self.read_only = self.path.exists() and not _writable(self.home, self.path)
+        if self.read_only:
+            self.engine: Engine = create_engine(
+                f"sqlite:///file:{self.path}?mode=ro&uri=true"
+                if (self.home / (DB_FILENAME + "-shm")).exists()
+                else f"sqlite:///file:{self.path}?immutable=1&uri=true"
+            )
+        else:
+            self.engine = create_engine(f"sqlite:///{self.path}")
+        event.listen(self.engine, "connect", _pragmas(busy_timeout_ms, self.read_only))
         if migrate:
             self.migrate()
 
@@ -114,6 +138,12 @@ class Database:
             new = not self.path.exists() or self._found_empty
             if not new and self._at_head():
                 return
+            if self.read_only:
+                raise DatabaseError(
+                    f"The database {self.path} needs an upgrade to this MONET's schema, but "
+                    "it cannot be written here (read-only). Open it once where it can be "
+                    "written; it was not changed."
+                )
             with process_lock(self.home, "migrating"):
                 if self._found_empty and self.path.stat().st_size == 0:
                     # still empty once any process creating it is done: emptied, not new

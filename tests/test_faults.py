@@ -357,3 +357,40 @@ def test_kill_9_during_a_librarian_pass_leaves_nothing_stuck(tmp_path: Path, see
         assert PENDING_MARKER not in core.context.timeline_now()
     finally:
         core.close()
+
+
+def test_a_read_only_home_still_exports_and_searches(tmp_path: Path) -> None:
+    """Reading works read-only (a file system mounted read-only: even root cannot write);
+    writing is refused with a sentence. Needs a tmpfs mount; skipped, saying so, if not."""
+    place = tmp_path / "place"
+    place.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=20m", "tmpfs", str(place)],
+                             capture_output=True, text=True, check=False)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here ({mounted.stderr.strip()[:120]})")
+    try:
+        home = place / "home"
+        made = subprocess.run([sys.executable, "-m", "monet_app.cli", "replay", str(TRACE),
+                               "--home", str(home), "--librarian", "off"], capture_output=True,
+                              text=True, timeout=300, check=False)
+        assert made.returncode == 0, made.stderr
+        remount = subprocess.run(["mount", "-o", "remount,ro", str(place)], capture_output=True,
+                                 text=True, check=False)
+        assert remount.returncode == 0, remount.stderr
+        print("injected: the home's file system remounted read-only")
+
+        def monet(*args: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run([sys.executable, "-m", "monet_app.cli", *args, "--home",
+                                   str(home)], capture_output=True, text=True, timeout=120,
+                                  check=False)
+
+        export = monet("export")
+        assert export.returncode == 0, export.stderr
+        assert len(export.stdout.splitlines()) == 120
+        found = monet("search", "予定")
+        assert found.returncode == 0 and "no message matches" not in found.stdout, found.stderr
+        wrote = monet("forget", "--day", "2026-03-09")
+        assert wrote.returncode == 2 and "cannot be written" in wrote.stderr, wrote.stderr
+        assert "Traceback" not in wrote.stderr
+    finally:
+        subprocess.run(["umount", str(place)], check=False)
