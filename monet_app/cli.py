@@ -42,7 +42,9 @@ def _whole(low: int, high: int, what: str):  # type: ignore[no-untyped-def]
 
 
 _ID = _whole(1, 2**63 - 1, "an id")
-_TOKENS = _whole(1, 10_000_000, "a token count")
+# Settings are checked by the settings' own rules (one sentence for all that is wrong);
+# the parser only keeps numbers to sizes that can be stored.
+_SETTING_INT = _whole(-(10**9), 10**9, "the number")
 
 
 def _fraction(value: str) -> float:
@@ -51,7 +53,7 @@ def _fraction(value: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"a fraction like 0.3 is needed (got {value!r})") \
             from None
-    if not 0 < number < 1:
+    if not -1e9 < number < 1e9:  # also refuses nan and inf
         raise argparse.ArgumentTypeError(f"the fraction must be between 0 and 1 (got {value})")
     return number
 
@@ -86,9 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--home", dest="sub_home")
     rp.add_argument("--request-log", type=Path)
     rp.add_argument("--sunset", type=_on_off, metavar="on|off")
-    rp.add_argument("--ceiling", type=_TOKENS, metavar="TOKENS")
+    rp.add_argument("--ceiling", type=_SETTING_INT, metavar="TOKENS")
     rp.add_argument("--low-water", type=_fraction, metavar="FRACTION")
-    rp.add_argument("--keep", type=_whole(1, 10_000, "--keep"), metavar="N")
+    rp.add_argument("--keep", type=_SETTING_INT, metavar="N")
     rp.add_argument("--day-start", metavar="HH:MM")
     rp.add_argument("--librarian", type=_on_off, default=True, metavar="on|off")
     rp.add_argument(

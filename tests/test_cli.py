@@ -218,7 +218,7 @@ def test_export_skips_damaged_rows_and_says_how_many(tmp_path: Path,
 @pytest.mark.parametrize("args", [
     ["search", "--limit", "99999999999999999999", "x"], ["search", "--limit", "1e20", "x"],
     ["forget", "--message", "1e20"], ["forget", "--message", "99999999999999999999"],
-    ["memory", "show", "99999999999999999999"], ["replay", "t.jsonl", "--low-water", "2"],
+    ["memory", "show", "99999999999999999999"], ["replay", "t.jsonl", "--ceiling", "1e20"],
 ])
 def test_numbers_out_of_range_are_sentences(args: list[str], tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:

@@ -320,7 +320,7 @@ def test_a_full_disk_stops_with_a_sentence_and_keeps_what_was_stored(tmp_path: P
                                 check=False)
         assert export.returncode == 0 and len(export.stdout.splitlines()) == len(stored)
     finally:
-        subprocess.run(["umount", str(small)], check=False)
+        subprocess.run(["umount", "-l", str(small)], check=False)
 
 
 @pytest.mark.parametrize("seed", KILL_SEEDS[:3])
@@ -393,4 +393,4 @@ def test_a_read_only_home_still_exports_and_searches(tmp_path: Path) -> None:
         assert wrote.returncode == 2 and "cannot be written" in wrote.stderr, wrote.stderr
         assert "Traceback" not in wrote.stderr
     finally:
-        subprocess.run(["umount", str(place)], check=False)
+        subprocess.run(["umount", "-l", str(place)], check=False)
