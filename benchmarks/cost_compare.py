@@ -36,12 +36,40 @@ ESTIMATOR = TiktokenEstimator()
 
 
 def monet_cost(trace: Path, **overrides: Any) -> tuple[float, float, int]:
+    dollars_, hit, requests, _ = monet_run(trace, **overrides)
+    return dollars_, hit, requests
+
+
+def monet_run(trace: Path, **overrides: Any) -> tuple[float, float, int, float]:
+    """Dollars, hit ratio, requests, and the 1-hour cache writes per sunset: the tokens
+    written to the 1-hour cache by the first request after each sunset fold and after its
+    pending_resolved re-render, averaged over the sunsets."""
+    import json
+
     with tempfile.TemporaryDirectory() as tmp:
-        replay(trace, Path(tmp), None, overrides=overrides, estimator=ESTIMATOR)
-        db = Database(Path(tmp))
+        log = Path(tmp) / "log.jsonl"
+        replay(trace, Path(tmp) / "home", log, overrides=overrides, estimator=ESTIMATOR)
+        db = Database(Path(tmp) / "home")
         totals = usage_report(db).totals
         db.close()
-    return round(totals.dollars, 6), round(totals.cache_hit_ratio, 4), totals.requests
+        sunsets = written = 0
+        after_sunset = False
+        sunset_folds: set[int] = set()
+        for raw in log.read_text("utf-8").splitlines():
+            record = json.loads(raw)
+            if record["kind"] == "event" and record["name"] == "sunset_fold":
+                sunsets += 1
+                sunset_folds.add(record["detail"].get("fold_id"))
+                after_sunset = True
+            elif record["kind"] == "event" and record["name"] == "pending_resolved":
+                ids = record["detail"].get("fold_ids", [record["detail"].get("fold_id")])
+                after_sunset = after_sunset or bool(sunset_folds & set(ids))
+            elif record["kind"] == "request" and after_sunset:
+                created = record["usage"].get("cache_creation") or {}
+                written += int(created.get("ephemeral_1h_input_tokens", 0))
+                after_sunset = False
+    per_sunset = written / sunsets if sunsets else 0.0
+    return round(totals.dollars, 6), round(totals.cache_hit_ratio, 4), totals.requests, per_sunset
 
 
 def naive_cost(trace: Path) -> tuple[float, float, int]:
@@ -82,16 +110,16 @@ def days_of(trace: Path) -> int:
 
 def compare(traces: list[Path]) -> None:
     print(
-        "| trace | days | MONET $ | MONET hit | thread model $ | thread hit "
-        "| naive $ | naive hit | MONET / naive |"
+        "| trace | days | MONET $ | MONET hit | 1-hour writes per sunset | thread model $ "
+        "| thread hit | naive $ | naive hit | MONET / naive |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for trace in traces:
-        m, mh, _ = monet_cost(trace, sunset_model=True)
+        m, mh, _, per_sunset = monet_run(trace, sunset_model=True)
         t, th, _ = monet_cost(trace, sunset_model=False)
         n, nh, _ = naive_cost(trace)
-        print(f"| {trace.stem} | {days_of(trace)} | {m:.3f} | {mh:.1%} | {t:.3f} | {th:.1%} | "
-              f"{n:.3f} | {nh:.1%} | {m / n:.2f} |", flush=True)
+        print(f"| {trace.stem} | {days_of(trace)} | {m:.3f} | {mh:.1%} | {per_sunset:,.0f} | "
+              f"{t:.3f} | {th:.1%} | {n:.3f} | {nh:.1%} | {m / n:.2f} |", flush=True)
 
 
 def sporadic_copy(trace: Path, folder: Path, seed: int = 7) -> Path:
