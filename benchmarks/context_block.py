@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from cms.context import context_block
+from cms.context.prompt import system_parts
 from cms.memory.rules import instruction_like
 from cms.settings import Settings
 from cms.tokens import TiktokenEstimator
@@ -34,7 +35,8 @@ def main() -> None:
     for name in sys.argv[1:]:
         records = read_log(Path(name))
         bodies = [r["body"] for r in records if r["kind"] == "request"]
-        blocks = [b["system"][1]["text"] for b in bodies if len(b["system"]) == 3]
+        blocks = [notes for notes in (system_parts(b)[2].partition("\n\n")[2] for b in bodies)
+                  if notes]
         distinct = list(dict.fromkeys(blocks))
         sizes = [estimator.count(b) for b in distinct]
         largest = distinct[sizes.index(max(sizes))] if distinct else ""

@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from cms.clock import day_of, parse_ts
+from cms.context.prompt import system_parts
 from cms.settings import Settings
 from cms.tokens import TiktokenEstimator
 from monet_app.replay import read_trace, replay
@@ -58,7 +59,7 @@ def main() -> None:
                 for raw in log.read_text("utf-8").splitlines():
                     record = json.loads(raw)
                     if record["kind"] == "request":
-                        ti = record["body"]["system"][-1]["text"]
+                        ti = system_parts(record["body"])[1]
                         if ti not in seen:
                             seen.add(ti)
                             max_ti = max(max_ti, estimator.count(ti))

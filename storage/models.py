@@ -195,6 +195,10 @@ class PromptState(SQLModel, table=True):
     pinned_tokens: int = 0
     context_tokens: int = 0
     ti_text: str = ""
+    # The part of ti_text sent as its own cached block; the rest is the tail (docs/design.md
+    # §2): the head stays byte-identical across sunsets until a roll-up or the tail's size
+    # moves it, so a sunset writes only the new lines to the cache.
+    ti_head_text: str = ""
     ti_tokens: int = 0
     ti_rendered_day: str = ""
     # Timeline entry ids rendered as placeholders (JSON list): their fold's one re-render.

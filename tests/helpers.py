@@ -113,7 +113,10 @@ def turn_texts(body: dict[str, Any]) -> list[str]:
 
 
 def ti_text(body: dict[str, Any]) -> str:
-    return str(body["system"][-1]["text"])
+    """The Timeline Index of a body (its head and tail blocks joined)."""
+    from cms.context.prompt import system_parts
+
+    return system_parts(body)[1]
 
 
 __all__ = ["CountingSummarizer", "Turn", "World", "ti_text", "turn_texts"]

@@ -364,7 +364,7 @@ def test_memory_panel_shows_corrects_and_deletes(qtbot, app_for, server) -> None
     assert "dark green" in dialog.items.item(0).text()
     type_and_enter(qtbot, c, "what colour is my bike?")
     wait_idle(qtbot, c)
-    assert "my bike is dark green" in server.requests[-1]["system"][1]["text"]
+    assert "my bike is dark green" in server.requests[-1]["system"][-1]["text"]
     dialog.items.setCurrentRow(0)
     dialog.delete_selected()
     assert dialog.items.count() == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -333,4 +334,27 @@ def test_timeline_stays_within_budget_on_a_very_long_day(home: Path) -> None:
     assert w.events().count("ceiling_fold") >= 10
     # pending placeholders cannot roll up, so allow the lines of one fold above the budget
     assert max(sizes) <= 300 + 120
+    w.close()
+
+
+def test_a_sunset_keeps_the_timeline_head_and_appends_to_its_tail(home: Path) -> None:
+    """The TI is sent as a cached head and a tail: from one sunset to the next the head is
+    byte-identical and the tail only grows, until the tail is large enough to be taken in;
+    today's date is in the context block, not in the TI."""
+    w = World(home, settings(ti_budget_tokens=4000))
+    heads, tails = [], []
+    for day in range(1, 10):
+        body = w.at(f"2026-03-{day:02d}T09:00:00+09:00").turn(f"{day}日目の話。" + "内容 " * 40)
+        w.librarian.run_pass()
+        texts = [b["text"] for b in body["system"]]
+        assert texts[-1].startswith(f"# 今日\n今日は 2026-03-{day:02d}")
+        assert "2026-03-" not in texts[1].split("\n")[0]  # no date in the TI's head line
+        heads.append(texts[1])
+        tails.append(texts[2] if len(texts) == 4 else "")
+    changes = sum(1 for a, b in itertools.pairwise(heads) if a != b)
+    assert changes <= 3  # the head moved only a few times in eight sunsets
+    for i in range(1, len(heads)):
+        if heads[i] == heads[i - 1] and tails[i - 1]:
+            ready = "\n".join(x for x in tails[i - 1].split("\n") if "要約作成中" not in x)
+            assert tails[i].startswith(ready)  # the tail only grew (placeholders filled in)
     w.close()

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import select
 
+from cms.context.prompt import system_parts
 from cms.librarian.runner import Librarian
 from cms.librarian.summarizer import ClaudeSummarizer, OfflineSummarizer
 from monet_app.gateway import AnthropicModel, make_client
@@ -134,7 +135,7 @@ def test_a_failing_summarizer_keeps_placeholders_and_a_later_pass_fills_them(tmp
     report = w.librarian.run_pass()
     assert report.failed == 1 and report.written == 0 and "down" in report.last_error
     body = w.at("2026-03-03T09:10:00+09:00").turn("chat keeps working")
-    assert "要約作成中" in body["system"][-1]["text"]
+    assert "要約作成中" in system_parts(body)[1]
     [entry] = entries(tmp_path / "home")
     assert entry.summary is None and entry.claimed_by is None and "down" in (entry.last_error or "")
     flaky.down = False
@@ -142,7 +143,7 @@ def test_a_failing_summarizer_keeps_placeholders_and_a_later_pass_fills_them(tmp
     [entry] = entries(tmp_path / "home")
     assert entry.summary == "a summary from the model" and entry.summary_source == "flaky-model"
     body = w.at("2026-03-03T09:20:00+09:00").turn("and now")
-    assert "a summary from the model" in body["system"][-1]["text"]
+    assert "a summary from the model" in system_parts(body)[1]
 
 
 def test_repeated_failures_fall_back_to_the_offline_summarizer(tmp_path: Path) -> None:
@@ -316,7 +317,7 @@ def test_context_summary_reaches_the_next_rebuild_not_the_current_prompt(tmp_pat
     assert extends(mid_day, before)
     w.at("2026-03-03T09:00:00+09:00").turn("次の日")  # the next rebuild point: sunset
     body = w.bodies[-1]
-    assert len(body["system"]) == 3 and "山に登った" in body["system"][1]["text"]
+    assert "山に登った" in system_parts(body)[2]
     assert "東京に住んでいる" in body["system"][0]["text"]
     assert w.librarian.context_summary_due() is True  # a new day: due again
 
@@ -334,7 +335,7 @@ def test_runs_summarized_ahead_make_a_sunset_a_single_rebuild(tmp_path: Path) ->
     w.at("2026-03-02T23:30:00+09:00")
     assert w.librarian.run_pass().ahead == 1  # the evening run closed by the pause
     body = w.at("2026-03-03T08:00:00+09:00").turn("おはよう")  # sunset
-    ti = body["system"][-1]["text"]
+    ti = system_parts(body)[1]
     assert "要約作成中" not in ti and "週末は海に行く" in ti
     w.at("2026-03-03T08:10:00+09:00").turn("続き")
     events = w.events()

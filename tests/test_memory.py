@@ -15,7 +15,7 @@ from sqlmodel import select
 from cms.memory.rules import Candidate, admit, propose
 from cms.settings import Settings
 from storage.models import MemoryItem, Message
-from tests.helpers import World
+from tests.helpers import World, ti_text
 
 
 def items(w: World) -> list[MemoryItem]:
@@ -24,7 +24,9 @@ def items(w: World) -> list[MemoryItem]:
 
 
 def context(body: dict) -> str:  # type: ignore[type-arg]
-    return body["system"][1]["text"] if len(body["system"]) == 3 else ""
+    from cms.context.prompt import system_parts
+
+    return system_parts(body)[2]
 
 
 def test_asked_to_remember_is_recalled_on_a_later_day(tmp_path: Path) -> None:
@@ -140,7 +142,7 @@ def test_recall_from_the_story_of_past_days(tmp_path: Path) -> None:
     w.at("2026-03-05T09:00:00+09:00").turn("元気？")
     w.librarian.run_pass()
     body = w.at("2026-03-05T09:10:00+09:00").turn("高尾山はいつ行ったっけ？")
-    assert "高尾山" in body["system"][-1]["text"]  # the Timeline Index tells the story
+    assert "高尾山" in ti_text(body)  # the Timeline Index tells the story
     with w.db.session() as session:
         question = session.exec(select(Message).where(Message.text == "高尾山はいつ行ったっけ？")).one()
         out, _ = run_tool(session, "search_history", {"query": "高尾山"}, question.id)

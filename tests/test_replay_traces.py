@@ -10,6 +10,7 @@ import pytest
 
 from cms.clock import day_of, parse_ts
 from cms.context import context_block
+from cms.context.prompt import system_parts
 from cms.context.timeline import PENDING_MARKER
 from cms.memory.rules import instruction_like
 from cms.settings import Settings
@@ -82,12 +83,13 @@ def test_public_trace(trace: Path, sunset: str, tmp_path: Path) -> None:
     # the context block: within its budget, notes about the person, no instruction in it
     budget = Settings().context_budget_tokens
     estimator = TiktokenEstimator()
-    blocks = {b["system"][1]["text"] for b in (r["body"] for r in records if r["kind"] == "request")
-              if len(b["system"]) == 3}
+    blocks = {system_parts(r["body"])[2] for r in records if r["kind"] == "request"}
     for block in blocks:
-        assert estimator.count(block) <= budget
-        assert block.startswith(context_block.HEADER)
-        for line in block.splitlines()[3:]:
+        notes = block.split("\n\n", 1)[1] if "\n\n" in block else ""  # after today's date
+        assert block.startswith("# 今日\n")
+        assert not notes or notes.startswith(context_block.HEADER)
+        assert estimator.count(notes) <= budget
+        for line in notes.splitlines()[3:]:
             assert not instruction_like(line.removeprefix("- ")), line
 
     # the librarian (on by default) leaves no placeholder
@@ -204,6 +206,6 @@ def test_events_are_logged_before_the_request_they_affect(tmp_path: Path) -> Non
     for i, r in enumerate(records):
         if r.get("name") in FOLD_EVENTS and r["detail"].get("pending"):
             nxt = next(x for x in records[i + 1 :] if x["kind"] == "request")
-            assert PENDING_MARKER in nxt["body"]["system"][-1]["text"]
+            assert PENDING_MARKER in system_parts(nxt["body"])[1]
             checked += 1
     assert checked  # folds whose summaries were not ready show placeholders at once

@@ -12,7 +12,7 @@ from sqlmodel import select
 from storage import Database, DatabaseError, DatabaseTooNewError, default_home
 from storage.models import Message, Thread
 
-HEAD = "0008"  # the newest migration in storage/migrations/versions
+HEAD = "0009"  # the newest migration in storage/migrations/versions
 
 
 def test_fresh_home_is_migrated_to_head_in_wal(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 
 from cms.memory.rules import instruction_like
 from cms.tokens import TokenEstimator
@@ -39,6 +40,17 @@ _SENTENCE = re.compile(r"(?<=[。！？!?])|(?<=[.;])\s+|\s+/\s+")
 class Summary:
     day: str
     text: str
+
+
+WEEKDAYS = "月火水木金土日"
+
+
+def with_date(day: str, notes: str) -> str:
+    """The context block: today's date first (it left the TI's head, which stays the same
+    from day to day and is cached), then the notes about the person."""
+    when = date.fromisoformat(day)
+    today = f"# 今日\n今日は {day}（{WEEKDAYS[when.weekday()]}）です。"
+    return f"{today}\n\n{notes}" if notes else today
 
 
 def memory_line(item: MemoryItem) -> str:

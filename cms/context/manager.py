@@ -46,6 +46,8 @@ from storage.models import (
     UsageRecord,
 )
 
+#: The TI's tail may grow to this share of the TI budget before the head takes it in.
+TAIL_SHARE = 4
 DRAFT_KEY = "reply_draft"  # the reply while it streams, so that kill -9 loses none of it
 _UNSENDABLE = re.compile("[\ud800-\udfff\x00]")
 
@@ -591,6 +593,10 @@ class ContextManager:
             visible=self._ti_filter(session, state),
             created_ts=self.now_ts(),
         )
+        state.ti_head_text = timeline.head_of(
+            rendered.text, state.ti_head_text, rendered.pending_lines, self.estimator,
+            tail_max=self.settings.ti_budget_tokens // TAIL_SHARE,
+        )
         state.ti_text = rendered.text
         state.ti_tokens = rendered.tokens
         state.ti_rendered_day = day
@@ -606,10 +612,11 @@ class ContextManager:
         if latest is not None and not expired_since(session, parse_ts(latest.created_ts), now):
             # (one that may mention what has expired waits for the librarian's next one)
             summary = context_block.Summary(day=latest.day, text=latest.text)
-        state.context_text = context_block.render(
+        notes = context_block.render(
             active_items(session, now), summary, self.estimator,
             self.settings.context_budget_tokens,
         )
+        state.context_text = context_block.with_date(day, notes)
         state.context_tokens = self.estimator.count(state.context_text)
         state.memory_rendered = state.memory_version
         session.add(state)
@@ -622,7 +629,7 @@ class ContextManager:
             tools=TOOLS,
             pinned=state.pinned_text,
             context=state.context_text,
-            timeline=state.ti_text,
+            timeline=timeline.split(state.ti_text, state.ti_head_text),
             raw=raw,
             pinned_ttl=self.settings.pinned_ttl,
             ti_ttl=self.settings.ti_ttl,

@@ -1,9 +1,13 @@
 """The request body, exactly as design section 2 lays it out.
 
-tools -> system [pinned | context (left out while empty) | Timeline Index] -> messages.
-Cache breakpoints: end of the pinned block and end of the TI (1 hour), and the newest
-turn (5 minutes, rolling). The body is a pure function of stored data: nothing here
-reads a clock or a counter, so a restart rebuilds the same bytes.
+tools -> system [pinned | TI head | TI tail (while there is one) | context] -> messages.
+Cache breakpoints: the end of the pinned block, of the TI's head and of its tail (1
+hour), and the newest turn (5 minutes, rolling): four at most. The TI comes before the
+context block, and its head stays byte-identical from one sunset to the next (no date in
+it; new lines go to the tail), so a sunset reads the head from the cache and writes only
+the tail, the context block (today's date and the notes about the person) and today's
+turns. The body is a pure function of stored data: nothing here reads a clock or a
+counter, so a restart rebuilds the same bytes.
 """
 
 from __future__ import annotations
@@ -90,17 +94,20 @@ def build_body(
     tools: Sequence[ToolDefinition],
     pinned: str,
     context: str,
-    timeline: str,
+    timeline: tuple[str, str],
     raw: Sequence[Message],
     pinned_ttl: str = "1h",
     ti_ttl: str = "1h",
 ) -> RequestBody:
+    head, tail = timeline
     system: list[TextBlock] = [
-        {"type": "text", "text": pinned, "cache_control": cache_marker(pinned_ttl)}
+        {"type": "text", "text": pinned, "cache_control": cache_marker(pinned_ttl)},
+        {"type": "text", "text": head, "cache_control": cache_marker(ti_ttl)},
     ]
+    if tail:
+        system.append({"type": "text", "text": tail, "cache_control": cache_marker(ti_ttl)})
     if context.strip():
         system.append({"type": "text", "text": context})
-    system.append({"type": "text", "text": timeline, "cache_control": cache_marker(ti_ttl)})
     return {
         "model": model,
         "max_tokens": max_tokens,
@@ -108,6 +115,15 @@ def build_body(
         "system": system,
         "messages": build_messages(raw),
     }
+
+
+def system_parts(body: Mapping[str, Any]) -> tuple[str, str, str]:
+    """(pinned, Timeline Index, context) of a body's system blocks; the TI's head and tail
+    joined back into one text."""
+    texts = [block["text"] for block in body["system"]]
+    if len(texts) < 3:  # no context block
+        return texts[0], "\n".join(texts[1:]), ""
+    return texts[0], "\n".join(texts[1:-1]), texts[-1]
 
 
 def flatten_blocks(body: Mapping[str, Any]) -> list[Any]:

@@ -164,8 +164,13 @@ def entry_line(entry: TimelineEntry) -> str:
     return f"{entry.day_from[:7]} [{tabs}] {text}"
 
 
-def ti_header(rendered_day: str) -> str:
-    return f"# Timeline Index（{rendered_day} 時点）\n過去の会話の要約、古い順。"
+TI_HEADER = "# Timeline Index\n過去の会話の要約、古い順。各行の日付は話した日です。"
+
+
+def ti_header(rendered_day: str = "") -> str:
+    """The TI's head carries no date (today's date is in the context block), so it stays
+    the same from one day to the next and the cache keeps it."""
+    return TI_HEADER
 
 
 def render_lines(rendered_day: str, entries: Sequence[TimelineEntry]) -> str:
@@ -173,11 +178,38 @@ def render_lines(rendered_day: str, entries: Sequence[TimelineEntry]) -> str:
     return ti_header(rendered_day) + "\n" + ("\n".join(lines) if lines else EMPTY_TI)
 
 
+#: How far under its budget a roll-up takes the TI.
+ROLLUP_LOW_WATER = 0.75
+
+
 @dataclass
 class RenderedTimeline:
     text: str
     tokens: int
     pending_ids: list[int]
+    pending_lines: int = 0  # how many lines, from the first placeholder on, are pending
+
+
+def head_of(text: str, previous: str, pending_from: int, estimator: TokenEstimator,
+            tail_max: int) -> str:
+    """The part of the rendered TI ``text`` sent as its own cached block (docs/design.md
+    §2). The previous head stays while it is still the start of the TI and the tail after
+    it is small: a sunset then adds lines to the tail only. Otherwise (a roll-up or a
+    deletion changed old lines, or the tail grew past ``tail_max`` tokens) the head becomes
+    everything before the first placeholder."""
+    if previous and (text == previous or text.startswith(previous + "\n")):
+        if estimator.count(text[len(previous):]) <= tail_max:
+            return previous
+    lines = text.split("\n")
+    keep = len(lines) - pending_from
+    return "\n".join(lines[:keep]) if keep > 2 else text
+
+
+def split(text: str, head: str) -> tuple[str, str]:
+    """The TI as (head, tail) blocks; the tail is "" when the head is all of it."""
+    if head and text.startswith(head + "\n"):
+        return head, text[len(head) + 1 :]
+    return text, ""
 
 
 EntryFilter = Callable[[TimelineEntry], bool]
@@ -294,16 +326,22 @@ def render_timeline(
             total += line_tokens[e.id]
         return total
 
+    limit = budget
     while True:
         entries = [e for e in queries.top_level_entries(session) if visible(e)]
         total = tokens_of(entries)
-        if not roll_up or total <= budget:
+        if not roll_up or total <= limit:
             break
         if not _roll_up_once(session, entries, rendered_day, summarizer, created_ts):
             break
+        # once rolling up, go on to well under the budget: roll-ups (which rewrite the
+        # cached head) then come every few days, not at every sunset
+        limit = int(budget * ROLLUP_LOW_WATER)
     text = render_lines(rendered_day, entries)
     pending = [e.id for e in entries if e.summary is None and e.id is not None]
-    return RenderedTimeline(text=text, tokens=estimator.count(text), pending_ids=pending)
+    first = next((i for i, e in enumerate(entries) if e.summary is None), len(entries))
+    return RenderedTimeline(text=text, tokens=estimator.count(text), pending_ids=pending,
+                            pending_lines=len(entries) - first)
 
 
 def thread_scope_filter(session: Session, thread: Thread | None) -> EntryFilter:
