@@ -1,10 +1,13 @@
 """Replay every public trace and print speed and prompt figures.
 
-    python benchmarks/replay_speed.py [TRACE_DIR]
+    python benchmarks/replay_speed.py [TRACE_DIR] [--librarian on|off] [--profile TRACE]
 
 For each trace and model (sunset on / off): turns per second of the whole replay,
 context-manager time per request (p50 / p95 ms, model excluded: building the body,
 folds, renders), rebuilds per day, the largest prompt in tokens, and the largest TI.
+``--librarian off`` replays without the inline librarian. ``--profile TRACE`` instead
+replays that one trace (sunset model) under cProfile and prints the 25 functions with the
+most cumulative time, and the 15 with the most time of their own.
 """
 
 from __future__ import annotations
@@ -33,9 +36,37 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
+def profile(trace: Path, librarian: bool) -> None:
+    import cProfile
+    import pstats
+
+    estimator = TiktokenEstimator()
+    with tempfile.TemporaryDirectory() as tmp:
+        profiler = cProfile.Profile()
+        profiler.enable()
+        summary = replay(trace, Path(tmp) / "home", None, librarian=librarian,
+                         estimator=estimator)
+        profiler.disable()
+    print(f"{trace.stem}: {summary.turns} turns in {summary.seconds:.2f} s "
+          f"({summary.turns / summary.seconds:.1f} turns/s, under the profiler)")
+    stats = pstats.Stats(profiler).strip_dirs()
+    stats.sort_stats("cumulative").print_stats(25)
+    stats.sort_stats("tottime").print_stats(15)
+
+
 def main() -> None:
-    default = ROOT / "tests" / "data" / "traces"
-    folder = Path(sys.argv[1]) if len(sys.argv) > 1 else default
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", nargs="?", type=Path, default=ROOT / "tests" / "data" / "traces")
+    parser.add_argument("--librarian", choices=["on", "off"], default="on")
+    parser.add_argument("--profile", type=Path, metavar="TRACE")
+    args = parser.parse_args()
+    librarian = args.librarian == "on"
+    if args.profile:
+        profile(args.profile, librarian)
+        return
+    folder = args.folder
     estimator = TiktokenEstimator()
     start = Settings().day_start_time
     header = (
@@ -53,6 +84,7 @@ def main() -> None:
                 summary = replay(
                     trace, Path(tmp) / "home", log,
                     overrides={"sunset_model": sunset}, estimator=estimator,
+                    librarian=librarian,
                 )
                 max_ti = 0
                 seen: set[str] = set()

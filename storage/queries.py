@@ -144,6 +144,23 @@ def unresolved_folds(session: Session) -> Sequence[Fold]:
     ).all()
 
 
+def unresolved_fold_entries(session: Session) -> dict[int, list[tuple[int, bool]]]:
+    """For every fold not yet resolved: its entries as (entry id, has a summary), in one
+    query (asked before every request, so it must be cheap)."""
+    rows = session.connection().execute(
+        sa_select(col(Segment.fold_id), col(TimelineEntry.id),
+                  col(TimelineEntry.summary).is_not(None))
+        .join(Segment, col(TimelineEntry.segment_id) == col(Segment.id))
+        .join(Fold, col(Fold.id) == col(Segment.fold_id))
+        .where(col(Fold.resolved_ts).is_(None), col(Fold.segment_count) > 0)
+    )
+    folds: dict[int, list[tuple[int, bool]]] = {}
+    for fold_id, entry_id, ready in rows:
+        if fold_id is not None and entry_id is not None:
+            folds.setdefault(fold_id, []).append((entry_id, bool(ready)))
+    return folds
+
+
 def entries_of_fold(session: Session, fold_id: int) -> Sequence[TimelineEntry]:
     return session.exec(
         select(TimelineEntry)

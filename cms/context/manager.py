@@ -35,6 +35,7 @@ from cms.tokens import TokenEstimator, count_json
 from storage import Database, queries
 from storage.errors import EmptyMessageError, PromptTooLargeError
 from storage.models import (
+    Fold,
     FoldKind,
     Message,
     MessageRole,
@@ -403,11 +404,14 @@ class ContextManager:
                 dirty = True
             if self._resolve_pending(session, state):
                 dirty = True
-            if self.settings.sunset_model and self._ceiling_fold(session, state):
-                dirty = True
+            raw: Sequence[Message] | None = None
+            if self.settings.sunset_model:
+                raw = self._raw(session, state)
+                if self._ceiling_fold(session, state, raw):
+                    dirty, raw = True, None  # folded: read today's turns again
             if dirty or not state.ti_text:
                 self._render(session, state)
-            prepared = self._build(session, state)
+            prepared = self._build(session, state, raw)
             needed = self.calibrated(prepared.estimated_input_tokens) + self.settings.max_tokens
             if needed > self.settings.context_window:
                 prepared = self._emergency(session, state, prepared)
@@ -532,10 +536,10 @@ class ContextManager:
              "pending": self._pending_of(session, fold_id)},
         )
 
-    def _ceiling_fold(self, session: Session, state: PromptState) -> bool:
+    def _ceiling_fold(self, session: Session, state: PromptState,
+                      raw: Sequence[Message]) -> bool:
         """Over the ceiling: fold the oldest whole exchanges down to the low-water mark."""
         s = self.settings
-        raw = self._raw(session, state)
         exchanges = timeline.group_exchanges(raw)
         sizes = [self.calibrated(timeline.exchange_tokens(ex)) for ex in exchanges]
         before = sum(sizes)
@@ -561,15 +565,15 @@ class ContextManager:
         one ``pending_resolved`` event names every fold it resolves."""
         shown = timeline.pending_ids_from_json(state.ti_pending_ids_json)
         resolved: list[int] = []
-        for fold in queries.unresolved_folds(session):
-            assert fold.id is not None
-            entries = queries.entries_of_fold(session, fold.id)
-            if any(e.summary is None for e in entries):
+        for fold_id, entries in sorted(queries.unresolved_fold_entries(session).items()):
+            if not all(ready for _id, ready in entries):
                 continue
+            fold = session.get(Fold, fold_id)
+            assert fold is not None
             fold.resolved_ts = self.now_ts()
             session.add(fold)
-            if any(e.id in shown for e in entries):
-                resolved.append(fold.id)
+            if any(entry_id in shown for entry_id, _ready in entries):
+                resolved.append(fold_id)
         if resolved:
             self._event(
                 session, EventName.PENDING_RESOLVED, {"fold_id": resolved[0], "fold_ids": resolved}
@@ -621,8 +625,12 @@ class ContextManager:
         state.memory_rendered = state.memory_version
         session.add(state)
 
-    def _build(self, session: Session, state: PromptState) -> PreparedRequest:
-        raw = self._raw(session, state)
+    def _build(self, session: Session, state: PromptState,
+               raw: Sequence[Message] | None = None) -> PreparedRequest:
+        """The body from the stored blocks and today's turns (``raw`` when already read in
+        this transaction and nothing folded since)."""
+        if raw is None:
+            raw = self._raw(session, state)
         body = build_body(
             model=self.settings.model,
             max_tokens=self.settings.max_tokens,
