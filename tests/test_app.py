@@ -473,3 +473,54 @@ def test_nothing_is_sent_while_a_deletion_runs(qtbot, app_for, server, monkeypat
     qtbot.keyClick(c.window.composer, Qt.Key.Key_Return)
     wait_idle(qtbot, c)
     assert messages(c)[0].text == "typed during the deletion"
+
+
+def test_line_breaks_the_person_typed_are_kept_in_the_transcript(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    from ui.transcript import keep_line_breaks
+
+    assert keep_line_breaks("one\ntwo\n\nthree") == "one  \ntwo\n\nthree"
+    assert keep_line_breaks("```\nx = 1\ny = 2\n```") == "```\nx = 1\ny = 2\n```"
+    c = app_for()
+    c.window.composer.setFocus()
+    qtbot.keyClicks(c.window.composer, "first line")
+    qtbot.keyClick(c.window.composer, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClicks(c.window.composer, "second line")
+    qtbot.keyClick(c.window.composer, Qt.Key.Key_Return)
+    wait_idle(qtbot, c)
+    row = next(r for r in c.window.model.rows if r.role == "user")
+    assert row.text == "first line\nsecond line"
+    doc = c.window.view.itemDelegate()._document(row, 600, QStyleOptionViewItem())  # type: ignore[attr-defined]
+    shown = doc.toPlainText().replace("\u2028", "\n")
+    assert shown.split("\n") == ["first line", "second line"]
+
+
+def test_esc_stops_a_reply_and_typing_goes_on_in_the_composer(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    c.window.activateWindow()
+    server.failures.append({"chunk_delay": 0.05})
+    type_and_enter(qtbot, c, "a slow answer please")
+    qtbot.waitUntil(lambda: len(c.stream.buffer) > 0, timeout=5000)
+    c.window.stop_button.setFocus()  # as when Stop was clicked
+    qtbot.keyClick(c.window.composer, Qt.Key.Key_Escape)
+    wait_idle(qtbot, c)
+    assert messages(c)[-1].status == "incomplete"
+    assert QApplication.focusWidget() is c.window.composer
+    type_and_enter(qtbot, c, "next message")
+    wait_idle(qtbot, c)
+    assert [m.text for m in messages(c) if m.role == "user"][-1] == "next message"
+
+
+def test_a_destructive_question_defaults_to_no(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QTimer
+
+    c = app_for()
+
+    def press_enter() -> None:
+        box = QApplication.activeModalWidget()
+        assert box is not None
+        qtbot.keyClick(box, Qt.Key.Key_Return)
+
+    QTimer.singleShot(200, press_enter)
+    assert c.window.confirm("Delete everything said on 2026-03-01?") is False

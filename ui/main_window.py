@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -210,6 +210,9 @@ class MainWindow(QMainWindow):
         self.composer.submitted.connect(self._submit)
         self.send_button.clicked.connect(self._submit)
         self.stop_button.clicked.connect(self.stop_requested)
+        self.stop_button.clicked.connect(self.composer.setFocus)
+        escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
+        escape.activated.connect(self._escape)
         self.retry_button.clicked.connect(self.retry_requested)
         self.side_list.itemClicked.connect(self._on_side)
         self.new_thread_button.clicked.connect(self.new_thread_requested)
@@ -272,7 +275,12 @@ class MainWindow(QMainWindow):
             self.delete_message_requested.emit(row.id)
 
     def confirm(self, question: str) -> bool:
-        answer = QMessageBox.question(self, "MONET", question)
+        """A destructive question: No is the default, so Enter never deletes."""
+        answer = QMessageBox.question(
+            self, "MONET", question,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
         return answer == QMessageBox.StandardButton.Yes
 
     def focus_search(self) -> None:
@@ -395,13 +403,25 @@ class MainWindow(QMainWindow):
         self.timeline_list.scrollToBottom()
 
     def set_busy(self, busy: bool) -> None:
+        # hiding the focused Stop button would hand the focus to the next widget (the
+        # search box): the composer gets it back, so typing goes on where it belongs
+        stop_had_focus = self.stop_button.hasFocus()
         self.send_button.setEnabled(not busy)
         self.stop_button.setVisible(busy)
+        if not busy and stop_had_focus:
+            self.composer.setFocus()
+
+    def _escape(self) -> None:
+        """Esc stops a reply while one streams."""
+        if self.stop_button.isVisible():
+            self.stop_requested.emit()
+            self.composer.setFocus()
 
     def show_error(self, text: str, can_retry: bool = True) -> None:
         self.error_label.setText(text)
         self.retry_button.setVisible(can_retry)
         self.error_box.setVisible(True)
+        self.composer.setFocus()  # what was typed is kept; the person can go on
 
     def clear_error(self) -> None:
         self.error_box.setVisible(False)

@@ -126,6 +126,8 @@ class MemoryDialog(QDialog):
             self, self.tr("Delete messages"),
             self.tr("Forget this item and delete the messages it came from (and Claude's "
                     "replies to them) from your history? This cannot be undone."),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,  # Enter never deletes
         )
         if answer == QMessageBox.StandardButton.Yes:
             self.delete_selected(with_messages=True)

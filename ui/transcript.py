@@ -30,6 +30,30 @@ from PySide6.QtWidgets import QListView, QStyle, QStyledItemDelegate, QStyleOpti
 
 from ui.items import MessageRow
 
+_FENCE = ("```", "~~~")
+
+
+def keep_line_breaks(text: str) -> str:
+    """Markdown with every line break the writer typed kept: a single newline outside code
+    blocks becomes a hard break (Markdown would join the two lines). Blank lines, code
+    blocks and table rows are left as they are."""
+    lines = text.split("\n")
+    out: list[str] = []
+    fenced = False
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped.startswith(_FENCE):
+            fenced = not fenced
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        hard = (
+            not fenced and stripped and following.strip()
+            and not stripped.startswith(("|", "#")) and not stripped.startswith(_FENCE)
+            and not following.strip().startswith(_FENCE)
+            and not line.endswith(("  ", "\\"))
+        )
+        out.append(line + "  " if hard else line)
+    return "\n".join(out)
+
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -106,7 +130,7 @@ class MessageDelegate(QStyledItemDelegate):
             if row.role == "tool":
                 doc.setPlainText(row.text[:300])
             else:
-                doc.setMarkdown(row.text or " ")
+                doc.setMarkdown(keep_line_breaks(row.text) or " ")
             doc.setTextWidth(max(50, width - 2 * _PAD))
             self._docs[key] = doc
         return doc
