@@ -258,6 +258,10 @@ def test_timeline_panel_shows_pending_lines_and_opens_their_day(qtbot, app_for, 
     c.window.timeline_list.itemClicked.emit(item)
     entry = item.data(Qt.ItemDataRole.UserRole + 2)
     assert c.nav.view_day == entry.day and c.window.read_only
+    chosen = [c.window.side_list.item(i) for i in range(c.window.side_list.count())
+              if c.window.side_list.item(i).isSelected()]
+    assert [row.data(Qt.ItemDataRole.UserRole + 2).day for row in chosen] == [entry.day]
+    assert c.window.side_list.currentItem() is chosen[0]  # the opened day, not Today
     current = c.window.view.currentIndex()
     assert current.isValid() and c.window.model.rows[current.row()].id >= entry.first_message_id
     c.librarian.run_now()
@@ -368,6 +372,7 @@ def test_memory_panel_shows_corrects_and_deletes(qtbot, app_for, server) -> None
     dialog.items.setCurrentRow(0)
     dialog.delete_selected()
     assert dialog.items.count() == 0
+    assert dialog.close_button.isDefault()  # Enter closes the panel, never deletes
     type_and_enter(qtbot, c, "and now?")
     wait_idle(qtbot, c)
     assert "bike" not in json.dumps(server.requests[-1]["system"])

@@ -54,6 +54,10 @@ class MemoryDialog(QDialog):
         buttons.addWidget(self.delete_button)
         buttons.addWidget(self.delete_all_button)
         buttons.addStretch(1)
+        self.close_button = QPushButton(self.tr("Close"))
+        self.close_button.setDefault(True)  # Enter closes; it never deletes
+        self.close_button.clicked.connect(self.accept)
+        buttons.addWidget(self.close_button)
         layout = QVBoxLayout(self)
         intro = QLabel(self.tr(
             "Forgetting an item removes it from every later request, with the messages it came "

@@ -107,92 +107,92 @@
         <translation>終了</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="253" />
+        <location filename="../../ui/main_window.py" line="256" />
         <source>Delete this day…</source>
         <translation>この日を削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="255" />
+        <location filename="../../ui/main_window.py" line="258" />
         <source>Delete everything said on {day}? Claude will not see it again.</source>
         <translation>{day} の会話をすべて削除しますか？ Claude がこれを見ることはもうありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="268" />
+        <location filename="../../ui/main_window.py" line="271" />
         <source>Delete this message…</source>
         <translation>このメッセージを削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="270" />
+        <location filename="../../ui/main_window.py" line="273" />
         <source>Delete this message and what was drawn from it?</source>
         <translation>このメッセージと、そこから作られた要約・記憶を削除しますか？</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="306" />
+        <location filename="../../ui/main_window.py" line="314" />
         <source>No message matches.</source>
         <translation>一致するメッセージはありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="308" />
+        <location filename="../../ui/main_window.py" line="316" />
         <source>You</source>
         <translation>あなた</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="333" />
+        <location filename="../../ui/main_window.py" line="341" />
         <source>Days</source>
         <translation>日付</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="337" />
+        <location filename="../../ui/main_window.py" line="345" />
         <source>Today</source>
         <translation>今日</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="348" />
+        <location filename="../../ui/main_window.py" line="356" />
         <source>Threads</source>
         <translation>スレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="363" />
+        <location filename="../../ui/main_window.py" line="371" />
         <source>{day} is a past day, shown read-only. Sending posts to today.</source>
         <translation>{day} は過去の日です（読み取り専用）。送信すると今日の会話に入ります。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="366" />
+        <location filename="../../ui/main_window.py" line="374" />
         <source>Sending returns to today</source>
         <translation>送信すると今日に戻ります</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="369" />
+        <location filename="../../ui/main_window.py" line="377" />
         <source>Message (Enter sends, Shift+Enter adds a line)</source>
         <translation>メッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="378" />
+        <location filename="../../ui/main_window.py" line="386" />
         <source>Nothing in this tab on this day.</source>
         <translation>この日のこのタブには会話がありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="379" />
+        <location filename="../../ui/main_window.py" line="387" />
         <source>Nothing in this tab yet today. Write below; Claude sees every tab.</source>
         <translation>今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="415" />
+        <location filename="../../ui/main_window.py" line="435" />
         <source>Summarizing {n}</source>
         <translation>要約作成中 {n}件</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="416" />
+        <location filename="../../ui/main_window.py" line="436" />
         <source>Librarian: nothing pending</source>
         <translation>ライブラリアン: 待ちなし</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="420" />
+        <location filename="../../ui/main_window.py" line="440" />
         <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
         <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="427" />
+        <location filename="../../ui/main_window.py" line="447" />
         <source>Today ${usd:.4f}</source>
         <translation>今日 ${usd:.4f}</translation>
     </message>
@@ -225,72 +225,77 @@
         <translation>忘れて元のメッセージも削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="59" />
+        <location filename="../../ui/memory_dialog.py" line="57" />
+        <source>Close</source>
+        <translation>閉じる</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="63" />
         <source>Forgetting an item removes it from every later request, with the messages it came from: they stay in your history but Claude no longer sees them (or you delete them too). Correcting an item changes what Claude reads from the next message on.</source>
         <translation>忘れた項目は、その元になったメッセージとともにこれ以降どのリクエストにも入りません。メッセージは履歴に残りますが Claude からは見えなくなります（一緒に削除することもできます）。訂正すると次のメッセージから Claude が読む内容が変わります。</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="77" />
+        <location filename="../../ui/memory_dialog.py" line="81" />
         <source>Preference</source>
         <translation>好み</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="78" />
+        <location filename="../../ui/memory_dialog.py" line="82" />
         <source>Promise</source>
         <translation>約束</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="79" />
+        <location filename="../../ui/memory_dialog.py" line="83" />
         <source>Done together</source>
         <translation>一緒にしたこと</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="80" />
+        <location filename="../../ui/memory_dialog.py" line="84" />
         <source>You asked</source>
         <translation>覚えてと頼まれた</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="81" />
+        <location filename="../../ui/memory_dialog.py" line="85" />
         <source>Fact</source>
         <translation>事実</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="82" />
+        <location filename="../../ui/memory_dialog.py" line="86" />
         <source>About you</source>
         <translation>あなたについて</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="89" />
+        <location filename="../../ui/memory_dialog.py" line="93" />
         <source> (contradiction: please check)</source>
         <translation>（矛盾あり・確認してください）</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="94" />
+        <location filename="../../ui/memory_dialog.py" line="98" />
         <source>Nothing is remembered yet.</source>
         <translation>まだ何も覚えていません。</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="103" />
+        <location filename="../../ui/memory_dialog.py" line="107" />
         <source>From: {source}</source>
         <translation>出典: {source}</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="110" />
+        <location filename="../../ui/memory_dialog.py" line="114" />
         <source>Correct</source>
         <translation>訂正</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="110" />
+        <location filename="../../ui/memory_dialog.py" line="114" />
         <source>What is true:</source>
         <translation>正しい内容:</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="126" />
+        <location filename="../../ui/memory_dialog.py" line="130" />
         <source>Delete messages</source>
         <translation>メッセージの削除</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="127" />
+        <location filename="../../ui/memory_dialog.py" line="131" />
         <source>Forget this item and delete the messages it came from (and Claude's replies to them) from your history? This cannot be undone.</source>
         <translation>この項目を忘れ、元になったメッセージ（と Claude の返答）を履歴から削除しますか？ 元に戻せません。</translation>
     </message>
@@ -298,22 +303,22 @@
 <context>
     <name>MessageDelegate</name>
     <message>
-        <location filename="../../ui/transcript.py" line="133" />
+        <location filename="../../ui/transcript.py" line="157" />
         <source>You</source>
         <translation>あなた</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript.py" line="133" />
+        <location filename="../../ui/transcript.py" line="157" />
         <source>Tool</source>
         <translation>ツール</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript.py" line="137" />
+        <location filename="../../ui/transcript.py" line="161" />
         <source>(incomplete)</source>
         <translation>（途中で途切れました）</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript.py" line="141" />
+        <location filename="../../ui/transcript.py" line="165" />
         <source>(forgotten: Claude no longer sees this)</source>
         <translation>（忘れた内容: Claude にはもう見えません）</translation>
     </message>

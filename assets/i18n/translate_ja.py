@@ -77,6 +77,7 @@ JA = {
     "Forgetting an item removes it from every later request, with the messages it came from: they stay in your history but Claude no longer sees them (or you delete them too). Correcting an item changes what Claude reads from the next message on.":
         "忘れた項目は、その元になったメッセージとともにこれ以降どのリクエストにも入りません。メッセージは履歴に残りますが Claude からは見えなくなります（一緒に削除することもできます）。訂正すると次のメッセージから Claude が読む内容が変わります。",
     "Forget": "忘れる",
+    "Close": "閉じる",
     "Preference": "好み",
     "Promise": "約束",
     "Done together": "一緒にしたこと",
