@@ -53,8 +53,8 @@ def _fraction(value: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"a fraction like 0.3 is needed (got {value!r})") \
             from None
-    if not -1e9 < number < 1e9:  # also refuses nan and inf
-        raise argparse.ArgumentTypeError(f"the fraction must be between 0 and 1 (got {value})")
+    if not -1e9 < number < 1e9:  # nan and inf; the range itself is the settings' to check
+        raise argparse.ArgumentTypeError(f"the fraction must be a finite number (got {value})")
     return number
 
 

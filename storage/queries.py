@@ -136,14 +136,6 @@ def pending_entries(session: Session, limit: int | None = None) -> Sequence[Time
     return session.exec(query).all()
 
 
-def unresolved_folds(session: Session) -> Sequence[Fold]:
-    return session.exec(
-        select(Fold)
-        .where(col(Fold.resolved_ts).is_(None), Fold.segment_count > 0)
-        .order_by(col(Fold.id))
-    ).all()
-
-
 def unresolved_fold_entries(session: Session) -> dict[int, list[tuple[int, bool]]]:
     """For every fold not yet resolved: its entries as (entry id, has a summary), in one
     query (asked before every request, so it must be cheap)."""

@@ -3,12 +3,14 @@ damaged files, API faults. Each case prints what it injected. Slow: real process
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -113,6 +115,21 @@ def test_librarian_watch_waits_out_a_held_write_lock(tmp_path: Path) -> None:
         code = watcher.wait(timeout=30)
     assert code == 0, out.read_text()
     assert "locked" in out.read_text()
+
+
+@contextlib.contextmanager
+def _tmpfs(place: Path, size: str) -> Iterator[Path]:
+    """A small file system mounted at ``place`` for the test; skipped, saying why, where
+    the test may not mount one."""
+    place.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(place)],
+                             capture_output=True, text=True, check=False)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here ({mounted.stderr.strip()[:120]})")
+    try:
+        yield place
+    finally:
+        subprocess.run(["umount", "-l", str(place)], check=False)
 
 
 def _open_at_once(home: Path, count: int = 3) -> list[subprocess.CompletedProcess[str]]:
@@ -298,13 +315,7 @@ def test_a_full_disk_stops_with_a_sentence_and_keeps_what_was_stored(tmp_path: P
     """A small file system filled by a replay: a sentence and exit 2, no traceback; the home
     still opens and exports what was stored. Needs a tmpfs mount (root with the right to
     mount); skipped, saying so, where the test cannot make one."""
-    small = tmp_path / "small"
-    small.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1200k", "tmpfs", str(small)],
-                             capture_output=True, text=True, check=False)
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a small tmpfs here ({mounted.stderr.strip()[:120]})")
-    try:
+    with _tmpfs(tmp_path / "small", "1200k") as small:
         home = small / "home"
         trace = Path(__file__).parent / "data" / "traces" / "lme-00.jsonl"
         done = subprocess.run([sys.executable, "-m", "monet_app.cli", "replay", str(trace),
@@ -319,8 +330,6 @@ def test_a_full_disk_stops_with_a_sentence_and_keeps_what_was_stored(tmp_path: P
                                  str(home)], capture_output=True, text=True, timeout=120,
                                 check=False)
         assert export.returncode == 0 and len(export.stdout.splitlines()) == len(stored)
-    finally:
-        subprocess.run(["umount", "-l", str(small)], check=False)
 
 
 @pytest.mark.parametrize("seed", KILL_SEEDS[:3])
@@ -362,13 +371,7 @@ def test_kill_9_during_a_librarian_pass_leaves_nothing_stuck(tmp_path: Path, see
 def test_a_read_only_home_still_exports_and_searches(tmp_path: Path) -> None:
     """Reading works read-only (a file system mounted read-only: even root cannot write);
     writing is refused with a sentence. Needs a tmpfs mount; skipped, saying so, if not."""
-    place = tmp_path / "place"
-    place.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=20m", "tmpfs", str(place)],
-                             capture_output=True, text=True, check=False)
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here ({mounted.stderr.strip()[:120]})")
-    try:
+    with _tmpfs(tmp_path / "place", "20m") as place:
         home = place / "home"
         made = subprocess.run([sys.executable, "-m", "monet_app.cli", "replay", str(TRACE),
                                "--home", str(home), "--librarian", "off"], capture_output=True,
@@ -392,5 +395,3 @@ def test_a_read_only_home_still_exports_and_searches(tmp_path: Path) -> None:
         wrote = monet("forget", "--day", "2026-03-09")
         assert wrote.returncode == 2 and "cannot be written" in wrote.stderr, wrote.stderr
         assert "Traceback" not in wrote.stderr
-    finally:
-        subprocess.run(["umount", "-l", str(place)], check=False)

@@ -18,6 +18,21 @@ from storage.models import MemoryItem, Message
 from tests.helpers import World, ti_text
 
 
+def line(ts: str, user: str, reply: str = "はい", *, tab: str = "chat",
+         recall: str | None = None) -> str:
+    """One trace line (docs/replay.md)."""
+    data = {"ts": ts, "tab": tab, "user": user, "assistant": reply}
+    if recall:
+        data["recall"] = recall
+    return json.dumps(data, ensure_ascii=False)
+
+
+def monet(*args: str) -> subprocess.CompletedProcess[str]:
+    """The ``monet`` command in its own process."""
+    return subprocess.run([sys.executable, "-m", "monet_app.cli", *args], capture_output=True,
+                          text=True, timeout=300, check=False)
+
+
 def items(w: World) -> list[MemoryItem]:
     with w.db.session() as session:
         return list(session.exec(select(MemoryItem).order_by(MemoryItem.id)).all())  # type: ignore[arg-type]
@@ -222,13 +237,10 @@ def test_deleting_one_message_rewrites_its_timeline_line(tmp_path: Path) -> None
 def test_replay_on_after_forgetting_a_day_never_sends_it_again(tmp_path: Path) -> None:
     from tests.logcheck import read_log
 
-    def line(ts: str, user: str, tab: str = "chat") -> str:
-        return json.dumps({"ts": ts, "tab": tab, "user": user, "assistant": "はい"}, ensure_ascii=False)
-
     first = tmp_path / "a.jsonl"
     first.write_text("\n".join([
         line("2026-03-01T09:00:00+09:00", "合言葉はペリカン。覚えておいて"),
-        line("2026-03-01T09:05:00+09:00", "ペリカンの話はおしまい", "work"),
+        line("2026-03-01T09:05:00+09:00", "ペリカンの話はおしまい", tab="work"),
         line("2026-03-02T09:00:00+09:00", "次の日です"),
         line("2026-03-02T09:10:00+09:00", "昨日の合言葉は？"),
     ]) + "\n", "utf-8")
@@ -237,10 +249,6 @@ def test_replay_on_after_forgetting_a_day_never_sends_it_again(tmp_path: Path) -
         line(f"2026-03-0{d}T{h:02d}:00:00+09:00", f"{d}日 {h}時の話") for d in (2, 3, 4) for h in (12, 18)
     ) + "\n", "utf-8")
     home, log = tmp_path / "home", tmp_path / "log.jsonl"
-
-    def monet(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "monet_app.cli", *args], capture_output=True,
-                              text=True, timeout=300, check=False)
 
     assert monet("replay", str(first), "--home", str(home), "--request-log", str(log)).returncode == 0
     assert "ペリカン" in log.read_text("utf-8")
@@ -263,12 +271,6 @@ def test_memory_delete_then_replay_never_sends_the_fact_again(tmp_path: Path, me
     replays on the same home; no system block or message of a later request has the fact."""
     from tests.logcheck import check_log, read_log
 
-    def line(ts: str, user: str, reply: str = "はい", recall: str | None = None) -> str:
-        data = {"ts": ts, "tab": "chat", "user": user, "assistant": reply}
-        if recall:
-            data["recall"] = recall
-        return json.dumps(data, ensure_ascii=False)
-
     first = tmp_path / "a.jsonl"
     first.write_text("\n".join([
         line("2026-03-01T09:00:00+09:00", "自転車の鍵の番号は7391です。覚えておいて", "7391ですね、覚えました"),
@@ -284,10 +286,6 @@ def test_memory_delete_then_replay_never_sends_the_fact_again(tmp_path: Path, me
         line("2026-03-04T09:00:00+09:00", "もう一日"),
     ]) + "\n", "utf-8")
     home, log = tmp_path / "home", tmp_path / "log.jsonl"
-
-    def monet(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "monet_app.cli", *args], capture_output=True,
-                              text=True, timeout=300, check=False)
 
     assert monet("replay", str(first), "--home", str(home), "--request-log", str(log)).returncode == 0
     assert "7391" in log.read_text("utf-8")
