@@ -72,6 +72,7 @@ class Settings:
     request_timeout_seconds: float = 600.0
     # {"model-prefix": {"input": $/MTok, "output": $/MTok, "write_5m": x, ...}}
     prices: dict[str, dict[str, float]] = field(default_factory=dict)
+    theme: str = "system"  # the window's appearance: "system" | "light" | "dark"
 
     # ----- derived values -------------------------------------------------------------
     @property
@@ -136,6 +137,8 @@ class Settings:
             problems.append("a 1-hour breakpoint cannot follow a 5-minute one (pinned 5m, TI 1h)")
         if self.max_retries < 0 or self.request_timeout_seconds <= 0:
             problems.append("retries must be 0 or more and the timeout above 0 seconds")
+        if self.theme not in ("system", "light", "dark"):
+            problems.append(f"the appearance must be system, light or dark (got {self.theme!r})")
         if not self.core_prompt.strip():
             problems.append("the core prompt (pinned instructions) cannot be empty")
         if problems:

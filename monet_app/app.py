@@ -15,11 +15,12 @@ from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer
+from PySide6.QtWidgets import QApplication
 
 from cms.clock import Clock
 from cms.context.turn import TurnResult
 from monet_app.app_clock import SystemClock
-from monet_app.keys import load_api_key
+from monet_app.keys import keyring_available, load_api_key, store_api_key
 from monet_app.librarian_schedule import LibrarianSchedule
 from monet_app.navigator import Navigator
 from monet_app.operations import conversation, memory, search
@@ -27,7 +28,9 @@ from monet_app.operations import settings as settings_ops
 from monet_app.operations.run import describe, run_inline, run_op
 from monet_app.streaming import StreamPresenter
 from monet_app.wiring import Core, ModelFactory, build_core, env_request_log, gateway_model
-from ui.items import MemoryRow, SearchItem, SettingsValues
+from storage.errors import UserFacingError
+from ui.items import ALL_TABS, MemoryRow, SearchItem, SettingsValues
+from ui.look import apply_palette
 from ui.main_window import MainWindow
 
 DAY_CHECK_MS = 60_000
@@ -35,7 +38,10 @@ DAY_CHECK_MS = 60_000
 
 class AppController(QObject):
     def __init__(self, home: Path, *, clock: Clock | None = None,
-                 model_factory: ModelFactory = gateway_model) -> None:
+                 model_factory: ModelFactory = gateway_model,
+                 needs_key: bool | None = None) -> None:
+        """``needs_key``: whether answers need an API key from the usual places (by
+        default, when the model is Claude's gateway; a stand-in model needs none)."""
         super().__init__()
         self.core: Core = build_core(home, clock=clock or SystemClock(),
                                      model_factory=model_factory, request_log=env_request_log())
@@ -46,6 +52,11 @@ class AppController(QObject):
         self.last_tab = ""
         self._search_id = 0
         self._deleting = False
+        self._needs_key = model_factory is gateway_model if needs_key is None else needs_key
+        self._unread: set[str] = set()  # tabs where a reply arrived while not shown
+        self._editing = 0  # the id of the message being edited, 0 when none
+        self._draft_before_edit = ""
+        self._closed = False
         self._bug = self.tr(
             "Something went wrong ({kind}). Nothing you typed was lost; details are in monet.log."
         )
@@ -70,6 +81,12 @@ class AppController(QObject):
         w.timeline_activated.connect(lambda _day, message_id: self.open_message(message_id))
         w.search_requested.connect(self.search)
         w.message_activated.connect(self.open_message)
+        w.regenerate_requested.connect(self.regenerate)
+        w.continue_requested.connect(self.continue_reply)
+        w.edit_requested.connect(self.edit_message)
+        w.edit_cancelled.connect(self.cancel_edit)
+        w.key_submitted.connect(self.use_key)
+        w.draft_changed.connect(self.keep_draft)
         self.stream.finished.connect(self._reply_finished)
         self.stream.failed.connect(self._reply_failed)
         self.librarian.passed.connect(self.refresh_timeline)
@@ -81,6 +98,8 @@ class AppController(QObject):
         self.librarian.start(first_pass_soon=True)
         self._day_timer.start(DAY_CHECK_MS)
         self.refresh_all()
+        w.set_composer_text(self.nav.load_draft())  # what was typed and not sent last time
+        self._offer_key()
 
     # ----- sending ----------------------------------------------------------------------
     def _deleting_now(self) -> bool:
@@ -90,20 +109,47 @@ class AppController(QObject):
         return self._deleting
 
     def send(self, text: str) -> None:
+        self._send_to(text, self.nav.send_tab)
+
+    def _send_to(self, text: str, tab: str) -> None:
+        """Commit what the person typed (before anything leaves), then ask for a reply.
+        While editing, the edited exchange goes once the new message is safely stored."""
         if self.stream.busy or self._deleting_now():
             return  # the composer keeps the text
         if self.window.read_only or self.nav.read_only:
             self.nav.back_to_today()  # typing always goes to today
-        tab = self.window.current_tab() or self.nav.tab
         _, problem = run_inline(partial(conversation.commit, self.core, text, tab), self._bug)
         if problem is not None:
             self.window.show_error(problem, can_retry=False)
             return  # the composer keeps the text
+        replaced = self._editing
+        self._editing = 0
+        self.window.set_editing(False)
         self.window.clear_composer()
+        self.keep_draft("")
         self.window.clear_error()
         self.refresh_side()
         self.refresh_messages()
+        exchange = self.nav.latest_exchange()
+        if replaced and exchange is not None:
+            old = self._exchange_ids(replaced)
+            self._delete(partial(memory.delete_messages, self.core, old), lambda: None,
+                         then=lambda: self._start_reply(tab))
+            return
         self._start_reply(tab)
+
+    def _exchange_ids(self, user_id: int) -> list[int]:
+        """The person's message and everything that answered it, up to the next message."""
+        rows = self.nav.day_messages()
+        ids = [m.id for m in rows]
+        if user_id not in ids:
+            return []
+        out = [user_id]
+        for message in rows[ids.index(user_id) + 1:]:
+            if message.role == "user":
+                break
+            out.append(message.id or 0)
+        return out
 
     def retry(self) -> None:
         if not self.stream.busy and self.last_tab and not self._deleting_now():
@@ -125,6 +171,8 @@ class AppController(QObject):
 
     def _reply_finished(self, _result: TurnResult) -> None:
         self.window.set_busy(False)
+        if not self.nav.showing(self.stream.tab, self.stream.day):
+            self._unread.add(self.stream.tab)  # a dot on its tab until it is seen
         self.refresh_all()
 
     def _reply_failed(self, exc: BaseException) -> None:
@@ -138,6 +186,9 @@ class AppController(QObject):
     # ----- browsing ---------------------------------------------------------------------
     def switch_tab(self, tab: str) -> None:
         self.nav.switch_tab(tab)
+        self._unread.discard(tab)
+        if tab == ALL_TABS:
+            self._unread.clear()
         self.refresh_messages()
 
     def open_day(self, day: str) -> None:
@@ -201,12 +252,21 @@ class AppController(QObject):
 
     def refresh_messages(self, scroll_to_end: bool = True) -> None:
         self.window.set_read_only(self.nav.read_only, self.nav.view_day)
+        if self.nav.tab == ALL_TABS:
+            self.window.set_send_tab(self.core.settings.tab_label(self.nav.send_tab))
         self.window.set_messages(self.nav.rows(), scroll_to_end)
+        self.window.set_tab_marks(self.nav.tab_counts(), self._unread)
+        exchange = self.nav.latest_exchange()
+        if exchange is None:
+            self.window.set_message_actions(0, 0, False)
+        else:
+            self.window.set_message_actions(exchange.user_id, exchange.reply_id,
+                                            exchange.incomplete)
         self.stream.transcript_reloaded(*self._row_labels(self.stream.tab or self.nav.tab))
 
     def refresh_timeline(self) -> None:
         """The Timeline Index and the librarian's queue (also after each librarian pass)."""
-        self.window.set_timeline(self.nav.timeline())
+        self.window.set_timeline(self.nav.timeline(), self.nav.today())
         self.window.set_status(self.nav.status())
 
     # ----- memory, deleting, settings ---------------------------------------------------
@@ -237,7 +297,10 @@ class AppController(QObject):
     def delete_message(self, message_id: int) -> None:
         self._delete(partial(memory.delete_message, self.core, message_id), lambda: None)
 
-    def _delete(self, op: Callable[[], int], after: Callable[[], None]) -> None:
+    def _delete(self, op: Callable[[], int], after: Callable[[], None],
+                then: Callable[[], None] | None = None) -> None:
+        """Delete in the background; ``after`` adjusts what is shown, ``then`` goes on
+        (a reply to an edited message) once the window shows the result."""
         if self.stream.busy:
             return self._show_problem(self.tr("Wait for the reply to finish before deleting."))
         if self._deleting_now():
@@ -248,6 +311,8 @@ class AppController(QObject):
             self._deleting = False
             after()
             self.refresh_all()
+            if then is not None:
+                then()
 
         def failed(problem: str) -> None:
             self._deleting = False
@@ -255,6 +320,72 @@ class AppController(QObject):
             self.refresh_all()
 
         run_op(op, done, failed, self._bug)
+
+    # ----- today's latest exchange: regenerate, continue, edit -------------------------
+    def regenerate(self, reply_id: int) -> None:
+        """Today's latest reply goes (with its tool rounds) and Claude answers again."""
+        exchange = self.nav.latest_exchange()
+        if exchange is None or exchange.reply_id != reply_id or self.stream.busy:
+            return
+        self.window.clear_error()
+        self._delete(partial(memory.delete_messages, self.core, list(exchange.answer_ids)),
+                     lambda: None, then=lambda: self._start_reply(exchange.tab))
+
+    def continue_reply(self, reply_id: int) -> None:
+        """An interrupted reply goes on: a short request in its tab, answered after it."""
+        exchange = self.nav.latest_exchange()
+        if exchange is None or exchange.reply_id != reply_id or not exchange.incomplete:
+            return
+        self._send_to(self.tr("Please continue from where you stopped."), exchange.tab)
+
+    def edit_message(self, user_id: int) -> None:
+        """Put today's latest message back in the composer; sending it replaces the old
+        message and its reply. Esc puts back what the composer held before."""
+        exchange = self.nav.latest_exchange()
+        if exchange is None or exchange.user_id != user_id or self.stream.busy:
+            return
+        self._draft_before_edit = self.window.composer_text()
+        self._editing = user_id
+        if exchange.tab != self.nav.send_tab:
+            self.window.select_tab(exchange.tab)
+        self.window.set_composer_text(exchange.user_text)
+        self.window.set_editing(True)
+
+    def cancel_edit(self) -> None:
+        self._editing = 0
+        self.window.set_editing(False)
+        self.window.set_composer_text(self._draft_before_edit)
+
+    # ----- the key and the draft --------------------------------------------------------
+    def _offer_key(self) -> None:
+        """No key where answers need one: say so and offer a field to paste it."""
+        if self._needs_key and load_api_key()[0] is None:
+            self.window.show_key_box(first_run=not self.nav.days()[0].count
+                                     and len(self.nav.days()) == 1,
+                                     keyring=keyring_available())
+        else:
+            self.window.hide_key_box()
+
+    def use_key(self, key: str) -> None:
+        try:
+            where = store_api_key(key)
+        except UserFacingError as exc:
+            self._show_problem(str(exc))
+            return
+        self.core.drop_model()  # the next request builds a client with this key
+        self.window.hide_key_box()
+        self.window.clear_error()
+        self.window.notify(
+            self.tr("Key saved in the system keyring.") if where == "keyring"
+            else self.tr("Key kept for this session only; it is forgotten when MONET quits."))
+        self.window.focus_composer()
+
+    def keep_draft(self, text: str) -> None:
+        """The composer's unsent text, kept so quitting loses none of it."""
+        try:
+            self.nav.save_draft(text)
+        except Exception as exc:  # noqa: BLE001 - a draft never interrupts typing
+            self.window.notify(describe(exc, self._bug))
 
     def promote(self, category: str, statement: str) -> str | None:
         heading, problem = run_inline(
@@ -269,7 +400,8 @@ class AppController(QObject):
         return settings_ops.settings_values(self.core.settings)
 
     def open_settings(self) -> None:
-        self.window.edit_settings(self.settings_values(), load_api_key()[1], self.apply_settings)
+        self.window.edit_settings(self.settings_values(), load_api_key()[1], self.apply_settings,
+                                  keyring=keyring_available())
 
     def apply_settings(self, values: SettingsValues) -> str | None:
         """Validate, store and use new settings. Returns a problem to show, or None."""
@@ -277,16 +409,26 @@ class AppController(QObject):
             return self.tr("Wait for the reply to finish (or press Stop) before changing settings.")
         if self._deleting:
             return self.tr("Wait until the deletion is finished.")
+        old_theme = self.core.settings.theme
         problem = run_inline(partial(settings_ops.apply_settings, self.core, values), self._bug)[1]
         if problem is not None:
             return problem
+        if self.core.settings.theme != old_theme:
+            qapp = QApplication.instance()
+            if isinstance(qapp, QApplication):
+                apply_palette(qapp, self.core.settings.theme)
         self.nav.settings_changed()
         self.window.set_tabs(list(self.core.settings.tabs), self.nav.tab)
         self.librarian.start()  # the interval may have changed
         self.refresh_all()
+        self._offer_key()
         return None
 
     def close(self) -> None:
+        """Stop the timers and the librarian and close the database (once)."""
+        if self._closed:
+            return
+        self._closed = True
         self.librarian.stop()
         self._day_timer.stop()
         self.core.close()

@@ -10,22 +10,63 @@ controller hands its results to the window. Browsing never changes what is sent 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 from cms.clock import parse_ts
 from monet_app.wiring import Core
 from storage import queries
-from storage.models import Message
-from ui.items import DayItem, LastReply, MessageRow, StatusFigures, ThreadItem, TimelineItem
+from storage.models import Message, TimelineEntry, TimelineLevel
+from ui.items import (
+    ALL_TABS,
+    DayItem,
+    LastReply,
+    MessageRow,
+    StatusFigures,
+    ThreadItem,
+    TimelineItem,
+)
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """Today's latest exchange: the person's last message and what answered it."""
+
+    user_id: int
+    user_text: str
+    tab: str
+    reply_id: int  # 0 while unanswered
+    incomplete: bool  # the reply was cut (Stop, an error): it can be continued
+    answer_ids: tuple[int, ...]  # the reply and the tool rounds after the message
+
+
+#: The composer's unsent text, kept across quitting (``setting`` table).
+COMPOSER_DRAFT_KEY = "composer_draft"
 
 
 class Navigator:
+    """``tab`` is the tab shown, or ``ALL_TABS`` for the whole day; ``send_tab`` is the tab
+    a message typed now goes to (the last real tab chosen)."""
+
     def __init__(self, core: Core) -> None:
         self.core = core
-        tab_ids = [t for t, _ in core.settings.tabs]
-        stored = core.context.current_tab()
-        self.tab = stored if stored in tab_ids else tab_ids[0]
         self.view_day = self.today()
         self.view_thread: int | None = None
+        self.tab = self.send_tab = self._opening_tab()
+
+    def _opening_tab(self) -> str:
+        """The tab the window opens on: the last one chosen if it holds today's talk, else
+        the tab of today's newest message, so reopening never lands on an empty tab while
+        today's talk sits in another."""
+        tab_ids = [t for t, _ in self.core.settings.tabs]
+        stored = self.core.context.current_tab()
+        with self.core.db.session() as session:
+            counts = queries.tab_message_counts(session, self.view_day)
+            newest = queries.last_message_tab(session, self.view_day)
+        if stored in tab_ids and counts.get(stored):
+            return stored
+        if newest in tab_ids:
+            return str(newest)
+        return stored if stored in tab_ids else tab_ids[0]
 
     @property
     def sunset_model(self) -> bool:
@@ -46,22 +87,26 @@ class Navigator:
     def showing(self, tab: str, day: str | None = None) -> bool:
         """Whether the transcript shows today's talk in ``tab`` (where a reply lands)."""
         if self.sunset_model:
-            return self.view_day == (day or self.today()) and self.tab == tab
-        return self.tab == tab
+            return self.view_day == (day or self.today()) and self.tab in (tab, ALL_TABS)
+        return True  # the thread model shows the current thread whole, every tab
 
     # ----- moving around ----------------------------------------------------------------
     def settings_changed(self) -> None:
         """After new settings: a tab that is gone falls back to the first; back to today."""
         tab_ids = [t for t, _ in self.core.settings.tabs]
-        if self.tab not in tab_ids:
-            self.tab = tab_ids[0]
+        if self.send_tab not in tab_ids:
+            self.send_tab = tab_ids[0]
+        if self.tab != ALL_TABS:
+            self.tab = self.send_tab
         self.view_day = self.today()
         if not self.sunset_model:
             self.ensure_thread()
 
     def switch_tab(self, tab: str) -> None:
         self.tab = tab
-        self.core.context.switch_tab(tab)  # logged; nothing sent changes
+        if tab != ALL_TABS:
+            self.send_tab = tab
+            self.core.context.switch_tab(tab)  # logged; nothing sent changes
 
     def open_day(self, day: str) -> None:
         self.view_day = day
@@ -82,12 +127,17 @@ class Navigator:
         self.pick_thread(self.core.context.thread_named(title_for.format(n=count + 1)))
 
     def ensure_thread(self) -> None:
-        """Thread model: there is always a current thread (the first tab's, at first)."""
+        """Thread model: there is always a current thread. Turning the sunset model off
+        goes on in the thread holding today's talk, so nothing said today disappears from
+        view; on a day with no talk yet it is the first tab's thread."""
         with self.core.db.session() as session:
             current = queries.prompt_state(session).current_thread_id
+            if current is None:
+                newest = queries.all_messages(session, self.today())
+                current = newest[-1].thread_id if newest else None
         if current is None:
-            current = self.core.context.thread_named(self.core.settings.tab_label(self.tab))
-            self.core.context.switch_thread(current)
+            current = self.core.context.thread_named(self.core.settings.tab_label(self.send_tab))
+        self.core.context.switch_thread(current)
         self.view_thread = current
 
     def message(self, message_id: int) -> Message | None:
@@ -121,23 +171,73 @@ class Navigator:
         return [ThreadItem(t.id or 0, t.title, n, t.id == self.view_thread) for t, n in threads]
 
     def rows(self) -> list[MessageRow]:
-        """The messages of the shown day (or thread) in the current tab."""
+        """The messages of the shown day in the current tab (or every tab), or the whole
+        current thread in the thread model."""
         with self.core.db.session() as session:
             if self.sunset_model:
                 messages = queries.all_messages(session, self.view_day)
             else:
                 messages = queries.thread_messages(session, self.view_thread or 0)
+        whole = not self.sunset_model or self.tab == ALL_TABS
+        labels = dict(self.core.settings.tabs)
         return [
-            MessageRow(m.id or 0, m.role, m.tab, m.tab_label,
+            MessageRow(m.id or 0, m.role, m.tab, labels.get(m.tab, m.tab_label),
                        parse_ts(m.ts).strftime("%H:%M"), shown_text(m), m.status, m.hidden)
-            for m in messages if m.tab == self.tab
+            for m in messages if whole or m.tab == self.tab
         ]
 
+    def day_messages(self) -> list[Message]:
+        """Today's stored messages, oldest first."""
+        with self.core.db.session() as session:
+            return list(queries.all_messages(session, self.today()))
+
+    def latest_exchange(self) -> Exchange | None:
+        """Today's latest exchange, which can be edited, regenerated or continued."""
+        with self.core.db.session() as session:
+            messages = [m for m in queries.all_messages(session, self.today()) if not m.hidden]
+        users = [i for i, m in enumerate(messages) if m.role == "user"]
+        if not users:
+            return None
+        user = messages[users[-1]]
+        after = messages[users[-1] + 1:]
+        replies = [m for m in after if m.role == "assistant"]
+        reply = replies[-1] if replies else None
+        return Exchange(
+            user.id or 0, user.text, user.tab, (reply.id or 0) if reply else 0,
+            reply is not None and reply.status == "incomplete",
+            tuple(m.id for m in after if m.id is not None),
+        )
+
+    def tab_counts(self) -> dict[str, int]:
+        """Today's messages per tab (the person's and Claude's)."""
+        with self.core.db.session() as session:
+            return queries.tab_message_counts(session, self.today())
+
     def timeline(self) -> list[TimelineItem]:
+        """Every line of the Timeline Index, oldest first, with its day and tabs named as
+        the person named them. In the thread model this includes the lines of the current
+        thread's talk that the prompt now carries word for word."""
+        labels = dict(self.core.settings.tabs)
         return [
-            TimelineItem(line, e.day_from, e.first_message_id, e.summary is None)
-            for line, e in self.core.context.timeline_entries()
+            TimelineItem(e.summary or "", e.day_from, e.first_message_id, e.summary is None,
+                         e.day_to, tuple(labels.get(t, t) for t in e.tabs.split(",") if t),
+                         _span(e))
+            for _line, e in self.core.context.timeline_entries(every_line=True)
         ]
+
+    def load_draft(self) -> str:
+        """The composer's unsent text from the last run ("" if none or unreadable)."""
+        try:
+            with self.core.db.session() as session:
+                value = queries.read_value(session, COMPOSER_DRAFT_KEY)
+        except Exception:  # noqa: BLE001 - a draft never stops the window from opening
+            return ""
+        return value if isinstance(value, str) else ""
+
+    def save_draft(self, text: str) -> None:
+        """Keep the composer's unsent text (nothing kept for an empty composer)."""
+        with self.core.db.session() as session:
+            queries.write_value(session, COMPOSER_DRAFT_KEY, text if text.strip() else None)
 
     def status(self) -> StatusFigures:
         with self.core.db.session() as session:
@@ -149,6 +249,14 @@ class Navigator:
             last.output_tokens, last.dollars,
         )
         return StatusFigures(pending, last_reply, today_rows[0].dollars if today_rows else 0.0)
+
+
+def _span(entry: TimelineEntry) -> str:
+    """The hours a line covers within its day; nothing for a week or a month."""
+    if entry.level in (TimelineLevel.WEEK, TimelineLevel.MONTH):
+        return ""
+    start, end = parse_ts(entry.start_ts), parse_ts(entry.end_ts)
+    return f"{start.strftime('%H:%M')}–{end.strftime('%H:%M')}"
 
 
 def shown_text(message: Message) -> str:

@@ -23,6 +23,7 @@ from storage.models import (
     Presummary,
     PromptState,
     Segment,
+    Setting,
     Thread,
     ThreadKind,
     TimelineEntry,
@@ -186,6 +187,43 @@ def day_message_counts(session: Session) -> list[tuple[str, int]]:
         .order_by(col(Message.day).desc())
     ).all()
     return [(day, int(n)) for day, n in rows]
+
+
+def tab_message_counts(session: Session, day: str) -> dict[str, int]:
+    """How many messages of ``day`` each tab holds (the person's and Claude's)."""
+    rows = session.exec(
+        select(Message.tab, func.count(col(Message.id)))
+        .where(Message.day == day, col(Message.role).in_(("user", "assistant")))
+        .group_by(Message.tab)
+    ).all()
+    return {tab: int(n) for tab, n in rows}
+
+
+def last_message_tab(session: Session, day: str) -> str | None:
+    """The tab of the newest message of ``day``, or None on an empty day."""
+    return session.exec(
+        select(Message.tab).where(Message.day == day).order_by(col(Message.id).desc())
+    ).first()
+
+
+def read_value(session: Session, key: str) -> Any:
+    """A small stored value (JSON) of the ``setting`` table, or None."""
+    row = session.get(Setting, key)
+    return None if row is None else json.loads(row.value_json)
+
+
+def write_value(session: Session, key: str, value: Any) -> None:
+    """Store (or, with None, remove) a small JSON value of the ``setting`` table."""
+    row = session.get(Setting, key)
+    if value is None:
+        if row is not None:
+            session.delete(row)
+        return
+    text = json.dumps(value, ensure_ascii=False)
+    if row is None:
+        row = Setting(key=key, value_json=text)
+    row.value_json = text
+    session.add(row)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,9 @@ os.environ.pop("ANTHROPIC_API_KEY", None)
 
 REPO = Path(__file__).resolve().parents[1]
 
+#: The window's fixtures: ``server`` (a local stand-in API) and ``app_for``.
+pytest_plugins = ["tests.qt_fixtures"]
+
 
 #: The public replay traces, copied into the repo with their licences (tests/data/README.md).
 TRACES = REPO / "tests" / "data" / "traces"

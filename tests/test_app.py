@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,37 +13,10 @@ from sqlmodel import select
 
 from cms.settings import Settings
 from monet_app.app import AppController
-from monet_app.gateway import AnthropicModel, MissingKeyError, make_client
-from monet_app.standin_server import StandInServer
+from monet_app.gateway import AnthropicModel, MissingKeyError
 from storage.models import Event, Message
 
 pytest.importorskip("pytestqt")
-
-
-@pytest.fixture
-def server() -> Iterator[StandInServer]:
-    with StandInServer(chunk_chars=6) as s:
-        yield s
-
-
-@pytest.fixture
-def app_for(qtbot, tmp_path: Path, server: StandInServer):  # type: ignore[no-untyped-def]
-    made: list[AppController] = []
-
-    def make(home: Path | None = None, factory=None) -> AppController:  # type: ignore[no-untyped-def]
-        def standin(settings: Settings) -> AnthropicModel:
-            return AnthropicModel(make_client("sk-ant-test-key-123456", base_url=server.url,
-                                              max_retries=0))
-
-        controller = AppController(home or tmp_path / "home", model_factory=factory or standin)
-        qtbot.addWidget(controller.window)
-        controller.window.show()
-        made.append(controller)
-        return controller
-
-    yield make
-    for controller in made:
-        controller.close()
 
 
 def messages(c: AppController) -> list[Message]:
@@ -250,11 +222,11 @@ def test_timeline_panel_shows_pending_lines_and_opens_their_day(qtbot, app_for, 
     home = tmp_path / "home"
     replay(TRACES / "synthetic-tabstorm.jsonl", home, None, librarian=False)
     c = app_for(home)
-    lines = [c.window.timeline_list.item(i).text() for i in range(c.window.timeline_list.count())]
-    assert lines and any("要約作成中" in line for line in lines)
-    pending = sum(1 for line in lines if "要約作成中" in line)
+    lines = c.window.timeline_panel.lines()
+    assert lines and any(line.pending for line in lines)
+    pending = sum(1 for line in lines if line.pending)
     assert c.window.librarian_label.text() in (f"Summarizing {pending}", f"要約作成中 {pending}件")
-    item = c.window.timeline_list.item(0)
+    item = c.window.timeline_list.item(1)  # item 0 is the first day's header
     c.window.timeline_list.itemClicked.emit(item)
     entry = item.data(Qt.ItemDataRole.UserRole + 2)
     assert c.nav.view_day == entry.day and c.window.read_only
@@ -266,8 +238,7 @@ def test_timeline_panel_shows_pending_lines_and_opens_their_day(qtbot, app_for, 
     assert current.isValid() and c.window.model.rows[current.row()].id >= entry.first_message_id
     c.librarian.run_now()
     qtbot.waitUntil(lambda: not c.librarian.busy, timeout=10_000)
-    lines = [c.window.timeline_list.item(i).text() for i in range(c.window.timeline_list.count())]
-    assert not any("要約作成中" in line for line in lines)
+    assert not any(line.pending for line in c.window.timeline_panel.lines())
 
 
 def test_painting_does_not_leak_references_to_none(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
@@ -372,6 +343,7 @@ def test_memory_panel_shows_corrects_and_deletes(qtbot, app_for, server) -> None
     dialog.items.setCurrentRow(0)
     dialog.delete_selected()
     assert dialog.items.count() == 0
+    dialog.finish_pending()  # Forget can be undone for a moment; carry it out now
     assert dialog.close_button.isDefault()  # Enter closes the panel, never deletes
     type_and_enter(qtbot, c, "and now?")
     wait_idle(qtbot, c)

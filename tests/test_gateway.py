@@ -311,11 +311,15 @@ def test_no_keyring_backend_is_said_plainly_and_nothing_is_written(
     previous = keyring.get_keyring()
     keyring.set_keyring(fail.Keyring())
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(keys, "_session_key", None)
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     try:
         assert not keys.keyring_available()
         with pytest.raises(keys.KeyStoreError) as info:
-            keys.store_api_key("sk-ant-never-on-disk-1234")
+            keys.store_api_key("sk-ant-never-on-disk-1234", allow_session=False)
         assert "No OS keyring" in str(info.value) and "ANTHROPIC_API_KEY" in str(info.value)
+        assert keys.store_api_key("sk-ant-never-on-disk-1234") == "session"
+        assert keys.load_api_key() == ("sk-ant-never-on-disk-1234", "session")
         assert list(tmp_path.iterdir()) == []
     finally:
         keyring.set_keyring(previous)

@@ -54,10 +54,12 @@ def xdotool(env: dict[str, str], *args: str) -> str:
     return done.stdout.strip()
 
 
-def test_keystrokes_in_a_real_window_store_message_and_reply(display: str, tmp_path: Path) -> None:
-    home = tmp_path / "home"
-    with StandInServer() as server:
-        env = {
+class RealApp:
+    """MONET started as a person starts it, on the virtual screen, with its window."""
+
+    def __init__(self, display: str, home: Path, server: StandInServer, log: Path) -> None:
+        self.home = home
+        self.env = {
             **os.environ,
             "DISPLAY": display,
             "QT_QPA_PLATFORM": "xcb",
@@ -65,42 +67,137 @@ def test_keystrokes_in_a_real_window_store_message_and_reply(display: str, tmp_p
             "ANTHROPIC_API_KEY": "any-key",
             "MONET_LANG": "en",
         }
-        output = tmp_path / "app-output.txt"
-        out = output.open("wb")
-        app = subprocess.Popen(
+        self.log = log
+        self._out = log.open("ab")
+        self.process = subprocess.Popen(
             [sys.executable, "-m", "monet_app.cli", "--home", str(home)],
-            env=env, stdout=out, stderr=subprocess.STDOUT,
+            env=self.env, stdout=self._out, stderr=subprocess.STDOUT,
         )
+        self.window = ""
+        deadline = time.monotonic() + 60
+        while not self.window and time.monotonic() < deadline:
+            assert self.process.poll() is None, log.read_text(errors="replace")
+            found = xdotool(self.env, "search", "--onlyvisible", "--name", "^MONET$")
+            self.window = found.split("\n")[0]
+            time.sleep(0.3)
+        assert self.window, "the MONET window did not appear"
+        xdotool(self.env, "windowfocus", "--sync", self.window)
+        time.sleep(0.8)
+
+    def type(self, text: str) -> None:
+        xdotool(self.env, "type", "--delay", "30", text)
+
+    def key(self, *keys: str) -> None:
+        xdotool(self.env, "key", "--delay", "60", *keys)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+        self._out.close()
+
+
+def stored(home: Path, count: int, timeout: float = 30) -> list[Message]:
+    """The stored messages once there are ``count`` of them (or whatever is there)."""
+    found: list[Message] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        db = Database(home)
+        with db.session() as session:
+            found = list(session.exec(select(Message).order_by(Message.id)).all())  # type: ignore[arg-type]
+        db.close()
+        if len(found) >= count:
+            break
+        time.sleep(0.3)
+    return found
+
+
+def test_keystrokes_in_a_real_window_store_message_and_reply(display: str, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    with StandInServer() as server:
+        app = RealApp(display, home, server, tmp_path / "app-output.txt")
         try:
-            window = ""
-            deadline = time.monotonic() + 60
-            while not window and time.monotonic() < deadline:
-                assert app.poll() is None, output.read_text(errors="replace")
-                window = xdotool(env, "search", "--onlyvisible", "--name", "^MONET$").split("\n")[0]
-                time.sleep(0.3)
-            assert window, "the MONET window did not appear"
-            xdotool(env, "windowfocus", "--sync", window)
-            time.sleep(0.5)
-            xdotool(env, "type", "--delay", "30", "Hello from the keyboard")
-            xdotool(env, "key", "Return")
-            stored: list[tuple[str, str]] = []
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline:
-                db = Database(home)
-                with db.session() as session:
-                    stored = [(m.role, m.text) for m in session.exec(select(Message)).all()]
-                db.close()
-                if len(stored) >= 2:
-                    break
-                time.sleep(0.3)
-            assert stored[0] == ("user", "Hello from the keyboard")
-            assert stored[1][0] == "assistant" and "stand-in" in stored[1][1]
+            app.type("Hello from the keyboard")
+            app.key("Return")
+            rows = stored(home, 2)
+            assert (rows[0].role, rows[0].text) == ("user", "Hello from the keyboard")
+            assert rows[1].role == "assistant" and "stand-in" in rows[1].text
             assert len(server.requests) == 1
         finally:
-            app.terminate()
-            try:
-                app.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                app.kill()
-                app.wait(timeout=10)
-            out.close()
+            app.stop()
+
+
+def test_shift_enter_esc_and_the_next_message_by_keys_alone(display: str, tmp_path: Path) -> None:
+    """Shift+Enter keeps the line break; Esc stops a streaming reply; what is typed next
+    and Enter is sent as a message (the focus is back in the composer)."""
+    home = tmp_path / "home"
+    with StandInServer(chunk_chars=4) as server:
+        server.failures.append({"chunk_delay": 0.15})  # a reply slow enough to stop
+        app = RealApp(display, home, server, tmp_path / "app-output.txt")
+        try:
+            app.type("first line")
+            app.key("shift+Return")
+            app.type("second line")
+            app.key("Return")
+            deadline = time.monotonic() + 20
+            while not server.requests and time.monotonic() < deadline:
+                time.sleep(0.1)
+            time.sleep(0.8)  # some of the reply has arrived
+            app.key("Escape")
+            rows = stored(home, 2)
+            assert rows[0].text == "first line\nsecond line"
+            assert rows[1].role == "assistant" and rows[1].status == "incomplete"
+            time.sleep(0.5)
+            app.type("after the stop")
+            app.key("Return")
+            rows = stored(home, 4)
+            assert [m.text for m in rows if m.role == "user"] == [
+                "first line\nsecond line", "after the stop"]
+            assert rows[-1].role == "assistant" and rows[-1].status == "complete"
+        finally:
+            app.stop()
+
+
+def test_a_draft_survives_ctrl_q_and_reopening(display: str, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    with StandInServer() as server:
+        app = RealApp(display, home, server, tmp_path / "app-output.txt")
+        try:
+            app.type("not sent yet")
+            app.key("ctrl+q")
+            app.process.wait(timeout=30)
+        finally:
+            app.stop()
+        assert stored(home, 0, timeout=1) == []  # nothing was sent
+        again = RealApp(display, home, server, tmp_path / "app-output.txt")
+        try:
+            again.key("End")
+            again.type(" and finished")
+            again.key("Return")
+            rows = stored(home, 2)
+            assert rows[0].text == "not sent yet and finished"
+        finally:
+            again.stop()
+
+
+def test_sigterm_closes_like_ctrl_q_keeping_the_draft(display: str, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    with StandInServer() as server:
+        app = RealApp(display, home, server, tmp_path / "app-output.txt")
+        try:
+            app.type("typed before a logout")
+            time.sleep(0.3)
+            app.process.terminate()  # SIGTERM, as a session logout sends
+            assert app.process.wait(timeout=30) == 0
+        finally:
+            app.stop()
+        db = Database(home)
+        with db.session() as session:
+            from storage import queries
+
+            assert queries.read_value(session, "composer_draft") == "typed before a logout"
+        db.close()

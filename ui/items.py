@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: The tab id of the "all tabs" view: the whole day, every tab (never a message's tab).
+ALL_TABS = "*"
+
 
 @dataclass(frozen=True)
 class MessageRow:
@@ -46,14 +49,20 @@ class SearchItem:
     where: str  # day, time and tab
     role: str  # "user" | "assistant"
     snippet: str
+    terms: tuple[str, ...] = ()  # the words searched for, to highlight in the snippet
 
 
 @dataclass(frozen=True)
 class TimelineItem:
-    text: str
-    day: str
+    """One line of the Timeline Index, for the panel that groups them under their days."""
+
+    text: str  # the summary; "" while it is still being written
+    day: str  # the (first) day it covers
     first_message_id: int
     pending: bool
+    day_to: str = ""  # the last day a week or month roll-up covers
+    tabs: tuple[str, ...] = ()  # tab names as the person named them
+    span: str = ""  # "10:02–10:40" for a stretch of one day; "" for a week or month
 
 
 @dataclass(frozen=True)
@@ -84,6 +93,7 @@ class SettingsValues:
     librarian_interval_minutes: int
     sunset_model: bool
     incognito_tabs: tuple[str, ...] = ()
+    theme: str = "system"  # "system" | "light" | "dark"
 
 
 @dataclass(frozen=True)

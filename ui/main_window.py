@@ -10,8 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence, QShortcut
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QGuiApplication,
+    QKeySequence,
+    QResizeEvent,
+    QShortcut,
+)
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -32,6 +39,7 @@ from PySide6.QtWidgets import (
 
 from ui.composer import Composer
 from ui.items import (
+    ALL_TABS,
     DayItem,
     MemoryRow,
     MessageRow,
@@ -42,11 +50,30 @@ from ui.items import (
     TimelineItem,
 )
 from ui.memory_dialog import MemoryDialog
+from ui.panels import SearchPanel, TimelinePanel
 from ui.promote_dialog import PromoteDialog
 from ui.settings_dialog import SettingsDialog
 from ui.transcript import TranscriptModel, TranscriptView
 
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 2
+#: Below these window widths the side panes fold away, so the conversation stays the
+#: widest pane; they come back when the window widens again (or by View menu / keys).
+NARROW_RIGHT = 980
+NARROW_LEFT = 720
+SEARCH_DEBOUNCE_MS = 250
+DRAFT_SAVE_MS = 600
+SEARCH_LIMIT = 200
+
+#: Visible keyboard focus on every list and field, in the palette's highlight colour.
+FOCUS_STYLE = """
+QListView:focus, QListWidget:focus, QPlainTextEdit:focus, QLineEdit:focus {
+    border: 2px solid palette(highlight); border-radius: 4px;
+}
+QListView, QListWidget, QPlainTextEdit, QLineEdit {
+    border: 1px solid palette(mid); border-radius: 4px;
+}
+QTabBar::tab:focus { text-decoration: underline; }
+"""
 
 
 def _banner(name: str, color: str) -> QLabel:
@@ -58,6 +85,61 @@ def _banner(name: str, color: str) -> QLabel:
         f"#{name} {{ background: {color}; color: white; padding: 6px; border-radius: 4px; }}"
     )
     return label
+
+
+class KeyBox(QFrame):
+    """No key yet: what to do, and a field to paste one (Enter saves)."""
+
+    submitted = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("keyBox")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.title = QLabel()
+        self.title.setObjectName("keyTitle")
+        self.title.setWordWrap(True)
+        self.text = QLabel()
+        self.text.setWordWrap(True)
+        self.text.setOpenExternalLinks(True)
+        self.field = QLineEdit()
+        self.field.setObjectName("keyField")
+        self.field.setEchoMode(QLineEdit.EchoMode.Password)
+        self.field.setPlaceholderText(self.tr("Paste your Anthropic API key (sk-ant-…)"))
+        self.save = QPushButton(self.tr("Use this key"))
+        self.where = QLabel()
+        self.where.setWordWrap(True)
+        row = QHBoxLayout()
+        row.addWidget(self.field, 1)
+        row.addWidget(self.save)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addWidget(self.text)
+        layout.addLayout(row)
+        layout.addWidget(self.where)
+        self.save.clicked.connect(self._submit)
+        self.field.returnPressed.connect(self._submit)
+
+    def _submit(self) -> None:
+        key = self.field.text().strip()
+        if key:
+            self.submitted.emit(key)
+
+    def show_for(self, first_run: bool, keyring: bool) -> None:
+        self.title.setText(
+            "<b>" + (self.tr("Welcome to MONET") if first_run else self.tr("No API key yet"))
+            + "</b>")
+        self.text.setText(self.tr(
+            "MONET keeps one conversation per day with Claude. To get answers it needs an "
+            "Anthropic API key (console.anthropic.com → API keys). Until then you can write, "
+            "browse and search: everything you type is kept."))
+        self.where.setText(
+            self.tr("The key goes to the system keyring; it is never written to a file.")
+            if keyring else self.tr(
+                "No system keyring here: the key will be kept for this session only, until "
+                "MONET quits. To keep it, set ANTHROPIC_API_KEY."))
+        self.field.clear()
+        self.setVisible(True)
 
 
 class MainWindow(QMainWindow):
@@ -77,13 +159,28 @@ class MainWindow(QMainWindow):
     timeline_activated = Signal(str, int)
     search_requested = Signal(str)
     message_activated = Signal(int)
+    regenerate_requested = Signal(int)  # the reply's id
+    continue_requested = Signal(int)  # the interrupted reply's id
+    edit_requested = Signal(int)  # the person's message id
+    edit_cancelled = Signal()
+    key_submitted = Signal(str)
+    draft_changed = Signal(str)
+    closing = Signal()
 
     def __init__(self, tabs: list[tuple[str, str]]) -> None:
         super().__init__()
         self.setWindowTitle("MONET")
         self.resize(1180, 760)
+        self.setStyleSheet(FOCUS_STYLE)
         self._tab_ids: list[str] = []
+        self._tab_labels: dict[str, str] = {}
         self._read_only = False
+        self._latest_user = 0
+        self._latest_reply = 0
+        self._can_continue = False
+        self._editing = False
+        self._auto_hidden: set[str] = set()
+        self._last_width = 0
 
         # --- left: days or threads ---
         self.side_title = QLabel()
@@ -91,20 +188,24 @@ class MainWindow(QMainWindow):
         self.side_list.setObjectName("sideList")
         self.new_thread_button = QPushButton(self.tr("New thread"))
         self.new_thread_button.setVisible(False)
-        left = QWidget()
-        left_layout = QVBoxLayout(left)
+        self.left = QWidget()
+        left_layout = QVBoxLayout(self.left)
         left_layout.setContentsMargins(6, 6, 0, 6)
         left_layout.addWidget(self.side_title)
         left_layout.addWidget(self.side_list)
         left_layout.addWidget(self.new_thread_button)
 
-        # --- centre: tabs, read-only banner, transcript, error banner, composer ---
+        # --- centre: tabs, banners, transcript, composer ---
         self.tab_bar = QTabBar()
         self.tab_bar.setExpanding(False)
+        self.tab_bar.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.banner = _banner("readOnlyBanner", "#6b5b2a")
         self.banner.setVisible(False)
+        self.key_box = KeyBox()
+        self.key_box.setVisible(False)
         self.model = TranscriptModel(self)
         self.view = TranscriptView()
+        self.view.setObjectName("transcript")
         self.view.setModel(self.model)
         self.error_label = _banner("errorBanner", "#8b2e2e")
         self.retry_button = QPushButton(self.tr("Retry"))
@@ -114,11 +215,17 @@ class MainWindow(QMainWindow):
         error_layout.addWidget(self.error_label, 1)
         error_layout.addWidget(self.retry_button)
         self.error_box.setVisible(False)
+        self.edit_bar = _banner("editBanner", "#2f5d8a")
+        self.edit_bar.setText(self.tr(
+            "Editing your last message: Enter sends it in place of the old one and its "
+            "reply; Esc cancels."))
+        self.edit_bar.setVisible(False)
         self.composer = Composer()
         self.composer.setObjectName("composer")
         self.composer.setFixedHeight(96)
         self.send_button = QPushButton(self.tr("Send"))
         self.stop_button = QPushButton(self.tr("Stop"))
+        self.stop_button.setToolTip(self.tr("Stop the reply (Esc)"))
         self.stop_button.setVisible(False)
         buttons = QVBoxLayout()
         buttons.addWidget(self.send_button)
@@ -132,38 +239,49 @@ class MainWindow(QMainWindow):
         centre_layout.setContentsMargins(6, 6, 6, 6)
         centre_layout.addWidget(self.tab_bar)
         centre_layout.addWidget(self.banner)
+        centre_layout.addWidget(self.key_box)
         centre_layout.addWidget(self.view, 1)
         centre_layout.addWidget(self.error_box)
+        centre_layout.addWidget(self.edit_bar)
         centre_layout.addLayout(composer_row)
 
-        # --- right: the Timeline Index ---
-        self.timeline_title = QLabel(self.tr("What Claude remembers (Timeline Index)"))
-        self.timeline_title.setWordWrap(True)
-        self.timeline_list = QListWidget()
-        self.timeline_list.setWordWrap(True)
+        # --- right: search results (while searching) above the Timeline Index ---
         self.search_box = QLineEdit()
         self.search_box.setObjectName("searchBox")
         self.search_box.setPlaceholderText(self.tr("Search all days (Ctrl+F)"))
         self.search_box.setClearButtonEnabled(True)
-        self.search_results = QListWidget()
-        self.search_results.setObjectName("searchResults")
-        self.search_results.setWordWrap(True)
-        self.search_results.setVisible(False)
-        right = QWidget()
-        right_layout = QVBoxLayout(right)
+        self.search_panel = SearchPanel()
+        self.search_panel.setVisible(False)
+        self.search_results = self.search_panel.list
+        self.timeline_panel = TimelinePanel()
+        self.timeline_list = self.timeline_panel.list
+        self.timeline_title = self.timeline_panel.title
+        panels = QSplitter(Qt.Orientation.Vertical)
+        panels.addWidget(self.search_panel)
+        panels.addWidget(self.timeline_panel)
+        panels.setChildrenCollapsible(False)
+        self.right = QWidget()
+        right_layout = QVBoxLayout(self.right)
         right_layout.setContentsMargins(0, 6, 6, 6)
         right_layout.addWidget(self.search_box)
-        right_layout.addWidget(self.search_results)
-        right_layout.addWidget(self.timeline_title)
-        right_layout.addWidget(self.timeline_list)
+        right_layout.addWidget(panels, 1)
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(SEARCH_DEBOUNCE_MS)
+        self._search_timer.timeout.connect(self._on_search)
+        self._draft_timer = QTimer(self)
+        self._draft_timer.setSingleShot(True)
+        self._draft_timer.setInterval(DRAFT_SAVE_MS)
+        self._draft_timer.timeout.connect(self._save_draft)
 
-        splitter = QSplitter()
-        splitter.addWidget(left)
-        splitter.addWidget(centre)
-        splitter.addWidget(right)
-        splitter.setStretchFactor(1, 1)
-        splitter.setSizes([190, 700, 290])
-        self.setCentralWidget(splitter)
+        self.splitter = QSplitter()
+        self.splitter.addWidget(self.left)
+        self.splitter.addWidget(centre)
+        self.splitter.addWidget(self.right)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setCollapsible(1, False)
+        self.splitter.setSizes([190, 700, 290])
+        self.setCentralWidget(self.splitter)
 
         # --- status bar ---
         self.librarian_label = QLabel()
@@ -175,6 +293,32 @@ class MainWindow(QMainWindow):
         status.addPermanentWidget(self.today_label)
         self.setStatusBar(status)
 
+        self._build_menus()
+        self.set_tabs(tabs)
+        self.tab_bar.currentChanged.connect(self._on_tab)
+        self.composer.submitted.connect(self._submit)
+        self.composer.textChanged.connect(self._draft_timer.start)
+        self.send_button.clicked.connect(self._submit)
+        self.stop_button.clicked.connect(self.stop_requested)
+        self.stop_button.clicked.connect(self.composer.setFocus)
+        escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
+        escape.activated.connect(self._escape)
+        self.retry_button.clicked.connect(self.retry_requested)
+        self.side_list.itemClicked.connect(self._on_side)
+        self.side_list.itemActivated.connect(self._on_side)
+        self.new_thread_button.clicked.connect(self.new_thread_requested)
+        self.timeline_panel.activated.connect(self.timeline_activated)
+        self.search_panel.activated.connect(self.message_activated)
+        self.search_box.returnPressed.connect(self._search_now)
+        self.search_box.textChanged.connect(self._on_search_text)
+        self.key_box.submitted.connect(self.key_submitted)
+        self.side_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.side_list.customContextMenuRequested.connect(self._side_menu)
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.view.customContextMenuRequested.connect(self._message_menu)
+        self.composer.setFocus()
+
+    def _build_menus(self) -> None:
         settings_action = QAction(self.tr("Settings…"), self)
         # the platform's Preferences key where it has one, and Ctrl+, everywhere
         settings_action.setShortcuts(
@@ -200,31 +344,40 @@ class MainWindow(QMainWindow):
         find_action.triggered.connect(self.focus_search)
         menu.addAction(find_action)
         self.addAction(find_action)
+        menu.addSeparator()
         quit_action = QAction(self.tr("Quit"), self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
         menu.addAction(quit_action)
+        self.addAction(quit_action)
 
-        self.set_tabs(tabs)
-        self.tab_bar.currentChanged.connect(self._on_tab)
-        self.composer.submitted.connect(self._submit)
-        self.send_button.clicked.connect(self._submit)
-        self.stop_button.clicked.connect(self.stop_requested)
-        self.stop_button.clicked.connect(self.composer.setFocus)
-        escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
-        escape.activated.connect(self._escape)
-        self.retry_button.clicked.connect(self.retry_requested)
-        self.side_list.itemClicked.connect(self._on_side)
-        self.new_thread_button.clicked.connect(self.new_thread_requested)
-        self.timeline_list.itemClicked.connect(self._on_timeline)
-        self.search_box.returnPressed.connect(self._on_search)
-        self.search_box.textChanged.connect(self._on_search_text)
-        self.search_results.itemClicked.connect(self._on_result)
-        self.side_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.side_list.customContextMenuRequested.connect(self._side_menu)
-        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.view.customContextMenuRequested.connect(self._message_menu)
-        self.composer.setFocus()
+        view = self.menuBar().addMenu(self.tr("&View"))
+        self.days_action = QAction(self.tr("Days pane"), self)
+        self.days_action.setCheckable(True)
+        self.days_action.setChecked(True)
+        self.days_action.setShortcut(QKeySequence("Ctrl+B"))
+        self.days_action.toggled.connect(lambda on: self._show_pane("left", on))
+        self.memory_pane_action = QAction(self.tr("Timeline and search pane"), self)
+        self.memory_pane_action.setCheckable(True)
+        self.memory_pane_action.setChecked(True)
+        self.memory_pane_action.setShortcut(QKeySequence("Ctrl+Shift+B"))
+        self.memory_pane_action.toggled.connect(lambda on: self._show_pane("right", on))
+        next_tab = QAction(self.tr("Next tab"), self)
+        next_tab.setShortcuts([QKeySequence("Ctrl+Tab"), QKeySequence("Ctrl+PgDown")])
+        next_tab.triggered.connect(lambda: self._step_tab(1))
+        previous_tab = QAction(self.tr("Previous tab"), self)
+        previous_tab.setShortcuts([QKeySequence("Ctrl+Shift+Tab"), QKeySequence("Ctrl+PgUp")])
+        previous_tab.triggered.connect(lambda: self._step_tab(-1))
+        composer_action = QAction(self.tr("Go to the message field"), self)
+        composer_action.setShortcut(QKeySequence("Ctrl+L"))
+        composer_action.triggered.connect(self.focus_composer)
+        for action in (self.days_action, self.memory_pane_action, next_tab, previous_tab,
+                       composer_action):
+            view.addAction(action)
+            self.addAction(action)
+        for number in range(1, 10):
+            jump = QShortcut(QKeySequence(f"Ctrl+{number}"), self)
+            jump.activated.connect(lambda n=number: self._jump_tab(n))
 
     # ----- what the person does ---------------------------------------------------------
     def _submit(self) -> None:
@@ -236,16 +389,25 @@ class MainWindow(QMainWindow):
         if 0 <= index < len(self._tab_ids):
             self.tab_changed.emit(self._tab_ids[index])
 
+    def _step_tab(self, step: int) -> None:
+        count = self.tab_bar.count()
+        if count:
+            self.tab_bar.setCurrentIndex((self.tab_bar.currentIndex() + step) % count)
+
+    def _jump_tab(self, number: int) -> None:
+        """Ctrl+1…9: that tab; Ctrl+9 is the last one (all tabs), as in browsers."""
+        count = self.tab_bar.count()
+        if number == 9 or number > count:
+            number = count if number == 9 else 0
+        if number:
+            self.tab_bar.setCurrentIndex(number - 1)
+
     def _on_side(self, item: QListWidgetItem) -> None:
         value = item.data(ENTRY_ROLE)
         if isinstance(value, DayItem):
             self.day_selected.emit(value.day)
         elif isinstance(value, ThreadItem):
             self.thread_selected.emit(value.id)
-
-    def _on_timeline(self, item: QListWidgetItem) -> None:
-        entry: TimelineItem = item.data(ENTRY_ROLE)
-        self.timeline_activated.emit(entry.day, entry.first_message_id)
 
     def _side_menu(self, pos: QPoint) -> None:
         item = self.side_list.itemAt(pos)
@@ -260,16 +422,50 @@ class MainWindow(QMainWindow):
         ):
             self.delete_day_requested.emit(value.day)
 
+    def message_actions(self, row: MessageRow) -> list[str]:
+        """What can be done with a message: copy always; edit, regenerate and continue for
+        today's latest exchange only; delete for anything stored."""
+        if row.id == 0:
+            return ["copy"]
+        actions = ["copy"]
+        if not self._read_only and self.send_button.isEnabled():
+            if row.id == self._latest_user:
+                actions.append("edit")
+            if row.id == self._latest_reply:
+                actions.append("regenerate")
+                if self._can_continue:
+                    actions.append("continue")
+        return [*actions, "delete"]
+
     def _message_menu(self, pos: QPoint) -> None:
         index = self.view.indexAt(pos)
         if not index.isValid():
             return
         row = self.model.rows[index.row()]
-        if row.id == 0:
-            return
+        labels = {
+            "copy": self.tr("Copy message"),
+            "edit": self.tr("Edit and resend"),
+            "regenerate": self.tr("Regenerate reply"),
+            "continue": self.tr("Continue this reply"),
+            "delete": self.tr("Delete this message…"),
+        }
         menu = QMenu(self)
-        action = menu.addAction(self.tr("Delete this message…"))
-        if menu.exec(self.view.viewport().mapToGlobal(pos)) is action and self.confirm(
+        chosen = {menu.addAction(labels[name]): name for name in self.message_actions(row)}
+        picked = chosen.get(menu.exec(self.view.viewport().mapToGlobal(pos)))
+        if picked is not None:
+            self.act_on_message(row, picked)
+
+    def act_on_message(self, row: MessageRow, action: str) -> None:
+        if action == "copy":
+            QGuiApplication.clipboard().setText(row.text)
+            self.notify(self.tr("Copied."))
+        elif action == "edit":
+            self.edit_requested.emit(row.id)
+        elif action == "regenerate":
+            self.regenerate_requested.emit(row.id)
+        elif action == "continue":
+            self.continue_requested.emit(row.id)
+        elif action == "delete" and self.confirm(
             self.tr("Delete this message and what was drawn from it?")
         ):
             self.delete_message_requested.emit(row.id)
@@ -284,8 +480,15 @@ class MainWindow(QMainWindow):
         return answer == QMessageBox.StandardButton.Yes
 
     def focus_search(self) -> None:
+        self._show_pane("right", True)
         self.search_box.setFocus()
         self.search_box.selectAll()
+
+    def _search_now(self) -> None:
+        self._search_timer.stop()
+        self._on_search()
+        if self.search_results.count():
+            self.search_results.setFocus()  # Enter again opens the first result
 
     def _on_search(self) -> None:
         query = self.search_box.text().strip()
@@ -293,41 +496,93 @@ class MainWindow(QMainWindow):
             self.search_requested.emit(query)
 
     def _on_search_text(self, text: str) -> None:
-        if not text.strip():
+        if text.strip():
+            self._search_timer.start()  # searched as typed, once typing pauses
+        else:
+            self._search_timer.stop()
             self.show_search_results(None)
 
-    def _on_result(self, item: QListWidgetItem) -> None:
-        found: SearchItem = item.data(ENTRY_ROLE)
-        self.message_activated.emit(found.message_id)
+    def _save_draft(self) -> None:
+        self.draft_changed.emit(self.composer.toPlainText())
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self._draft_timer.stop()
+        self._save_draft()  # what was typed and not sent is there next time
+        self.closing.emit()
+        super().closeEvent(event)
+
+    def _escape(self) -> None:
+        """Esc stops a reply while one streams; otherwise it cancels an edit, or leaves
+        the search results."""
+        if self.stop_button.isVisible():
+            self.stop_requested.emit()
+            self.composer.setFocus()
+        elif self._editing:
+            self.edit_cancelled.emit()
+        elif self.search_box.hasFocus() or self.search_results.hasFocus():
+            self.search_box.clear()
+            self.composer.setFocus()
+
+    # ----- panes ------------------------------------------------------------------------
+    def _show_pane(self, which: str, on: bool) -> None:
+        pane = self.left if which == "left" else self.right
+        action = self.days_action if which == "left" else self.memory_pane_action
+        self._auto_hidden.discard(which)  # the person's choice holds
+        pane.setVisible(on)
+        action.blockSignals(True)
+        action.setChecked(on)
+        action.blockSignals(False)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        width = event.size().width()
+        for which, limit in (("right", NARROW_RIGHT), ("left", NARROW_LEFT)):
+            pane = self.left if which == "left" else self.right
+            action = self.days_action if which == "left" else self.memory_pane_action
+            if width < limit <= self._last_width or (width < limit and not self._last_width):
+                if pane.isVisibleTo(self):
+                    pane.setVisible(False)
+                    self._auto_hidden.add(which)
+            elif width >= limit > self._last_width and which in self._auto_hidden:
+                pane.setVisible(True)
+                self._auto_hidden.discard(which)
+            action.blockSignals(True)
+            action.setChecked(pane.isVisibleTo(self))
+            action.blockSignals(False)
+        self._last_width = width
 
     # ----- what the controller shows ----------------------------------------------------
     def show_search_results(self, items: list[SearchItem] | None) -> None:
-        """Results replace the Timeline Index panel until the search box is cleared."""
-        searching = items is not None
-        self.search_results.setVisible(searching)
-        self.timeline_list.setVisible(not searching)
-        self.timeline_title.setVisible(not searching)
-        self.search_results.clear()
+        """Results in their own panel above the Timeline Index, until the box is cleared."""
+        self.search_panel.setVisible(items is not None)
         if items is None:
+            self.search_results.clear()
             return
-        if not items:
-            self.search_results.addItem(self.tr("No message matches."))
-        for found in items:
-            who = self.tr("You") if found.role == "user" else "Claude"
-            row = QListWidgetItem(f"{found.where} {who}: {found.snippet}")
-            row.setData(ENTRY_ROLE, found)
-            self.search_results.addItem(row)
+        self.search_panel.set_results(items, SEARCH_LIMIT)
 
     def set_tabs(self, tabs: list[tuple[str, str]], current: str | None = None) -> None:
+        """The person's tabs and, last, the whole day across every tab."""
         self.tab_bar.blockSignals(True)
         while self.tab_bar.count():
             self.tab_bar.removeTab(0)
-        self._tab_ids = [t for t, _ in tabs]
-        for _tab_id, label in tabs:
-            self.tab_bar.addTab(label)
+        shown = [*tabs, (ALL_TABS, self.tr("All tabs"))]
+        self._tab_ids = [t for t, _ in shown]
+        self._tab_labels = dict(shown)
+        for number, (_tab_id, label) in enumerate(shown, start=1):
+            index = self.tab_bar.addTab(label)
+            key = "9" if _tab_id == ALL_TABS else str(number)
+            self.tab_bar.setTabToolTip(index, f"{label} (Ctrl+{key})")
         if current in self._tab_ids:
             self.tab_bar.setCurrentIndex(self._tab_ids.index(current))
         self.tab_bar.blockSignals(False)
+
+    def set_tab_marks(self, counts: dict[str, int], unread: set[str]) -> None:
+        """Each tab with today's message count and a dot when a reply arrived unseen."""
+        for index, tab in enumerate(self._tab_ids):
+            label = self._tab_labels[tab]
+            count = sum(counts.values()) if tab == ALL_TABS else counts.get(tab, 0)
+            text = f"{label} {count}" if count else label
+            self.tab_bar.setTabText(index, f"{text} ●" if tab in unread else text)
 
     def current_tab(self) -> str:
         index = self.tab_bar.currentIndex()
@@ -377,6 +632,13 @@ class MainWindow(QMainWindow):
                 self.tr("Message (Enter sends, Shift+Enter adds a line)")
             )
 
+    def set_send_tab(self, label: str) -> None:
+        """In the all-tabs view, say which tab a message typed now goes to."""
+        if not self._read_only:
+            self.composer.setPlaceholderText(
+                self.tr("Message to {tab} (Enter sends, Shift+Enter adds a line)")
+                .format(tab=label))
+
     @property
     def read_only(self) -> bool:
         return self._read_only
@@ -390,17 +652,14 @@ class MainWindow(QMainWindow):
         if scroll_to_end:
             self.view.scrollToBottom()
 
-    def set_timeline(self, items: list[TimelineItem]) -> None:
-        self.timeline_list.clear()
-        for item in items:
-            row = QListWidgetItem(item.text)
-            row.setData(ENTRY_ROLE, item)
-            if item.pending:
-                font = row.font()
-                font.setItalic(True)
-                row.setFont(font)
-            self.timeline_list.addItem(row)
-        self.timeline_list.scrollToBottom()
+    def set_message_actions(self, latest_user: int, latest_reply: int,
+                            can_continue: bool) -> None:
+        """Which of today's messages can be edited, regenerated or continued."""
+        self._latest_user, self._latest_reply = latest_user, latest_reply
+        self._can_continue = can_continue
+
+    def set_timeline(self, items: list[TimelineItem], today: str = "") -> None:
+        self.timeline_panel.set_items(items, today)
 
     def set_busy(self, busy: bool) -> None:
         # hiding the focused Stop button would hand the focus to the next widget (the
@@ -411,11 +670,12 @@ class MainWindow(QMainWindow):
         if not busy and stop_had_focus:
             self.composer.setFocus()
 
-    def _escape(self) -> None:
-        """Esc stops a reply while one streams."""
-        if self.stop_button.isVisible():
-            self.stop_requested.emit()
-            self.composer.setFocus()
+    def show_key_box(self, first_run: bool, keyring: bool) -> None:
+        self.key_box.show_for(first_run, keyring)
+
+    def hide_key_box(self) -> None:
+        self.key_box.setVisible(False)
+        self.key_box.field.clear()
 
     def show_error(self, text: str, can_retry: bool = True) -> None:
         self.error_label.setText(text)
@@ -450,6 +710,19 @@ class MainWindow(QMainWindow):
     def clear_composer(self) -> None:
         self.composer.clear()
 
+    def composer_text(self) -> str:
+        return self.composer.toPlainText()
+
+    def set_composer_text(self, text: str) -> None:
+        """Put text in the composer (a kept draft, a message to edit), cursor at its end."""
+        self.composer.setPlainText(text)
+        self.composer.moveCursor(self.composer.textCursor().MoveOperation.End)
+
+    def set_editing(self, editing: bool) -> None:
+        self._editing = editing
+        self.edit_bar.setVisible(editing)
+        self.composer.setFocus()
+
     def focus_composer(self) -> None:
         self.composer.setFocus()
 
@@ -480,9 +753,10 @@ class MainWindow(QMainWindow):
 
     # ----- dialogs ----------------------------------------------------------------------
     def edit_settings(self, values: SettingsValues, key_source: str,
-                      apply: Callable[[SettingsValues], str | None]) -> None:
+                      apply: Callable[[SettingsValues], str | None],
+                      keyring: bool = True) -> None:
         """The settings dialog; ``apply`` returns a problem to show, or None when done."""
-        dialog = SettingsDialog(values, key_source, self)
+        dialog = SettingsDialog(values, key_source, self, keyring=keyring)
         while dialog.exec():
             problem = apply(dialog.values())
             if problem is None:
@@ -501,4 +775,6 @@ class MainWindow(QMainWindow):
     def show_memory(self, load: Callable[[], list[MemoryRow]],
                     edit: Callable[[int, str], str | None],
                     delete: Callable[[int, bool], str | None]) -> None:
-        MemoryDialog(load, edit, delete, self).exec()
+        dialog = MemoryDialog(load, edit, delete, self)
+        dialog.exec()
+        dialog.finish_pending()  # a Forget still waiting for its Undo is carried out

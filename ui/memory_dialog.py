@@ -1,13 +1,23 @@
 """The memory panel: what MONET remembers about the person, each item with its source,
-to correct or delete (docs/design.md §6: the person controls memory)."""
+to correct or delete (docs/design.md §6: the person controls memory).
+
+Forgetting can be undone for a moment: the item leaves the list at once and a bar says
+"Forgotten: …  [Undo]" for ``UNDO_MS``; Undo (or Ctrl+Z) puts it back and nothing was
+done. The deletion itself (hiding its messages, redoing summaries: heavy, irreversible)
+is carried out once, by the ``delete`` callback, when the time runs out, when another
+item is forgotten, or when the panel closes. A problem it reports is shown here; if the
+panel was closing, it stays open to show it, and closing again closes."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
+    QFrame,
     QHBoxLayout,
     QInputDialog,
     QLabel,
@@ -20,8 +30,21 @@ from PySide6.QtWidgets import (
 )
 
 from ui.items import MemoryRow
+from ui.look import problem_color
 
 ITEM_ROLE = Qt.ItemDataRole.UserRole + 3
+
+#: How long a forgotten item can be brought back before it is deleted.
+UNDO_MS = 8_000
+
+
+@dataclass(frozen=True)
+class PendingForget:
+    """An item taken off the list, not yet deleted."""
+
+    row: MemoryRow
+    with_messages: bool
+    position: int  # its row in the list, to come back to
 
 
 class MemoryDialog(QDialog):
@@ -42,7 +65,27 @@ class MemoryDialog(QDialog):
         self.source = QLabel()
         self.source.setWordWrap(True)
         self.problem = QLabel()
-        self.problem.setStyleSheet("color: #c0392b;")
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet(f"color: {problem_color(self.palette())};")
+        self.pending: PendingForget | None = None
+        self.undo_bar = QFrame()
+        self.undo_bar.setObjectName("undoBar")
+        self.undo_bar.setFrameShape(QFrame.Shape.StyledPanel)
+        self.undo_label = QLabel()
+        self.undo_label.setWordWrap(True)
+        self.undo_button = QPushButton(self.tr("Undo"))
+        self.undo_button.setAutoDefault(False)  # Enter still closes the panel
+        undo_row = QHBoxLayout(self.undo_bar)
+        undo_row.addWidget(self.undo_label, 1)
+        undo_row.addWidget(self.undo_button)
+        self.undo_bar.hide()
+        self.undo_timer = QTimer(self)
+        self.undo_timer.setSingleShot(True)
+        self.undo_timer.timeout.connect(self.finish_pending)
+        self.undo_shortcut = QShortcut(QKeySequence(QKeySequence.StandardKey.Undo), self)
+        self.undo_shortcut.setEnabled(False)
+        self.undo_shortcut.activated.connect(self.undo)
+        self.undo_button.clicked.connect(self.undo)
         self.edit_button = QPushButton(self.tr("Correct…"))
         self.delete_button = QPushButton(self.tr("Forget"))
         self.delete_button.setToolTip(self.tr(
@@ -68,6 +111,7 @@ class MemoryDialog(QDialog):
         layout.addWidget(intro)
         layout.addWidget(self.items, 1)
         layout.addWidget(self.source)
+        layout.addWidget(self.undo_bar)
         layout.addWidget(self.problem)
         layout.addLayout(buttons)
         self.items.currentItemChanged.connect(self._show_source)
@@ -88,14 +132,28 @@ class MemoryDialog(QDialog):
         return labels.get(kind, kind)
 
     def reload(self) -> None:
+        """The items as stored, less the one waiting to be deleted."""
         self.items.clear()
+        waiting = self.pending.row.id if self.pending is not None else None
         for row in self._load():
+            if row.id == waiting:
+                continue
             flag = {"contested": self.tr(" (contradiction: please check)")}.get(row.status, "")
             item = QListWidgetItem(f"{self.kind_label(row.kind)} · {row.fact}{flag}")
             item.setData(ITEM_ROLE, row)
             self.items.addItem(item)
         if not self.items.count():
             self.source.setText(self.tr("Nothing is remembered yet."))
+
+    def _select(self, *, item_id: int | None = None, position: int = 0) -> None:
+        """Select the item ``item_id`` if listed, else the one now at ``position``."""
+        for i in range(self.items.count()):
+            row = self.items.item(i).data(ITEM_ROLE)
+            if isinstance(row, MemoryRow) and row.id == item_id:
+                self.items.setCurrentRow(i)
+                return
+        if self.items.count():
+            self.items.setCurrentRow(min(position, self.items.count() - 1))
 
     def selected(self) -> MemoryRow | None:
         item = self.items.currentItem()
@@ -137,7 +195,68 @@ class MemoryDialog(QDialog):
             self.delete_selected(with_messages=True)
 
     def delete_selected(self, with_messages: bool = False) -> None:
+        """Forget the selected item, undoably: off the list now, deleted later (see the
+        module docstring). A forget still waiting is carried out first."""
         row = self.selected()
-        if row is not None:
-            self.problem.setText(self._delete(row.id, with_messages) or "")
-            self.reload()
+        if row is None:
+            return
+        if self.pending is not None:
+            self.finish_pending()
+            fresh = [r for r in self._listed() if r.id == row.id]
+            if not fresh:
+                return  # that deletion took this item with it
+            row = fresh[0]
+        position = self.items.currentRow()
+        self.pending = PendingForget(row, with_messages, position)
+        self.reload()  # and nothing selected: a double click on Forget forgets one item
+        text = (self.tr("Forgotten, with its messages: {fact}") if with_messages
+                else self.tr("Forgotten: {fact}"))
+        self.undo_label.setText(text.format(fact=row.fact))
+        self.undo_bar.show()
+        self.undo_shortcut.setEnabled(True)
+        self.undo_timer.start(UNDO_MS)
+
+    def undo(self) -> None:
+        """Put the forgotten item back; nothing was deleted."""
+        pending = self.pending
+        if pending is None:
+            return
+        self._clear_pending()
+        self.reload()
+        self._select(item_id=pending.row.id, position=pending.position)
+
+    def finish_pending(self) -> str | None:
+        """Carry out the waiting deletion, if any, exactly once; returns its problem."""
+        pending = self.pending
+        if pending is None:
+            return None
+        self._clear_pending()  # before the call: nothing can carry it out twice
+        problem = self._delete(pending.row.id, pending.with_messages)
+        self.problem.setText(problem or "")
+        current = self.selected()
+        self.reload()
+        if current is not None:
+            self._select(item_id=current.id, position=pending.position)
+        return problem
+
+    def _clear_pending(self) -> None:
+        self.pending = None
+        self.undo_timer.stop()
+        self.undo_shortcut.setEnabled(False)
+        self.undo_bar.hide()
+
+    def _listed(self) -> list[MemoryRow]:
+        rows = (self.items.item(i).data(ITEM_ROLE) for i in range(self.items.count()))
+        return [row for row in rows if isinstance(row, MemoryRow)]
+
+    # ----- closing carries out what is waiting --------------------------------------------
+    def done(self, result: int) -> None:
+        if self.finish_pending() is not None:
+            return  # stay open once, so the problem is read; closing again closes
+        super().done(result)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.finish_pending() is not None:
+            event.ignore()
+            return
+        super().closeEvent(event)

@@ -1,5 +1,6 @@
-"""Settings: API key (OS keyring, masked), model, tabs, ceiling, day boundary, librarian
-interval and the sunset-model flag. It edits values; the controller validates and saves."""
+"""Settings: API key (OS keyring, masked; kept for the session where no keyring exists),
+model, tabs, ceiling, day boundary, librarian interval, the sunset-model flag and the
+appearance. It edits values; the controller validates and saves."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.items import SettingsValues
+from ui.look import THEMES, problem_color
 
 MODELS = ["claude-sonnet-4-6", "claude-sonnet-4-5", "claude-opus-4-8", "claude-haiku-4-5"]
 
@@ -39,8 +41,11 @@ def tabs_from_text(text: str) -> tuple[tuple[str, str], ...]:
 
 class SettingsDialog(QDialog):
     def __init__(
-        self, values: SettingsValues, key_source: str, parent: QWidget | None = None
+        self, values: SettingsValues, key_source: str, parent: QWidget | None = None,
+        *, keyring: bool = True,
     ) -> None:
+        """``key_source``: where the key in use comes from ("environment", "keyring",
+        "session" or "none"); ``keyring``: whether an OS keyring exists to save it in."""
         super().__init__(parent)
         self.setWindowTitle(self.tr("MONET settings"))
         self.setMinimumWidth(560)  # the tabs field shows all four tabs
@@ -51,9 +56,15 @@ class SettingsDialog(QDialog):
         where = {
             "environment": self.tr("in use from ANTHROPIC_API_KEY"),
             "keyring": self.tr("stored in the OS keyring"),
+            "session": self.tr("kept for this session only"),
             "none": self.tr("not set"),
         }.get(key_source, key_source)
         self.api_key.setPlaceholderText(self.tr("Anthropic API key ({where})").format(where=where))
+        self.key_note = QLabel(self.tr(
+            "No system keyring here: the key will be kept for this session only, until MONET "
+            "quits."))
+        self.key_note.setObjectName("keyNote")
+        self.key_note.setWordWrap(True)
         self.model = QComboBox()
         self.model.setEditable(True)
         self.model.addItems(MODELS)
@@ -73,10 +84,19 @@ class SettingsDialog(QDialog):
         self.sunset = QCheckBox(self.tr("One conversation per day (sunset model)"))
         self.sunset.setObjectName("sunsetModel")
         self.sunset.setChecked(values.sunset_model)
+        self.theme = QComboBox()
+        self.theme.setObjectName("theme")
+        for theme, label in zip(
+            THEMES, (self.tr("System"), self.tr("Light"), self.tr("Dark")), strict=True
+        ):
+            self.theme.addItem(label, theme)
+        self.theme.setCurrentIndex(max(0, self.theme.findData(values.theme)))
         self.error = QLabel()
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #c0392b;")
+        self.error.setStyleSheet(f"color: {problem_color(self.palette())};")
         form.addRow(self.tr("API key"), self.api_key)
+        form.addRow(self.key_note)
+        form.setRowVisible(self.key_note, not keyring)
         form.addRow(self.tr("Model"), self.model)
         form.addRow(self.tr("Tabs (id=label, …)"), self.tabs)
         form.addRow(self.tr("Token ceiling"), self.ceiling)
@@ -84,6 +104,7 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Librarian every (minutes)"), self.interval)
         form.addRow(self.tr("Incognito tabs (no memories)"), self.incognito)
         form.addRow("", self.sunset)
+        form.addRow(self.tr("Appearance"), self.theme)
         form.addRow(self.error)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
@@ -102,6 +123,7 @@ class SettingsDialog(QDialog):
             librarian_interval_minutes=self.interval.value(),
             sunset_model=self.sunset.isChecked(),
             incognito_tabs=tuple(t.strip() for t in self.incognito.text().split(",") if t.strip()),
+            theme=str(self.theme.currentData() or "system"),
         )
 
     def show_problem(self, text: str) -> None:

@@ -661,11 +661,13 @@ class ContextManager:
                     return message
         raise EmptyMessageError("There is no message waiting for a reply.")
 
-    def timeline_entries(self) -> list[tuple[str, TimelineEntry]]:
-        """The TI as it would be rendered now, line by line with its entry (for the UI)."""
+    def timeline_entries(self, every_line: bool = False) -> list[tuple[str, TimelineEntry]]:
+        """The TI as it would be rendered now, line by line with its entry (for the UI).
+        ``every_line`` keeps the lines the thread model leaves out because the current
+        thread's talk is in the prompt word for word."""
         with self.db.session() as session:
             state = queries.prompt_state(session)
-            visible = self._ti_filter(session, state)
+            visible = (lambda _e: True) if every_line else self._ti_filter(session, state)
             return [
                 (timeline.entry_line(e), e)
                 for e in queries.top_level_entries(session)

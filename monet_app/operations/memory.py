@@ -45,6 +45,13 @@ def delete_message(core: Core, message_id: int) -> int:
     return forget.delete_messages(core.db, [message_id], core.clock.now())
 
 
+def delete_messages(core: Core, message_ids: list[int]) -> int:
+    """Delete several messages (an exchange being regenerated or edited); 0 if none."""
+    if not message_ids:
+        return 0
+    return forget.delete_messages(core.db, message_ids, core.clock.now())
+
+
 def set_incognito_today(core: Core, today: str, on: bool) -> None:
     """Mark today incognito (or not): nothing said on it becomes a memory."""
     days = [d for d in core.settings.incognito_days if d != today] + ([today] if on else [])

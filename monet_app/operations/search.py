@@ -20,7 +20,7 @@ def search(core: Core, query: str) -> list[SearchItem]:
     return [
         SearchItem(
             m.id, f"{m.day} {parse_ts(m.ts).strftime('%H:%M')} [{m.tab_label}]", m.role,
-            snippet(" ".join(m.text.split()), terms, SNIPPET_CHARS),
+            snippet(" ".join(m.text.split()), terms, SNIPPET_CHARS), tuple(terms),
         )
         for m in found
     ]

@@ -16,21 +16,27 @@ def settings_values(settings: Settings) -> SettingsValues:
     """What the settings dialog shows (the key is never read back into it)."""
     s = settings
     return SettingsValues("", s.model, s.tabs, s.ceiling_tokens, s.day_start,
-                          s.librarian_interval_minutes, s.sunset_model, s.incognito_tabs)
+                          s.librarian_interval_minutes, s.sunset_model, s.incognito_tabs,
+                          theme=s.theme)
 
 
-def apply_settings(core: Core, values: SettingsValues) -> None:
-    """Validate, store the key (OS keyring) and the settings, rebuild what depends on them.
-    Nothing is stored if anything is refused."""
+def apply_settings(core: Core, values: SettingsValues) -> str | None:
+    """Validate, store the key and the settings, rebuild what depends on them. Nothing is
+    stored if anything is refused. Returns where a new key went ("keyring", or "session"
+    where no keyring exists: kept until MONET quits), or None when no key was given."""
     new = core.settings.with_overrides(
         model=values.model, tabs=values.tabs, ceiling_tokens=values.ceiling_tokens,
         day_start=values.day_start,
         librarian_interval_minutes=values.librarian_interval_minutes,
         sunset_model=values.sunset_model, incognito_tabs=values.incognito_tabs,
+        theme=values.theme,
     )
+    where = None
     if values.api_key:
-        store_api_key(values.api_key)
+        where = store_api_key(values.api_key)
+        core.drop_model()  # the next request uses the new key, whatever else changed
     core.use_settings(new)
+    return where
 
 
 def promote(core: Core, category: str, statement: str) -> str:

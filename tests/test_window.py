@@ -1,0 +1,316 @@
+"""The window a person lives in every day (issue 12's defects), offscreen with pytest-qt.
+
+Each test drives the window as a person would (keys, clicks, the context menu's actions)
+and reads what the window shows and what the database holds.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from monet_app.app import AppController
+from tests.test_app import messages, type_and_enter, wait_idle
+from ui.items import ALL_TABS
+
+
+def tab_texts(c: AppController) -> list[str]:
+    return [c.window.tab_bar.tabText(i) for i in range(c.window.tab_bar.count())]
+
+
+# ----- defect 5: tabs, counts, unread marks, the whole day, drafts ---------------------
+def test_reopening_lands_on_the_tab_that_holds_todays_talk(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    home = tmp_path / "home"
+    c = app_for(home)
+    c.window.select_tab("work")
+    type_and_enter(qtbot, c, "a work question")
+    wait_idle(qtbot, c)
+    c.window.select_tab("social")  # looked at an empty tab, then quit
+    c.window.close()
+    c.close()
+    again = app_for(home)
+    assert again.window.current_tab() == "work"
+    assert again.window.model.rows[0].text == "a work question"
+
+
+def test_tabs_show_counts_and_a_mark_for_an_unseen_reply(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    server.failures.append({"chunk_delay": 0.03})
+    type_and_enter(qtbot, c, "answer me in chat")
+    qtbot.waitUntil(lambda: len(c.stream.buffer) > 0, timeout=5000)
+    c.window.select_tab("research")  # the reply arrives while another tab is shown
+    wait_idle(qtbot, c)
+    texts = tab_texts(c)
+    assert texts[0].startswith(c.core.settings.tab_label("chat")) and "2" in texts[0]
+    assert "●" in texts[0] and "●" not in texts[1]
+    c.window.select_tab("chat")
+    assert "●" not in tab_texts(c)[0]
+
+
+def test_the_all_tabs_view_shows_the_whole_day_and_sends_to_the_last_tab(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    type_and_enter(qtbot, c, "in chat")
+    wait_idle(qtbot, c)
+    c.window.select_tab("work")
+    type_and_enter(qtbot, c, "in work")
+    wait_idle(qtbot, c)
+    c.window.select_tab(ALL_TABS)
+    assert [r.text for r in c.window.model.rows if r.role == "user"] == ["in chat", "in work"]
+    assert {r.tab for r in c.window.model.rows} == {"chat", "work"}
+    type_and_enter(qtbot, c, "typed in the all-tabs view")
+    wait_idle(qtbot, c)
+    assert messages(c)[-2].tab == "work"  # the last tab chosen
+    assert c.window.current_tab() == ALL_TABS
+    assert "typed in the all-tabs view" in [r.text for r in c.window.model.rows]
+
+
+def test_an_unsent_draft_survives_quitting_with_its_line_breaks(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    home = tmp_path / "home"
+    c = app_for(home)
+    c.window.composer.setFocus()
+    qtbot.keyClicks(c.window.composer, "half a thought")
+    qtbot.keyClick(c.window.composer, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClicks(c.window.composer, "second line")
+    c.window.close()  # Ctrl+Q closes the window the same way
+    c.close()
+    again = app_for(home)
+    assert again.window.composer.toPlainText() == "half a thought\nsecond line"
+    type_and_enter(qtbot, again, "")  # Enter sends the kept draft
+    wait_idle(qtbot, again)
+    assert messages(again)[0].text == "half a thought\nsecond line"
+    again.window.close()
+    again.close()
+    third = app_for(home)
+    assert third.window.composer.toPlainText() == ""  # a sent draft is gone
+
+
+# ----- defect 12: keyboard, narrow windows, visible focus -------------------------------
+def test_ctrl_tab_and_ctrl_numbers_switch_tabs_from_the_composer(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    c.window.activateWindow()
+    c.window.composer.setFocus()
+    qtbot.waitUntil(lambda: c.window.composer.hasFocus(), timeout=3000)
+    start = c.window.tab_bar.currentIndex()
+    qtbot.keyClick(c.window.composer, Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier)
+    assert c.window.tab_bar.currentIndex() == (start + 1) % c.window.tab_bar.count()
+    qtbot.keyClick(c.window.composer, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
+    assert c.window.current_tab() == "work"
+    qtbot.keyClick(c.window.composer, Qt.Key.Key_9, Qt.KeyboardModifier.ControlModifier)
+    assert c.window.current_tab() == ALL_TABS
+    qtbot.keyClick(c.window.composer, Qt.Key.Key_Backtab,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert c.window.current_tab() == "social"
+    assert c.window.composer.hasFocus()  # typing goes on where it was
+
+
+def test_a_narrow_window_keeps_the_conversation_widest(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    w = c.window
+    w.resize(640, 700)
+    qtbot.waitUntil(lambda: not w.right.isVisible() and not w.left.isVisible(), timeout=3000)
+    assert not w.memory_pane_action.isChecked()
+    w.focus_search()  # Ctrl+F brings the search pane back
+    assert w.right.isVisible()
+    w.days_action.trigger()  # Ctrl+B
+    assert w.left.isVisible()
+    w.resize(1300, 800)
+    qtbot.waitUntil(lambda: w.left.isVisible() and w.right.isVisible(), timeout=3000)
+    assert w.view.width() > w.left.width() and w.view.width() > w.right.width()
+    assert "palette(highlight)" in w.styleSheet()  # a focus ring on lists and fields
+
+
+# ----- defect 4: the thread model shows today's talk -----------------------------------
+def test_turning_the_sunset_model_off_and_on_keeps_todays_talk_in_view(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    type_and_enter(qtbot, c, "said before the switch")
+    wait_idle(qtbot, c)
+    values = c.settings_values()
+    assert c.apply_settings(replace(values, sunset_model=False)) is None
+    shown = [r.text for r in c.window.model.rows if r.role == "user"]
+    assert shown == ["said before the switch"]  # not an empty new thread
+    c.window.select_tab("work")
+    type_and_enter(qtbot, c, "said in the thread model")
+    wait_idle(qtbot, c)
+    shown = [r.text for r in c.window.model.rows if r.role == "user"]
+    assert shown == ["said before the switch", "said in the thread model"]
+    assert c.apply_settings(replace(values, sunset_model=True)) is None
+    c.window.select_tab(ALL_TABS)
+    shown = [r.text for r in c.window.model.rows if r.role == "user"]
+    assert shown == ["said before the switch", "said in the thread model"]
+
+
+def test_picking_a_thread_keeps_the_timeline_panel(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from monet_app.replay import replay
+    from tests.conftest import TRACES
+
+    home = tmp_path / "home"
+    replay(TRACES / "synthetic-actions.jsonl", home, None, librarian=False)
+    c = app_for(home)
+    before = len(c.window.timeline_panel.lines())
+    assert before > 0
+    assert c.apply_settings(replace(c.settings_values(), sunset_model=False)) is None
+    for i in range(c.window.side_list.count()):
+        c.window.side_list.itemClicked.emit(c.window.side_list.item(i))
+        assert len(c.window.timeline_panel.lines()) >= before
+
+
+# ----- defect 8: the Timeline Index under day headers ----------------------------------
+def test_the_timeline_panel_groups_lines_under_days_with_the_tab_names(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from monet_app.replay import replay
+    from tests.conftest import TRACES
+    from ui.panels import HTML_ROLE
+
+    home = tmp_path / "home"
+    replay(TRACES / "synthetic-actions.jsonl", home, None, librarian=False)
+    c = app_for(home)
+    panel = c.window.timeline_panel
+    rows = [panel.list.item(i) for i in range(panel.list.count())]
+    headers = [r for r in rows if not r.flags() & Qt.ItemFlag.ItemIsSelectable]
+    lines = panel.lines()
+    assert headers and len(headers) == len({line.day for line in lines})
+    assert rows[0] in headers  # a day header comes first
+    html = " ".join(str(r.data(HTML_ROLE)) for r in rows)
+    assert "[chat]" not in html and "チャット" in html  # the person's tab names
+    bar = panel.list.verticalScrollBar()
+    assert bar.value() == bar.maximum()  # the newest line is in view
+
+
+# ----- defect 9: search as you type, in its own panel ----------------------------------
+def test_search_as_you_type_shows_count_speaker_and_highlight_beside_the_timeline(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    from ui.panels import HTML_ROLE
+
+    c = app_for()
+    type_and_enter(qtbot, c, "my bicycle is green")
+    wait_idle(qtbot, c)
+    c.window.focus_search()
+    qtbot.keyClicks(c.window.search_box, "bicycle")  # no Enter
+    qtbot.waitUntil(lambda: c.window.search_panel.isVisible()
+                    and c.window.search_results.count() > 0, timeout=5000)
+    assert c.window.timeline_panel.isVisible()  # the TI stays
+    n = c.window.search_results.count()
+    assert c.window.search_panel.count_label.text() in (f"{n} matches", f"{n} 件", "1 match")
+    shown = [str(c.window.search_results.item(i).data(HTML_ROLE)) for i in range(n)]
+    assert all("bicycle</b>" in html for html in shown)  # the match is highlighted
+    assert any("<b>You</b>" in html or "<b>あなた</b>" in html for html in shown)
+    qtbot.keyClick(c.window.search_box, Qt.Key.Key_Return)
+    assert c.window.search_results.hasFocus() or not c.window.isActiveWindow()
+    c.window.search_box.clear()
+    assert not c.window.search_panel.isVisible()
+
+
+# ----- defect 3: copy, edit and resend, regenerate, continue ---------------------------
+def test_copy_a_message_from_its_menu(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    c.window.set_composer_text("copy me\nwith a second line")
+    qtbot.keyClick(c.window.composer, Qt.Key.Key_Return)
+    wait_idle(qtbot, c)
+    row = c.window.model.rows[0]
+    assert "copy" in c.window.message_actions(row)
+    c.window.act_on_message(row, "copy")
+    assert QApplication.clipboard().text() == "copy me\nwith a second line"
+
+
+def test_regenerate_replaces_the_latest_reply(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    type_and_enter(qtbot, c, "first question")
+    wait_idle(qtbot, c)
+    type_and_enter(qtbot, c, "second question")
+    wait_idle(qtbot, c)
+    rows = c.window.model.rows
+    first_reply, last_reply = rows[1], rows[-1]
+    assert "regenerate" not in c.window.message_actions(first_reply)  # only the latest
+    assert "regenerate" in c.window.message_actions(last_reply)
+    sent = len(server.requests)
+    server.replies.append("a better answer")
+    c.window.act_on_message(last_reply, "regenerate")
+    qtbot.waitUntil(lambda: len(server.requests) == sent + 1, timeout=5000)
+    wait_idle(qtbot, c)
+    stored = messages(c)
+    assert [m.role for m in stored] == ["user", "assistant", "user", "assistant"]
+    assert stored[-1].text == "a better answer" != last_reply.text
+    body = json.dumps(server.requests[-1]["messages"], ensure_ascii=False)
+    assert body.count("second question") == 1
+
+
+def test_edit_and_resend_replaces_the_exchange_and_esc_cancels(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    type_and_enter(qtbot, c, "what is 2+2?")
+    wait_idle(qtbot, c)
+    user_row = c.window.model.rows[0]
+    assert "edit" in c.window.message_actions(user_row)
+    qtbot.keyClicks(c.window.composer, "unsent words")
+    c.window.act_on_message(user_row, "edit")
+    assert c.window.composer.toPlainText() == "what is 2+2?" and c.window.edit_bar.isVisible()
+    qtbot.keyClick(c.window.composer, Qt.Key.Key_Escape)
+    assert not c.window.edit_bar.isVisible()
+    assert c.window.composer.toPlainText() == "unsent words"  # what was there comes back
+    c.window.composer.clear()
+    c.window.act_on_message(user_row, "edit")
+    c.window.composer.clear()
+    type_and_enter(qtbot, c, "what is 3+3?")
+    qtbot.waitUntil(lambda: len(messages(c)) == 2 and messages(c)[-1].role == "assistant",
+                    timeout=10_000)
+    wait_idle(qtbot, c)
+    assert [m.text for m in messages(c) if m.role == "user"] == ["what is 3+3?"]
+    body = json.dumps(server.requests[-1]["messages"], ensure_ascii=False)
+    assert "2+2" not in body and "3+3" in body
+
+
+def test_a_stopped_reply_can_be_continued(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    server.failures.append({"chunk_delay": 0.05})
+    type_and_enter(qtbot, c, "tell me a long story")
+    qtbot.waitUntil(lambda: len(c.stream.buffer) > 0, timeout=5000)
+    c.window.stop_button.click()
+    wait_idle(qtbot, c)
+    reply = c.window.model.rows[-1]
+    assert reply.status == "incomplete"
+    assert "continue" in c.window.message_actions(reply)
+    c.window.act_on_message(reply, "continue")
+    wait_idle(qtbot, c)
+    stored = messages(c)
+    assert stored[-2].role == "user" and stored[-1].role == "assistant"
+    assert stored[-1].status == "complete"
+    assert "continue" not in c.window.message_actions(c.window.model.rows[-1])
+
+
+def test_a_past_day_offers_copy_but_no_edit(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from tests.test_app import _past_day
+
+    home = tmp_path / "home"
+    _past_day(home)
+    c = app_for(home)
+    c.open_day("2025-01-05")
+    c.window.select_tab("chat")
+    actions = c.window.message_actions(c.window.model.rows[0])
+    assert "copy" in actions and "edit" not in actions and "regenerate" not in actions
+
+
+# ----- defect 11: no key, a welcome that says what to do --------------------------------
+def test_without_a_key_the_window_offers_a_field_for_it(qtbot, app_for, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from monet_app import keys
+    from monet_app.wiring import gateway_model
+
+    monkeypatch.setattr(keys, "_keyring", lambda: None)  # a Linux with no keyring
+    monkeypatch.setattr(keys, "_session_key", None)
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    c = app_for(factory=gateway_model)
+    box = c.window.key_box
+    assert box.isVisible()
+    assert "session" in box.where.text() or "セッション" in box.where.text()
+    box.field.setText("sk-ant-test-key-123456")
+    qtbot.keyClick(box.field, Qt.Key.Key_Return)
+    assert not box.isVisible()
+    assert keys.load_api_key() == ("sk-ant-test-key-123456", "session")
+    keys.delete_api_key()
+
+
+def test_with_a_key_no_key_box(qtbot, app_for, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from monet_app.wiring import gateway_model
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-key-123456")
+    c = app_for(factory=gateway_model)
+    assert not c.window.key_box.isVisible()
