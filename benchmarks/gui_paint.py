@@ -137,7 +137,20 @@ def _rss_mb() -> float:
     return 0.0
 
 
+#: (file name, language, theme, width, height, what is open)
+SHOTS = [
+    ("screenshot-ja.png", "ja", "light", 1180, 760, "day"),
+    ("screenshot-en.png", "en", "light", 1180, 760, "day"),
+    ("screenshot-ja-dark.png", "ja", "dark", 1180, 760, "day"),
+    ("screenshot-en-dark.png", "en", "dark", 1180, 760, "search"),
+    ("screenshot-ja-narrow.png", "ja", "light", 680, 760, "day"),
+    ("screenshot-en-welcome.png", "en", "light", 1000, 640, "welcome"),
+]
+
+
 def screenshots(folder: Path) -> None:
+    """The window as a person sees it: Japanese and English, light and dark, narrow, and
+    the first run without a key, over a replayed public trace (rpc-pair-ja)."""
     from monet_app.replay import replay
 
     traces = ROOT / "tests" / "data" / "traces"
@@ -145,24 +158,36 @@ def screenshots(folder: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp) / "home"
         replay(traces / "rpc-pair-ja.jsonl", home, None)
-        for lang in ("ja", "en"):
+        for name, lang, theme, width, height, scene in SHOTS:
             os.environ["MONET_LANG"] = lang
             app = QApplication.instance() or QApplication(sys.argv)
             from monet_app.app import AppController
             from ui.look import apply_palette, install_translator
 
-            apply_palette(app)  # type: ignore[arg-type]
+            apply_palette(app, theme)  # type: ignore[arg-type]
             translator = install_translator(app)  # type: ignore[arg-type]
             clock = ManualClock(parse_ts("2022-08-28T23:50:00+09:00"))
-            controller = AppController(home, clock=clock)
-            controller.window.show()
-            app.processEvents()
-            controller.window.grab().save(str(folder / f"screenshot-{lang}.png"))
+            welcome = scene == "welcome"
+            where = Path(tmp) / "empty" if welcome else home
+            controller = AppController(where, clock=clock, needs_key=welcome)
+            window = controller.window
+            window.resize(width, height)
+            window.show()
+            if scene == "search":
+                window.search_box.setText("ラーメン" if lang == "ja" else "ramen")
+                controller.search(window.search_box.text())
+                from PySide6.QtCore import QThreadPool
+
+                QThreadPool.globalInstance().waitForDone(5000)
+            for _ in range(5):
+                app.processEvents()
+                time.sleep(0.05)
+            window.grab().save(str(folder / name))
             controller.close()
-            controller.window.close()
+            window.close()
             if translator is not None:
                 app.removeTranslator(translator)
-            print(f"saved {folder / f'screenshot-{lang}.png'}")
+            print(f"saved {folder / name}")
 
 
 def main() -> None:

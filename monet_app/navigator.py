@@ -192,14 +192,12 @@ class Navigator:
             return list(queries.all_messages(session, self.today()))
 
     def latest_exchange(self) -> Exchange | None:
-        """Today's latest exchange, which can be edited, regenerated or continued."""
+        """Today's latest exchange, which can be edited, regenerated or continued (two
+        small queries: the last message of the person, and what came after it)."""
         with self.core.db.session() as session:
-            messages = [m for m in queries.all_messages(session, self.today()) if not m.hidden]
-        users = [i for i, m in enumerate(messages) if m.role == "user"]
-        if not users:
+            user, after = queries.latest_exchange(session, self.today())
+        if user is None:
             return None
-        user = messages[users[-1]]
-        after = messages[users[-1] + 1:]
         replies = [m for m in after if m.role == "assistant"]
         reply = replies[-1] if replies else None
         return Exchange(

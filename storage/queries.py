@@ -206,6 +206,25 @@ def last_message_tab(session: Session, day: str) -> str | None:
     ).first()
 
 
+def latest_exchange(session: Session, day: str) -> tuple[Message | None, list[Message]]:
+    """The person's newest message of ``day`` that Claude still sees, and the messages
+    after it (its reply and tool rounds)."""
+    user = session.exec(
+        select(Message)
+        .where(Message.day == day, Message.role == MessageRole.USER,
+               col(Message.hidden).is_(False))
+        .order_by(col(Message.id).desc())
+    ).first()
+    if user is None:
+        return None, []
+    after = session.exec(
+        select(Message)
+        .where(Message.day == day, col(Message.id) > user.id, col(Message.hidden).is_(False))
+        .order_by(col(Message.id))
+    ).all()
+    return user, list(after)
+
+
 def read_value(session: Session, key: str) -> Any:
     """A small stored value (JSON) of the ``setting`` table, or None."""
     row = session.get(Setting, key)
