@@ -2,6 +2,7 @@
 
     QT_QPA_PLATFORM=offscreen python benchmarks/gui_paint.py [--messages 5000]
     QT_QPA_PLATFORM=offscreen python benchmarks/gui_paint.py --screenshots docs/
+    QT_QPA_PLATFORM=offscreen python benchmarks/gui_paint.py --cold-start [--messages 200]
 
 The first form stores a day of N messages (Markdown, code blocks, Japanese and English),
 opens the window on it and prints: time from creating the controller to the first
@@ -190,7 +191,56 @@ def screenshots(folder: Path) -> None:
             print(f"saved {folder / name}")
 
 
+_CHILD = """
+import sys, time
+from pathlib import Path
+from PySide6.QtWidgets import QApplication
+from monet_app.app import AppController
+from ui.look import apply_palette, install_translator
+app = QApplication(sys.argv)
+apply_palette(app)
+install_translator(app)
+controller = AppController(Path(sys.argv[1]), needs_key=False)
+controller.window.show()
+controller.window.repaint()
+app.processEvents()
+print("painted", flush=True)
+controller.close()
+"""
+
+
+def cold_start(count: int, runs: int = 5) -> None:
+    """Process start to a visible, painted window (imports included), as a person
+    launching MONET waits for it: a fresh Python each run, on a home with a day of
+    ``count`` messages. Prints each run and the median."""
+    import subprocess
+
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp) / "home"
+        fill_day(home, count)
+        times = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            child = subprocess.Popen([sys.executable, "-c", _CHILD, str(home)],
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+            assert child.stdout is not None
+            line = child.stdout.readline()
+            painted = (time.perf_counter() - started) * 1000
+            child.wait(timeout=60)
+            if b"painted" not in line:
+                raise SystemExit("the window did not paint")
+            times.append(painted)
+    print(f"cold start to a painted window ({count:,} messages today): "
+          + ", ".join(f"{t:.0f}" for t in times) + f" ms; median {statistics.median(times):.0f} ms")
+
+
 def main() -> None:
+    if "--cold-start" in sys.argv:
+        count = int(sys.argv[sys.argv.index("--messages") + 1]) if "--messages" in sys.argv \
+            else 200
+        cold_start(count)
+        return
     if "--screenshots" in sys.argv:
         index = sys.argv.index("--screenshots")
         screenshots(Path(sys.argv[index + 1]) if len(sys.argv) > index + 1 else ROOT / "docs")

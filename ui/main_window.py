@@ -64,13 +64,15 @@ SEARCH_DEBOUNCE_MS = 250
 DRAFT_SAVE_MS = 600
 SEARCH_LIMIT = 200
 
-#: Visible keyboard focus on every list and field, in the palette's highlight colour.
+#: Visible keyboard focus on every list and field, in the palette's highlight colour. The
+#: border and padding add up to the same width focused or not, so focusing the transcript
+#: never changes its width (which would lay every message out again).
 FOCUS_STYLE = """
-QListView:focus, QListWidget:focus, QPlainTextEdit:focus, QLineEdit:focus {
-    border: 2px solid palette(highlight); border-radius: 4px;
-}
 QListView, QListWidget, QPlainTextEdit, QLineEdit {
-    border: 1px solid palette(mid); border-radius: 4px;
+    border: 1px solid palette(mid); border-radius: 4px; padding: 1px;
+}
+QListView:focus, QListWidget:focus, QPlainTextEdit:focus, QLineEdit:focus {
+    border: 2px solid palette(highlight); padding: 0px;
 }
 QTabBar::tab:focus { text-decoration: underline; }
 """
@@ -316,6 +318,7 @@ class MainWindow(QMainWindow):
         self.side_list.customContextMenuRequested.connect(self._side_menu)
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.view.customContextMenuRequested.connect(self._message_menu)
+        self.view.notice.connect(self.notify)  # "Copied" from a code block's button
         self.composer.setFocus()
 
     def _build_menus(self) -> None:
@@ -458,7 +461,7 @@ class MainWindow(QMainWindow):
     def act_on_message(self, row: MessageRow, action: str) -> None:
         if action == "copy":
             QGuiApplication.clipboard().setText(row.text)
-            self.notify(self.tr("Copied."))
+            self.notify(self.tr("Message copied"))
         elif action == "edit":
             self.edit_requested.emit(row.id)
         elif action == "regenerate":

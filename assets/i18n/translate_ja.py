@@ -13,6 +13,108 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 JA = {
+    'Please continue from where you stopped.':
+        '途切れたところから続けてください。',
+    'Key saved in the system keyring.':
+        'キーをシステムのキーリングに保存しました。',
+    'Key kept for this session only; it is forgotten when MONET quits.':
+        'キーはこのセッションの間だけ保持します。MONET を終了すると消えます。',
+    'Paste your Anthropic API key (sk-ant-…)':
+        'Anthropic の API キーを貼り付け（sk-ant-…）',
+    'Use this key':
+        'このキーを使う',
+    'Welcome to MONET':
+        'MONET へようこそ',
+    'No API key yet':
+        'API キーがまだありません',
+    'MONET keeps one conversation per day with Claude. To get answers it needs an Anthropic API key (console.anthropic.com → API keys). Until then you can write, browse and search: everything you type is kept.':
+        'MONET は Claude との会話を1日1本にまとめます。返答を受け取るには Anthropic の API キーが必要です（console.anthropic.com → API keys）。それまでも書く・読む・検索することはでき、入力した内容はすべて保存されます。',
+    'The key goes to the system keyring; it is never written to a file.':
+        'キーはシステムのキーリングに保存され、ファイルには書かれません。',
+    'No system keyring here: the key will be kept for this session only, until MONET quits. To keep it, set ANTHROPIC_API_KEY.':
+        'このシステムにはキーリングがありません。キーはこのセッションの間だけ、MONET を終了するまで保持されます。残すには ANTHROPIC_API_KEY を設定してください。',
+    'Editing your last message: Enter sends it in place of the old one and its reply; Esc cancels.':
+        '最後のメッセージを編集中: Enter で元のメッセージと返答に置き換えて送信、Esc で取り消し。',
+    'Stop the reply (Esc)':
+        '返答を止める（Esc）',
+    '&View':
+        '表示(&V)',
+    'Days pane':
+        '日付の欄',
+    'Timeline and search pane':
+        'タイムラインと検索の欄',
+    'Next tab':
+        '次のタブ',
+    'Previous tab':
+        '前のタブ',
+    'Go to the message field':
+        '入力欄へ移動',
+    'Copy message':
+        'メッセージをコピー',
+    'Edit and resend':
+        '編集して送り直す',
+    'Regenerate reply':
+        '返答を作り直す',
+    'Continue this reply':
+        'この返答の続きを書かせる',
+    'Copied.':
+        'コピーしました。',
+    'All tabs':
+        'すべて',
+    'Message to {tab} (Enter sends, Shift+Enter adds a line)':
+        '{tab} へのメッセージ（Enter で送信、Shift+Enter で改行）',
+    'Undo':
+        '元に戻す',
+    'Forgotten, with its messages: {fact}':
+        '忘れました（元のメッセージも削除）: {fact}',
+    'Forgotten: {fact}':
+        '忘れました: {fact}',
+    'Copy':
+        'コピー',
+    'Copied':
+        'コピーしました',
+    'Message copied':
+        'メッセージをコピーしました',
+    'The best {n} matches':
+        '上位 {n} 件',
+    '1 match':
+        '1 件',
+    '{n} matches':
+        '{n} 件',
+    'kept for this session only':
+        'このセッションの間だけ保持',
+    'No system keyring here: the key will be kept for this session only, until MONET quits.':
+        'このシステムにはキーリングがありません。キーはこのセッションの間だけ、MONET を終了するまで保持されます。',
+    'System':
+        'システムに合わせる',
+    'Light':
+        'ライト',
+    'Dark':
+        'ダーク',
+    'Appearance':
+        '外観',
+    'Click a line, or press Enter, to open its day.':
+        '行をクリックするか Enter で、その日を開きます。',
+    'Yesterday':
+        '昨日',
+    'Mon':
+        '月',
+    'Tue':
+        '火',
+    'Wed':
+        '水',
+    'Thu':
+        '木',
+    'Fri':
+        '金',
+    'Sat':
+        '土',
+    'Sun':
+        '日',
+    'being summarized…':
+        '要約作成中…',
+    'Nothing yet. Earlier days are summarized here, one line per stretch of talk.':
+        'まだありません。過去の会話がここに、ひと続きの話ごとに1行で要約されます。',
     "Something went wrong while asking Claude ({kind}). Your message is saved; details are in monet.log.":
         "Claude への問い合わせ中に問題が起きました（{kind}）。メッセージは保存済みです。詳細は monet.log にあります。",
     "Thread {n}": "スレッド {n}",
