@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from cms.clock import parse_ts
 from monet_app.wiring import Core
@@ -175,14 +176,15 @@ class Navigator:
         current thread in the thread model."""
         with self.core.db.session() as session:
             if self.sunset_model:
-                messages = queries.all_messages(session, self.view_day)
+                messages = queries.shown_messages(session, day=self.view_day)
             else:
-                messages = queries.thread_messages(session, self.view_thread or 0)
+                messages = queries.shown_messages(session, thread_id=self.view_thread or 0)
         whole = not self.sunset_model or self.tab == ALL_TABS
         labels = dict(self.core.settings.tabs)
+        # ts is stored as ISO 8601 in the local time it was said: HH:MM is ts[11:16]
         return [
-            MessageRow(m.id or 0, m.role, m.tab, labels.get(m.tab, m.tab_label),
-                       parse_ts(m.ts).strftime("%H:%M"), shown_text(m), m.status, m.hidden)
+            MessageRow(m.id, m.role, m.tab, labels.get(m.tab, m.tab_label), m.ts[11:16],
+                       shown_text(m), m.status, bool(m.hidden))
             for m in messages if whole or m.tab == self.tab
         ]
 
@@ -257,7 +259,7 @@ def _span(entry: TimelineEntry) -> str:
     return f"{start.strftime('%H:%M')}–{end.strftime('%H:%M')}"
 
 
-def shown_text(message: Message) -> str:
+def shown_text(message: Message | Any) -> str:
     """A message as the transcript shows it; a tool turn as one line (query → hits)."""
     if message.role != "tool":
         return message.text

@@ -206,23 +206,45 @@ def last_message_tab(session: Session, day: str) -> str | None:
     ).first()
 
 
-def latest_exchange(session: Session, day: str) -> tuple[Message | None, list[Message]]:
+#: The columns the transcript shows, read as plain rows (no ORM objects: a day of
+#: thousands of messages loads several times faster).
+_SHOWN = tuple(col(c) for c in (
+    Message.id, Message.role, Message.tab, Message.tab_label, Message.ts, Message.text,
+    Message.content_json, Message.status, Message.hidden,
+))
+
+
+def shown_messages(
+    session: Session, *, day: str | None = None, thread_id: int | None = None
+) -> list[Any]:
+    """The messages of a day (or a thread), oldest first, as rows with the shown columns
+    (``id, role, tab, tab_label, ts, text, content_json, status, hidden``)."""
+    query = sa_select(*_SHOWN).order_by(col(Message.id))
+    if day is not None:
+        query = query.where(col(Message.day) == day)
+    if thread_id is not None:
+        query = query.where(col(Message.thread_id) == thread_id)
+    return list(session.connection().execute(query).all())
+
+
+def latest_exchange(session: Session, day: str) -> tuple[Any | None, list[Any]]:
     """The person's newest message of ``day`` that Claude still sees, and the messages
-    after it (its reply and tool rounds)."""
-    user = session.exec(
-        select(Message)
-        .where(Message.day == day, Message.role == MessageRole.USER,
+    after it (its reply and tool rounds), as rows with the shown columns."""
+    newest_id = session.connection().execute(
+        sa_select(col(Message.id))
+        .where(col(Message.day) == day, col(Message.role) == MessageRole.USER.value,
                col(Message.hidden).is_(False))
-        .order_by(col(Message.id).desc())
-    ).first()
-    if user is None:
+        .order_by(col(Message.id).desc()).limit(1)
+    ).scalar()
+    if newest_id is None:
         return None, []
-    after = session.exec(
-        select(Message)
-        .where(Message.day == day, col(Message.id) > user.id, col(Message.hidden).is_(False))
+    rows = session.connection().execute(
+        sa_select(*_SHOWN)
+        .where(col(Message.day) == day, col(Message.id) >= newest_id,
+               col(Message.hidden).is_(False))
         .order_by(col(Message.id))
     ).all()
-    return user, list(after)
+    return rows[0], list(rows[1:])
 
 
 def read_value(session: Session, key: str) -> Any:
