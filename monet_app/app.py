@@ -39,13 +39,18 @@ DAY_CHECK_MS = 60_000
 class AppController(QObject):
     def __init__(self, home: Path, *, clock: Clock | None = None,
                  model_factory: ModelFactory = gateway_model,
-                 needs_key: bool | None = None) -> None:
+                 needs_key: bool | None = None, demo: bool = False) -> None:
         """``needs_key``: whether answers need an API key from the usual places (by
-        default, when the model is Claude's gateway; a stand-in model needs none)."""
+        default, when the model is Claude's gateway; a stand-in model needs none).
+        ``demo``: the demo history (``monet_app.demo``): the window says so, and the
+        librarian stays offline whatever key exists (the demo spends nothing)."""
         super().__init__()
         self.core: Core = build_core(home, clock=clock or SystemClock(),
-                                     model_factory=model_factory, request_log=env_request_log())
+                                     model_factory=model_factory, request_log=env_request_log(),
+                                     summarizer="offline" if demo else "auto")
         self.window = MainWindow(list(self.core.settings.tabs))
+        if demo:
+            self.window.set_demo()
         self.nav = Navigator(self.core)
         self.stream = StreamPresenter(self.window, self.nav, self)
         self.librarian = LibrarianSchedule(self.core, self)
@@ -86,6 +91,7 @@ class AppController(QObject):
         w.edit_requested.connect(self.edit_message)
         w.edit_cancelled.connect(self.cancel_edit)
         w.key_submitted.connect(self.use_key)
+        w.demo_requested.connect(self.open_demo)
         w.draft_changed.connect(self.keep_draft)
         self.stream.finished.connect(self._reply_finished)
         self.stream.failed.connect(self._reply_failed)
@@ -97,6 +103,9 @@ class AppController(QObject):
             self.nav.ensure_thread()
         self.librarian.start(first_pass_soon=True)
         self._day_timer.start(DAY_CHECK_MS)
+        days = self.nav.days()
+        if demo and not days[0].count and len(days) > 1:
+            self.nav.open_day(days[1].day)  # the demo opens on its latest day with talk
         self.refresh_all()
         w.set_composer_text(self.nav.load_draft())  # what was typed and not sent last time
         self._offer_key()
@@ -379,6 +388,24 @@ class AppController(QObject):
             self.tr("Key saved in the system keyring.") if where == "keyring"
             else self.tr("Key kept for this session only; it is forgotten when MONET quits."))
         self.window.focus_composer()
+
+    def open_demo(self) -> None:
+        """The demo in its own process and window (``monet --demo``): a throwaway folder,
+        so this window and its data folder are untouched."""
+        import subprocess
+        import sys
+
+        # a frozen bundle (PyInstaller) is the monet command itself
+        command = [sys.executable] if getattr(sys, "frozen", False) \
+            else [sys.executable, "-m", "monet_app.cli"]
+        try:
+            subprocess.Popen([*command, "--demo"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+        except OSError as exc:
+            self._show_problem(describe(exc, self._bug))
+            return
+        self.window.notify(self.tr("Opening the demo in its own window…"))
 
     def keep_draft(self, text: str) -> None:
         """The composer's unsent text, kept so quitting loses none of it."""

@@ -81,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
         "With no command, the window opens.",
     )
     parser.add_argument("--home", help="data folder (default: MONET_HOME or the user data folder)")
+    parser.add_argument("--demo", action="store_true",
+                        help="open the window on a bundled sample history in a throwaway "
+                             "folder (--home DIR keeps it); answered by a built-in stand-in")
     sub = parser.add_subparsers(dest="command")
 
     rp = sub.add_parser("replay", help="run a trace through MONET on a simulated clock")
@@ -172,9 +175,29 @@ def _setup_logging(home: Path) -> None:
     logging.getLogger().setLevel(logging.INFO)
 
 
+def _demo(args: argparse.Namespace) -> int:
+    """``monet --demo``: never opens the person's own data folder (not even for its log)."""
+    if args.command is not None:
+        print("monet: --demo opens the window; it takes no command.", file=sys.stderr)
+        return 2
+    try:
+        from monet_app.demo import run_demo
+    except ImportError as exc:  # a broken Qt install: say what is missing
+        print(f"monet: the window cannot start ({exc}). See the README's Linux notes.",
+              file=sys.stderr)
+        return 2
+    try:
+        return run_demo(Path(args.home).expanduser() if args.home else None)
+    except UserFacingError as exc:
+        print(f"monet: {exc}", file=sys.stderr)
+        return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.demo:
+        return _demo(args)
     home = _home(getattr(args, "sub_home", None) or args.home)
     _setup_logging(home)
     if args.command is None:

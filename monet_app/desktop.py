@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from monet_app.app import AppController
 from monet_app.single_instance import Answer, SingleInstance
+from monet_app.wiring import standin_model
 from ui.look import apply_palette, follow_system, install_translator
 
 #: How long quitting waits for work still running (a reply being stopped, a librarian pass).
@@ -57,7 +58,9 @@ def close_on_signals(window: QWidget) -> QTimer:
     return ticker
 
 
-def run_app(home: Path) -> int:
+def run_app(home: Path, demo_url: str | None = None) -> int:
+    """The window on ``home``. ``demo_url``: the demo's stand-in server; replies come
+    from it (any key), and the window says it is a demo."""
     app = QApplication.instance() or QApplication(sys.argv)
     assert isinstance(app, QApplication)
     instance = SingleInstance(home)
@@ -68,7 +71,11 @@ def run_app(home: Path) -> int:
         apply_palette(app)
         install_translator(app)
         app.setApplicationName("MONET")
-        controller = AppController(home)
+        if demo_url is None:
+            controller = AppController(home)
+        else:
+            controller = AppController(home, model_factory=standin_model(demo_url),
+                                       needs_key=False, demo=True)
         apply_palette(app, controller.core.settings.theme)
         follow_system(app, lambda: controller.core.settings.theme)
         instance.activated.connect(lambda: bring_forward(controller.window))

@@ -38,7 +38,9 @@ class StandInServer:
         port: int = 0,
         estimator: TokenEstimator | None = None,
         chunk_chars: int = 24,
+        answer_prefix: str = "（stand-in）受け取りました: ",
     ) -> None:
+        self.answer_prefix = answer_prefix  # what a reply without a script starts with
         self.estimator = estimator or TiktokenEstimator()
         self.cache = PromptCacheSimulator(self.estimator)
         self.chunk_chars = chunk_chars
@@ -113,7 +115,7 @@ class StandInServer:
                 script.popleft()
                 return ([{"type": "text", "text": reply}] if reply else []), "end_turn"
         snippet = user_text.strip().replace("\n", " ")[:40]
-        return [{"type": "text", "text": f"（stand-in）受け取りました: {snippet}"}], "end_turn"
+        return [{"type": "text", "text": f"{self.answer_prefix}{snippet}"}], "end_turn"
 
     @staticmethod
     def _last_user_text(messages: list[dict[str, Any]]) -> str:

@@ -62,6 +62,19 @@ def gateway_model(settings: Settings, timeout: float | None = None) -> ChatModel
     ))
 
 
+def standin_model(base_url: str) -> ModelFactory:
+    """Replies from a local stand-in of Anthropic's API (the demo's), through the real
+    SDK with a placeholder key: nothing leaves the machine."""
+
+    def make(settings: Settings) -> ChatModel:
+        from monet_app.gateway import AnthropicModel, make_client
+
+        return AnthropicModel(make_client("sk-ant-demo-stand-in", base_url=base_url,
+                                          max_retries=0))
+
+    return make
+
+
 def no_model(settings: Settings) -> ChatModel:
     """For entry points that never talk to Claude (``monet timeline``)."""
     raise ModelError("This command does not talk to Claude.")

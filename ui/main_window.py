@@ -90,9 +90,10 @@ def _banner(name: str, color: str) -> QLabel:
 
 
 class KeyBox(QFrame):
-    """No key yet: what to do, and a field to paste one (Enter saves)."""
+    """No key yet: what to do, a field to paste one (Enter saves), and the demo."""
 
     submitted = Signal(str)
+    demo_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -109,11 +110,16 @@ class KeyBox(QFrame):
         self.field.setEchoMode(QLineEdit.EchoMode.Password)
         self.field.setPlaceholderText(self.tr("Paste your Anthropic API key (sk-ant-…)"))
         self.save = QPushButton(self.tr("Use this key"))
+        self.demo = QPushButton(self.tr("Try the demo"))
+        self.demo.setToolTip(self.tr(
+            "A sample history in its own window and throwaway folder; your data is not "
+            "touched and nothing is sent anywhere."))
         self.where = QLabel()
         self.where.setWordWrap(True)
         row = QHBoxLayout()
         row.addWidget(self.field, 1)
         row.addWidget(self.save)
+        row.addWidget(self.demo)
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
         layout.addWidget(self.text)
@@ -121,6 +127,7 @@ class KeyBox(QFrame):
         layout.addWidget(self.where)
         self.save.clicked.connect(self._submit)
         self.field.returnPressed.connect(self._submit)
+        self.demo.clicked.connect(self.demo_requested)
 
     def _submit(self) -> None:
         key = self.field.text().strip()
@@ -166,6 +173,7 @@ class MainWindow(QMainWindow):
     edit_requested = Signal(int)  # the person's message id
     edit_cancelled = Signal()
     key_submitted = Signal(str)
+    demo_requested = Signal()
     draft_changed = Signal(str)
     closing = Signal()
 
@@ -314,6 +322,7 @@ class MainWindow(QMainWindow):
         self.search_box.returnPressed.connect(self._search_now)
         self.search_box.textChanged.connect(self._on_search_text)
         self.key_box.submitted.connect(self.key_submitted)
+        self.key_box.demo_requested.connect(self.demo_requested)
         self.side_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.side_list.customContextMenuRequested.connect(self._side_menu)
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -347,6 +356,9 @@ class MainWindow(QMainWindow):
         find_action.triggered.connect(self.focus_search)
         menu.addAction(find_action)
         self.addAction(find_action)
+        demo_action = QAction(self.tr("Open the demo…"), self)
+        demo_action.triggered.connect(self.demo_requested)
+        menu.addAction(demo_action)
         menu.addSeparator()
         quit_action = QAction(self.tr("Quit"), self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
@@ -708,6 +720,16 @@ class MainWindow(QMainWindow):
             out=last.output_tokens, usd=last.dollars,
         ))
         self.today_label.setText(self.tr("Today ${usd:.4f}").format(usd=figures.today_dollars))
+
+    def set_demo(self) -> None:
+        """The demo: said in the title and, permanently, in the status bar."""
+        self.setWindowTitle(self.tr("MONET — demo"))
+        mark = QLabel(self.tr("DEMO: a sample history in a throwaway folder; a built-in "
+                              "stand-in answers, not Claude"))
+        mark.setObjectName("demoMark")
+        mark.setStyleSheet("#demoMark { background: #b35c1e; color: white; padding: 2px 8px;"
+                           " border-radius: 3px; font-weight: bold; }")
+        self.statusBar().insertWidget(0, mark)
 
     # ----- the composer and the streaming row -------------------------------------------
     def clear_composer(self) -> None:

@@ -3,53 +3,58 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../monet_app/app.py" line="182" />
+        <location filename="../../monet_app/app.py" line="191" />
         <source>Something went wrong while asking Claude ({kind}). Your message is saved; details are in monet.log.</source>
         <translation>Claude への問い合わせ中に問題が起きました（{kind}）。メッセージは保存済みです。詳細は monet.log にあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="206" />
+        <location filename="../../monet_app/app.py" line="215" />
         <source>Thread {n}</source>
         <translation>スレッド {n}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="395" />
+        <location filename="../../monet_app/app.py" line="422" />
         <source>Promoted under {heading}; Claude reads it from the next message.</source>
         <translation>「{heading}」に昇格しました。次のメッセージから Claude に渡されます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="305" />
+        <location filename="../../monet_app/app.py" line="314" />
         <source>Wait for the reply to finish before deleting.</source>
         <translation>返答が終わってから削除してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="61" />
+        <location filename="../../monet_app/app.py" line="66" />
         <source>Something went wrong ({kind}). Nothing you typed was lost; details are in monet.log.</source>
         <translation>問題が起きました（{kind}）。入力した内容は失われていません。詳細は monet.log にあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="108" />
-        <location filename="../../monet_app/app.py" line="411" />
+        <location filename="../../monet_app/app.py" line="117" />
+        <location filename="../../monet_app/app.py" line="438" />
         <source>Wait until the deletion is finished.</source>
         <translation>削除が終わるまでお待ちください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="339" />
+        <location filename="../../monet_app/app.py" line="348" />
         <source>Please continue from where you stopped.</source>
         <translation>途切れたところから続けてください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="379" />
+        <location filename="../../monet_app/app.py" line="388" />
         <source>Key saved in the system keyring.</source>
         <translation>キーをシステムのキーリングに保存しました。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="380" />
+        <location filename="../../monet_app/app.py" line="389" />
         <source>Key kept for this session only; it is forgotten when MONET quits.</source>
         <translation>キーはこのセッションの間だけ保持します。MONET を終了すると消えます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="409" />
+        <location filename="../../monet_app/app.py" line="408" />
+        <source>Opening the demo in its own window…</source>
+        <translation>デモを別のウィンドウで開いています…</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="436" />
         <source>Wait for the reply to finish (or press Stop) before changing settings.</source>
         <translation>返答が終わるまで（または停止を押してから）設定を変えてください。</translation>
     </message>
@@ -57,38 +62,48 @@
 <context>
     <name>KeyBox</name>
     <message>
-        <location filename="../../ui/main_window.py" line="110" />
+        <location filename="../../ui/main_window.py" line="111" />
         <source>Paste your Anthropic API key (sk-ant-…)</source>
         <extracomment>Below these window widths the side panes fold away, so the conversation stays the widest pane; they come back when the window widens again (or by View menu / keys). Visible keyboard focus on every list and field, in the palette's highlight colour. The border and padding add up to the same width focused or not, so focusing the transcript never changes its width (which would lay every message out again).</extracomment>
         <translation>Anthropic の API キーを貼り付け（sk-ant-…）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="111" />
+        <location filename="../../ui/main_window.py" line="112" />
         <source>Use this key</source>
         <translation>このキーを使う</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="132" />
+        <location filename="../../ui/main_window.py" line="113" />
+        <source>Try the demo</source>
+        <translation>デモを試す</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="115" />
+        <source>A sample history in its own window and throwaway folder; your data is not touched and nothing is sent anywhere.</source>
+        <translation>サンプルの履歴を別のウィンドウと使い捨てのフォルダーで開きます。あなたのデータには触れず、どこにも何も送りません。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="139" />
         <source>Welcome to MONET</source>
         <translation>MONET へようこそ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="132" />
+        <location filename="../../ui/main_window.py" line="139" />
         <source>No API key yet</source>
         <translation>API キーがまだありません</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="135" />
+        <location filename="../../ui/main_window.py" line="142" />
         <source>MONET keeps one conversation per day with Claude. To get answers it needs an Anthropic API key (console.anthropic.com → API keys). Until then you can write, browse and search: everything you type is kept.</source>
         <translation>MONET は Claude との会話を1日1本にまとめます。返答を受け取るには Anthropic の API キーが必要です（console.anthropic.com → API keys）。それまでも書く・読む・検索することはでき、入力した内容はすべて保存されます。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="139" />
+        <location filename="../../ui/main_window.py" line="146" />
         <source>The key goes to the system keyring; it is never written to a file.</source>
         <translation>キーはシステムのキーリングに保存され、ファイルには書かれません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="141" />
+        <location filename="../../ui/main_window.py" line="148" />
         <source>No system keyring here: the key will be kept for this session only, until MONET quits. To keep it, set ANTHROPIC_API_KEY.</source>
         <translation>このシステムにはキーリングがありません。キーはこのセッションの間だけ、MONET を終了するまで保持されます。残すには ANTHROPIC_API_KEY を設定してください。</translation>
     </message>
@@ -96,219 +111,234 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/main_window.py" line="191" />
+        <location filename="../../ui/main_window.py" line="199" />
         <source>New thread</source>
         <translation>新しいスレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="213" />
+        <location filename="../../ui/main_window.py" line="221" />
         <source>Retry</source>
         <translation>再試行</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="222" />
+        <location filename="../../ui/main_window.py" line="230" />
         <source>Editing your last message: Enter sends it in place of the old one and its reply; Esc cancels.</source>
         <translation>最後のメッセージを編集中: Enter で元のメッセージと返答に置き換えて送信、Esc で取り消し。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="228" />
+        <location filename="../../ui/main_window.py" line="236" />
         <source>Send</source>
         <translation>送信</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="229" />
+        <location filename="../../ui/main_window.py" line="237" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="230" />
+        <location filename="../../ui/main_window.py" line="238" />
         <source>Stop the reply (Esc)</source>
         <translation>返答を止める（Esc）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="253" />
+        <location filename="../../ui/main_window.py" line="261" />
         <source>Search all days (Ctrl+F)</source>
         <translation>すべての日を検索（Ctrl+F）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="325" />
+        <location filename="../../ui/main_window.py" line="334" />
         <source>Settings…</source>
         <translation>設定…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="333" />
+        <location filename="../../ui/main_window.py" line="342" />
         <source>&amp;MONET</source>
         <translation>&amp;MONET</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="335" />
+        <location filename="../../ui/main_window.py" line="344" />
         <source>What MONET remembers…</source>
         <translation>MONET が覚えていること…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="338" />
+        <location filename="../../ui/main_window.py" line="347" />
         <source>Incognito today (nothing becomes a memory)</source>
         <translation>今日はシークレット（記憶に残さない）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="342" />
+        <location filename="../../ui/main_window.py" line="351" />
         <source>Promote to lasting memory…</source>
         <translation>永続的な記憶に昇格…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="345" />
+        <location filename="../../ui/main_window.py" line="354" />
         <source>Search…</source>
         <translation>検索…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="351" />
+        <location filename="../../ui/main_window.py" line="359" />
+        <source>Open the demo…</source>
+        <translation>デモを開く…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="363" />
         <source>Quit</source>
         <translation>終了</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="357" />
+        <location filename="../../ui/main_window.py" line="369" />
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="358" />
+        <location filename="../../ui/main_window.py" line="370" />
         <source>Days pane</source>
         <translation>日付の欄</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="363" />
+        <location filename="../../ui/main_window.py" line="375" />
         <source>Timeline and search pane</source>
         <translation>タイムラインと検索の欄</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="368" />
+        <location filename="../../ui/main_window.py" line="380" />
         <source>Next tab</source>
         <translation>次のタブ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="371" />
+        <location filename="../../ui/main_window.py" line="383" />
         <source>Previous tab</source>
         <translation>前のタブ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="374" />
+        <location filename="../../ui/main_window.py" line="386" />
         <source>Go to the message field</source>
         <translation>入力欄へ移動</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="421" />
+        <location filename="../../ui/main_window.py" line="433" />
         <source>Delete this day…</source>
         <translation>この日を削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="423" />
+        <location filename="../../ui/main_window.py" line="435" />
         <source>Delete everything said on {day}? Claude will not see it again.</source>
         <translation>{day} の会話をすべて削除しますか？ Claude がこれを見ることはもうありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="449" />
+        <location filename="../../ui/main_window.py" line="461" />
         <source>Copy message</source>
         <translation>メッセージをコピー</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="450" />
+        <location filename="../../ui/main_window.py" line="462" />
         <source>Edit and resend</source>
         <translation>編集して送り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="451" />
+        <location filename="../../ui/main_window.py" line="463" />
         <source>Regenerate reply</source>
         <translation>返答を作り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="452" />
+        <location filename="../../ui/main_window.py" line="464" />
         <source>Continue this reply</source>
         <translation>この返答の続きを書かせる</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="453" />
+        <location filename="../../ui/main_window.py" line="465" />
         <source>Delete this message…</source>
         <translation>このメッセージを削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="464" />
+        <location filename="../../ui/main_window.py" line="476" />
         <source>Message copied</source>
         <translation>メッセージをコピーしました</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="472" />
+        <location filename="../../ui/main_window.py" line="484" />
         <source>Delete this message and what was drawn from it?</source>
         <translation>このメッセージと、そこから作られた要約・記憶を削除しますか？</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="571" />
+        <location filename="../../ui/main_window.py" line="583" />
         <source>All tabs</source>
         <translation>すべて</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="599" />
+        <location filename="../../ui/main_window.py" line="611" />
         <source>Days</source>
         <translation>日付</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="603" />
+        <location filename="../../ui/main_window.py" line="615" />
         <source>Today</source>
         <translation>今日</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="614" />
+        <location filename="../../ui/main_window.py" line="626" />
         <source>Threads</source>
         <translation>スレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="629" />
+        <location filename="../../ui/main_window.py" line="641" />
         <source>{day} is a past day, shown read-only. Sending posts to today.</source>
         <translation>{day} は過去の日です（読み取り専用）。送信すると今日の会話に入ります。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="632" />
+        <location filename="../../ui/main_window.py" line="644" />
         <source>Sending returns to today</source>
         <translation>送信すると今日に戻ります</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="635" />
+        <location filename="../../ui/main_window.py" line="647" />
         <source>Message (Enter sends, Shift+Enter adds a line)</source>
         <translation>メッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="642" />
+        <location filename="../../ui/main_window.py" line="654" />
         <source>Message to {tab} (Enter sends, Shift+Enter adds a line)</source>
         <translation>{tab} へのメッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="651" />
+        <location filename="../../ui/main_window.py" line="663" />
         <source>Nothing in this tab on this day.</source>
         <translation>この日のこのタブには会話がありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="652" />
+        <location filename="../../ui/main_window.py" line="664" />
         <source>Nothing in this tab yet today. Write below; Claude sees every tab.</source>
         <translation>今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="698" />
+        <location filename="../../ui/main_window.py" line="710" />
         <source>Summarizing {n}</source>
         <translation>要約作成中 {n}件</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="699" />
+        <location filename="../../ui/main_window.py" line="711" />
         <source>Librarian: nothing pending</source>
         <translation>ライブラリアン: 待ちなし</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="703" />
+        <location filename="../../ui/main_window.py" line="715" />
         <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
         <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="710" />
+        <location filename="../../ui/main_window.py" line="722" />
         <source>Today ${usd:.4f}</source>
         <translation>今日 ${usd:.4f}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="726" />
+        <source>MONET — demo</source>
+        <translation>MONET — デモ</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="727" />
+        <source>DEMO: a sample history in a throwaway folder; a built-in stand-in answers, not Claude</source>
+        <translation>デモ: 使い捨てフォルダーのサンプル履歴です。答えるのは Claude ではなく内蔵の代役です</translation>
     </message>
 </context>
 <context>

@@ -13,6 +13,18 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 JA = {
+    'Opening the demo in its own window…':
+        'デモを別のウィンドウで開いています…',
+    'Try the demo':
+        'デモを試す',
+    'A sample history in its own window and throwaway folder; your data is not touched and nothing is sent anywhere.':
+        'サンプルの履歴を別のウィンドウと使い捨てのフォルダーで開きます。あなたのデータには触れず、どこにも何も送りません。',
+    'Open the demo…':
+        'デモを開く…',
+    'MONET — demo':
+        'MONET — デモ',
+    'DEMO: a sample history in a throwaway folder; a built-in stand-in answers, not Claude':
+        'デモ: 使い捨てフォルダーのサンプル履歴です。答えるのは Claude ではなく内蔵の代役です',
     'Please continue from where you stopped.':
         '途切れたところから続けてください。',
     'Key saved in the system keyring.':
