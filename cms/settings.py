@@ -73,6 +73,7 @@ class Settings:
     # {"model-prefix": {"input": $/MTok, "output": $/MTok, "write_5m": x, ...}}
     prices: dict[str, dict[str, float]] = field(default_factory=dict)
     theme: str = "system"  # the window's appearance: "system" | "light" | "dark"
+    backup_keep: int = 7  # daily automatic backups kept (monet_app/backup.py); 0: none
 
     # ----- derived values -------------------------------------------------------------
     @property
@@ -137,6 +138,8 @@ class Settings:
             problems.append("a 1-hour breakpoint cannot follow a 5-minute one (pinned 5m, TI 1h)")
         if self.max_retries < 0 or self.request_timeout_seconds <= 0:
             problems.append("retries must be 0 or more and the timeout above 0 seconds")
+        if not 0 <= self.backup_keep <= 3650:
+            problems.append(f"the backups kept must be from 0 to 3,650 (got {self.backup_keep})")
         if self.theme not in ("system", "light", "dark"):
             problems.append(f"the appearance must be system, light or dark (got {self.theme!r})")
         if not self.core_prompt.strip():

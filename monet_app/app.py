@@ -10,7 +10,9 @@ and the librarian run off the GUI thread.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 
@@ -19,10 +21,12 @@ from PySide6.QtWidgets import QApplication
 
 from cms.clock import Clock
 from cms.context.turn import TurnResult
+from monet_app import backup
 from monet_app.app_clock import SystemClock
+from monet_app.backup_schedule import BackupSchedule
 from monet_app.keys import keyring_available, load_api_key, store_api_key
 from monet_app.librarian_schedule import LibrarianSchedule
-from monet_app.navigator import Navigator
+from monet_app.navigator import GEOMETRY_KEY, Navigator
 from monet_app.operations import conversation, memory, search
 from monet_app.operations import settings as settings_ops
 from monet_app.operations.run import describe, run_inline, run_op
@@ -45,15 +49,17 @@ class AppController(QObject):
         ``demo``: the demo history (``monet_app.demo``): the window says so, and the
         librarian stays offline whatever key exists (the demo spends nothing)."""
         super().__init__()
-        self.core: Core = build_core(home, clock=clock or SystemClock(),
-                                     model_factory=model_factory, request_log=env_request_log(),
-                                     summarizer="offline" if demo else "auto")
+        self._build = partial(build_core, home, clock=clock or SystemClock(),
+                              model_factory=model_factory, request_log=env_request_log(),
+                              summarizer="offline" if demo else "auto")
+        self.core: Core = self._build()
         self.window = MainWindow(list(self.core.settings.tabs))
         if demo:
             self.window.set_demo()
         self.nav = Navigator(self.core)
         self.stream = StreamPresenter(self.window, self.nav, self)
         self.librarian = LibrarianSchedule(self.core, self)
+        self.backups = BackupSchedule(self.core, self)
         self.last_tab = ""
         self._search_id = 0
         self._deleting = False
@@ -93,21 +99,29 @@ class AppController(QObject):
         w.key_submitted.connect(self.use_key)
         w.demo_requested.connect(self.open_demo)
         w.draft_changed.connect(self.keep_draft)
+        w.geometry_changed.connect(self._keep_geometry)
         self.stream.finished.connect(self._reply_finished)
         self.stream.failed.connect(self._reply_failed)
         self.librarian.passed.connect(self.refresh_timeline)
+        self.backups.made.connect(self._backup_made)
+        self.backups.failed.connect(self._backup_failed)
+        w.backup_requested.connect(self.backups.run_now)
+        w.restore_requested.connect(self.restore_backup)
 
         self.core.context.app_started()
         w.set_tabs(list(self.core.settings.tabs), self.nav.tab)
         if not self.core.settings.sunset_model:
             self.nav.ensure_thread()
         self.librarian.start(first_pass_soon=True)
+        self.backups.start()
+        self._show_last_backup()
         self._day_timer.start(DAY_CHECK_MS)
         days = self.nav.days()
         if demo and not days[0].count and len(days) > 1:
             self.nav.open_day(days[1].day)  # the demo opens on its latest day with talk
         self.refresh_all()
         w.set_composer_text(self.nav.load_draft())  # what was typed and not sent last time
+        w.restore_geometry(self.nav.load_text(GEOMETRY_KEY))
         self._offer_key()
 
     # ----- sending ----------------------------------------------------------------------
@@ -407,6 +421,10 @@ class AppController(QObject):
             return
         self.window.notify(self.tr("Opening the demo in its own window…"))
 
+    def _keep_geometry(self, saved: str) -> None:
+        with contextlib.suppress(Exception):  # a size not kept is no reason to complain
+            self.nav.save_text(GEOMETRY_KEY, saved)
+
     def keep_draft(self, text: str) -> None:
         """The composer's unsent text, kept so quitting loses none of it."""
         try:
@@ -444,6 +462,7 @@ class AppController(QObject):
             qapp = QApplication.instance()
             if isinstance(qapp, QApplication):
                 apply_palette(qapp, self.core.settings.theme)
+                self.window.restyle()
         self.nav.settings_changed()
         self.window.set_tabs(list(self.core.settings.tabs), self.nav.tab)
         self.librarian.start()  # the interval may have changed
@@ -451,11 +470,62 @@ class AppController(QObject):
         self._offer_key()
         return None
 
+    # ----- backups ----------------------------------------------------------------------
+    def _show_last_backup(self) -> None:
+        self.window.set_backup_folder(str(self.core.home / backup.BACKUP_FOLDER))
+        when = backup.last_backup(self.core.home)
+        self.window.set_backup_status(
+            self.tr("No backup yet") if when is None
+            else self.tr("Backed up {when}").format(when=when.strftime("%Y-%m-%d %H:%M")),
+            failed=False)
+
+    def _backup_made(self, when: datetime) -> None:
+        self._show_last_backup()
+        self.window.notify(self.tr("Backup made ({when}) in {folder}.").format(
+            when=when.strftime("%H:%M"), folder=self.core.home / backup.BACKUP_FOLDER))
+
+    def _backup_failed(self, problem: str) -> None:
+        """Said loudly: a failed backup is a risk the person must know about."""
+        self.window.set_backup_status(self.tr("Backup failed"), failed=True)
+        self.window.show_error(self.tr(
+            "The backup failed: {problem} Your conversation is unchanged; MONET tries again "
+            "in an hour (or MONET → Back up now).").format(problem=problem), can_retry=False)
+
+    def restore_backup(self, archive: str) -> None:
+        """Replace this home's database with a backup: the window lets go of the database,
+        the restore keeps the replaced one beside it, and the window opens it again."""
+        if self.stream.busy or self._deleting:
+            self._show_problem(self.tr("Wait for the reply or the deletion to finish first."))
+            return
+        self.librarian.stop()
+        self.backups.stop()
+        self.core.close()
+        result, problem = run_inline(partial(
+            backup.restore, Path(archive), self.core.home, self.core.clock.now(), force=True),
+            self._bug)
+        self.core = self._build()
+        self.nav = Navigator(self.core)
+        self.stream.navigator = self.nav
+        self.librarian.core = self.backups.core = self.core
+        self.librarian.start(first_pass_soon=True)
+        self.backups.start()
+        self.window.set_tabs(list(self.core.settings.tabs), self.nav.tab)
+        self.refresh_all()
+        self._show_last_backup()
+        if problem is not None or result is None:
+            self._show_problem(problem or self._bug.format(kind="restore"))
+            return
+        kept = f" {result.replaced[0].name}" if result.replaced else ""
+        self.window.notify(self.tr(
+            "Restored {n} messages from {file}; the replaced database is kept as{kept}.")
+            .format(n=result.messages, file=Path(archive).name, kept=kept))
+
     def close(self) -> None:
         """Stop the timers and the librarian and close the database (once)."""
         if self._closed:
             return
         self._closed = True
+        self.backups.stop()
         self.librarian.stop()
         self._day_timer.stop()
         self.core.close()

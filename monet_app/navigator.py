@@ -42,6 +42,8 @@ class Exchange:
 
 #: The composer's unsent text, kept across quitting (``setting`` table).
 COMPOSER_DRAFT_KEY = "composer_draft"
+#: The window's size and place when it was closed.
+GEOMETRY_KEY = "window_geometry"
 
 
 class Navigator:
@@ -225,19 +227,26 @@ class Navigator:
             for _line, e in self.core.context.timeline_entries(every_line=True)
         ]
 
-    def load_draft(self) -> str:
-        """The composer's unsent text from the last run ("" if none or unreadable)."""
+    def load_text(self, key: str) -> str:
+        """A small text the window keeps between runs ("" if none or unreadable)."""
         try:
             with self.core.db.session() as session:
-                value = queries.read_value(session, COMPOSER_DRAFT_KEY)
-        except Exception:  # noqa: BLE001 - a draft never stops the window from opening
+                value = queries.read_value(session, key)
+        except Exception:  # noqa: BLE001 - it never stops the window from opening
             return ""
         return value if isinstance(value, str) else ""
 
-    def save_draft(self, text: str) -> None:
-        """Keep the composer's unsent text (nothing kept for an empty composer)."""
+    def save_text(self, key: str, text: str) -> None:
+        """Keep a small text between runs (nothing kept when it is blank)."""
         with self.core.db.session() as session:
-            queries.write_value(session, COMPOSER_DRAFT_KEY, text if text.strip() else None)
+            queries.write_value(session, key, text if text.strip() else None)
+
+    def load_draft(self) -> str:
+        """The composer's unsent text from the last run."""
+        return self.load_text(COMPOSER_DRAFT_KEY)
+
+    def save_draft(self, text: str) -> None:
+        self.save_text(COMPOSER_DRAFT_KEY, text)
 
     def status(self) -> StatusFigures:
         with self.core.db.session() as session:

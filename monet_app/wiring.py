@@ -140,10 +140,11 @@ class Core:
         settings = settings.validated()
         with self.db.session() as session:
             save_settings(session, settings)
-        # privacy and appearance change nothing that is sent: no rebuild for them
+        # privacy, appearance and backups change nothing that is sent: no rebuild for them
         privacy_only = replace(
             self.settings, incognito_days=settings.incognito_days,
             incognito_tabs=settings.incognito_tabs, theme=settings.theme,
+            backup_keep=settings.backup_keep,
         ) == settings
         self.settings = settings
         if privacy_only:

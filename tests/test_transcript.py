@@ -302,6 +302,23 @@ def test_a_drag_on_a_message_selects_part_of_its_text(qtbot, view: TranscriptVie
     assert selected and text.startswith(selected) and selected != text
 
 
+def test_pressing_on_a_partly_hidden_message_does_not_scroll_the_view(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+    """Found under Xvfb: a press on a reply whose top was above the view scrolled it into
+    view, so the drag that followed selected words of another message."""
+    long = "\n\n".join(f"paragraph {i} of a long answer" for i in range(40))
+    show(view, [row(1, "user", "tell me"), row(2, "assistant", long), row(3, "user", "ok")])
+    view.scrollToBottom()
+    bar = view.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.value() > 0)
+    index = view.model().index(1, 0)
+    assert view.visualRect(index).top() < 0  # its top is hidden above the view
+    before = bar.value()
+    press = QPoint(view.visualRect(index).center().x(), 20)
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=press)
+    assert view.delegate.editor is not None
+    assert bar.value() == before
+
+
 def test_the_open_editor_looks_exactly_like_the_painted_row(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
     show(view, [row(1, "user", "ありがとう！\n二行目"), row(2, "assistant", REPLY)])
     for number in (0, 1):

@@ -314,3 +314,105 @@ def test_with_a_key_no_key_box(qtbot, app_for, monkeypatch) -> None:  # type: ig
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-key-123456")
     c = app_for(factory=gateway_model)
     assert not c.window.key_box.isVisible()
+
+
+# ----- issue 14: the daily backup and restoring from the window -------------------------
+def test_the_daily_backup_is_made_and_said_and_a_failure_is_said_loudly(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from monet_app import backup
+
+    home = tmp_path / "home"
+    c = app_for(home)
+    type_and_enter(qtbot, c, "worth keeping")
+    wait_idle(qtbot, c)
+    assert c.backups.due()
+    with qtbot.waitSignal(c.backups.made, timeout=10_000):
+        c.backups.run_now()
+    assert list((home / "backups").glob("monet-auto-*.zip"))
+    assert c.window.backup_label.text().startswith(("Backed up", "バックアップ済み"))
+    assert not c.backups.due()  # one a day
+    for old in (home / "backups").glob("*.zip"):
+        old.unlink()
+    (home / "backups").rmdir()
+    (home / "backups").write_text("a file where the folder should be")
+    with qtbot.waitSignal(c.backups.failed, timeout=10_000):
+        c.backups.run_now()
+    assert "failed" in c.window.backup_label.text() or "失敗" in c.window.backup_label.text()
+    assert c.window.error_box.isVisible()
+    assert backup.last_backup(home) is None
+
+
+def test_restoring_a_backup_from_the_window_brings_that_moment_back(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from datetime import datetime
+
+    from monet_app import backup
+
+    home = tmp_path / "home"
+    c = app_for(home)
+    type_and_enter(qtbot, c, "before the backup")
+    wait_idle(qtbot, c)
+    made = backup.make_backup(home, datetime.now().astimezone(), out=tmp_path / "b.zip")
+    type_and_enter(qtbot, c, "after the backup")
+    wait_idle(qtbot, c)
+    c.restore_backup(str(made.path))
+    assert [m.text for m in messages(c) if m.role == "user"] == ["before the backup"]
+    assert [r.text for r in c.window.model.rows if r.role == "user"] == ["before the backup"]
+    assert list(home.glob("monet.db.replaced-*"))
+    type_and_enter(qtbot, c, "the window goes on after a restore")
+    wait_idle(qtbot, c)
+    assert messages(c)[-1].role == "assistant"
+
+
+# ----- found under Xvfb (second read): appearance, placeholders, narrow panes ------------
+def test_choosing_dark_in_settings_turns_every_part_of_the_window_dark(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QPalette
+
+    c = app_for()
+    app = QApplication.instance()
+    original = app.palette()  # type: ignore[union-attr]
+    try:
+        assert c.apply_settings(replace(c.settings_values(), theme="dark")) is None
+        w = c.window
+        for widget in (w.side_list, w.view, w.composer, w.search_box):
+            assert widget.palette().color(QPalette.ColorRole.Base).lightness() < 80, widget
+        for label in (w.side_title, w.librarian_label, w.today_label):
+            assert label.palette().color(QPalette.ColorRole.WindowText).lightness() > 160
+        assert c.apply_settings(replace(c.settings_values(), theme="light")) is None
+        assert w.menuBar().palette().color(QPalette.ColorRole.Window).lightness() > 160
+        assert w.view.palette().color(QPalette.ColorRole.Base).lightness() > 200
+    finally:
+        app.setPalette(original)  # type: ignore[union-attr]
+
+
+def test_the_composer_hint_says_where_a_message_goes_without_a_click(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from tests.test_app import _past_day
+
+    home = tmp_path / "home"
+    _past_day(home)
+    c = app_for(home)
+    c.window.select_tab(ALL_TABS)
+    assert c.core.settings.tab_label(c.nav.send_tab) in c.window.composer.placeholderText()
+    c.open_day("2025-01-05")
+    assert c.window.composer.placeholderText() in ("Sending returns to today",
+                                                   "送信すると今日に戻ります")
+
+
+def test_in_a_narrow_window_one_side_pane_at_a_time(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    w = c.window
+    w.resize(640, 700)
+    qtbot.waitUntil(lambda: not w.right.isVisible() and not w.left.isVisible(), timeout=3000)
+    w.days_action.trigger()
+    assert w.left.isVisible()
+    w.memory_pane_action.trigger()
+    assert w.right.isVisible() and not w.left.isVisible()  # the conversation stays readable
+
+
+def test_the_window_size_is_remembered(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    home = tmp_path / "home"
+    c = app_for(home)
+    c.window.resize(760, 540)  # the offscreen screen is 800 x 600
+    qtbot.waitUntil(lambda: c.window.width() == 760)
+    c.window.close()
+    c.close()
+    again = app_for(home)
+    assert (again.window.width(), again.window.height()) == (760, 540)

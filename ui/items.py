@@ -94,6 +94,7 @@ class SettingsValues:
     sunset_model: bool
     incognito_tabs: tuple[str, ...] = ()
     theme: str = "system"  # "system" | "light" | "dark"
+    backup_keep: int = 7  # daily backups kept; 0: none
 
 
 @dataclass(frozen=True)

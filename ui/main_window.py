@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -20,6 +20,7 @@ from PySide6.QtGui import (
     QShortcut,
 )
 from PySide6.QtWidgets import (
+    QFileDialog,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -174,8 +175,11 @@ class MainWindow(QMainWindow):
     edit_cancelled = Signal()
     key_submitted = Signal(str)
     demo_requested = Signal()
+    backup_requested = Signal()
+    restore_requested = Signal(str)  # the backup file chosen
     draft_changed = Signal(str)
     closing = Signal()
+    geometry_changed = Signal(str)  # the window's geometry (base64), at close
 
     def __init__(self, tabs: list[tuple[str, str]]) -> None:
         super().__init__()
@@ -190,6 +194,7 @@ class MainWindow(QMainWindow):
         self._can_continue = False
         self._editing = False
         self._auto_hidden: set[str] = set()
+        self._styled_for = QGuiApplication.palette().cacheKey()
         self._last_width = 0
 
         # --- left: days or threads ---
@@ -295,11 +300,14 @@ class MainWindow(QMainWindow):
 
         # --- status bar ---
         self.librarian_label = QLabel()
+        self.backup_label = QLabel()
+        self._backup_folder = ""
         self.last_reply_label = QLabel()
         self.today_label = QLabel()
         status = QStatusBar()
         status.addWidget(self.librarian_label)
         status.addWidget(self.last_reply_label, 1)
+        status.addPermanentWidget(self.backup_label)
         status.addPermanentWidget(self.today_label)
         self.setStatusBar(status)
 
@@ -356,6 +364,13 @@ class MainWindow(QMainWindow):
         find_action.triggered.connect(self.focus_search)
         menu.addAction(find_action)
         self.addAction(find_action)
+        menu.addSeparator()
+        backup_action = QAction(self.tr("Back up now"), self)
+        backup_action.triggered.connect(self.backup_requested)
+        menu.addAction(backup_action)
+        restore_action = QAction(self.tr("Restore from a backup…"), self)
+        restore_action.triggered.connect(self._choose_restore)
+        menu.addAction(restore_action)
         demo_action = QAction(self.tr("Open the demo…"), self)
         demo_action.triggered.connect(self.demo_requested)
         menu.addAction(demo_action)
@@ -485,6 +500,24 @@ class MainWindow(QMainWindow):
         ):
             self.delete_message_requested.emit(row.id)
 
+    def _choose_restore(self) -> None:
+        path, _filter = QFileDialog.getOpenFileName(
+            self, self.tr("Restore from a backup"), self._backup_folder,
+            self.tr("MONET backups (*.zip)"))
+        if path and self.confirm(self.tr(
+            "Replace everything in this data folder with the backup {file}? The current "
+            "database is kept beside it as a dated copy.").format(file=path)
+        ):
+            self.restore_requested.emit(path)
+
+    def set_backup_folder(self, folder: str) -> None:
+        self._backup_folder = folder
+
+    def set_backup_status(self, text: str, failed: bool) -> None:
+        """When the last backup was made; in red when the last one failed."""
+        self.backup_label.setText(text)
+        self.backup_label.setStyleSheet("color: #d9534f; font-weight: bold;" if failed else "")
+
     def confirm(self, question: str) -> bool:
         """A destructive question: No is the default, so Enter never deletes."""
         answer = QMessageBox.question(
@@ -523,6 +556,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self._draft_timer.stop()
         self._save_draft()  # what was typed and not sent is there next time
+        self.geometry_changed.emit(bytes(self.saveGeometry().toBase64().data()).decode())
         self.closing.emit()
         super().closeEvent(event)
 
@@ -543,10 +577,40 @@ class MainWindow(QMainWindow):
         pane = self.left if which == "left" else self.right
         action = self.days_action if which == "left" else self.memory_pane_action
         self._auto_hidden.discard(which)  # the person's choice holds
+        if on and self.width() < NARROW_RIGHT:
+            # narrow: one side pane at a time, so the conversation stays readable
+            other = "right" if which == "left" else "left"
+            other_pane = self.right if other == "right" else self.left
+            other_action = self.memory_pane_action if other == "right" else self.days_action
+            if other_pane.isVisibleTo(self):
+                other_pane.setVisible(False)
+                self._auto_hidden.add(other)
+                other_action.blockSignals(True)
+                other_action.setChecked(False)
+                other_action.blockSignals(False)
         pane.setVisible(on)
         action.blockSignals(True)
         action.setChecked(on)
         action.blockSignals(False)
+
+    def changeEvent(self, event: QEvent) -> None:
+        """A new palette (Settings → Appearance, or the system turning dark): widgets under
+        a style sheet keep the colours they were polished with, so the sheet is set again
+        and every widget takes the new palette."""
+        super().changeEvent(event)
+        if event.type() not in (QEvent.Type.PaletteChange,
+                                QEvent.Type.ApplicationPaletteChange):
+            return
+        self.restyle()
+
+    def restyle(self) -> None:
+        """Set the style sheet again if the application's palette is new since the last
+        time (once per palette: the events the sheet itself causes pass through)."""
+        key = QGuiApplication.palette().cacheKey()
+        if key != self._styled_for:
+            self._styled_for = key
+            self.setStyleSheet("")
+            self.setStyleSheet(FOCUS_STYLE)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -646,6 +710,7 @@ class MainWindow(QMainWindow):
             self.composer.setPlaceholderText(
                 self.tr("Message (Enter sends, Shift+Enter adds a line)")
             )
+        self.composer.viewport().update()  # the hint shows now, not at the next click
 
     def set_send_tab(self, label: str) -> None:
         """In the all-tabs view, say which tab a message typed now goes to."""
@@ -653,6 +718,7 @@ class MainWindow(QMainWindow):
             self.composer.setPlaceholderText(
                 self.tr("Message to {tab} (Enter sends, Shift+Enter adds a line)")
                 .format(tab=label))
+            self.composer.viewport().update()
 
     @property
     def read_only(self) -> bool:
@@ -734,6 +800,11 @@ class MainWindow(QMainWindow):
     # ----- the composer and the streaming row -------------------------------------------
     def clear_composer(self) -> None:
         self.composer.clear()
+
+    def restore_geometry(self, saved: str) -> None:
+        """The size and place the window had when it was closed (if it still fits)."""
+        if saved:
+            self.restoreGeometry(QByteArray.fromBase64(saved.encode()))
 
     def composer_text(self) -> str:
         return self.composer.toPlainText()

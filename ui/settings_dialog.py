@@ -79,6 +79,11 @@ class SettingsDialog(QDialog):
         self.interval = QSpinBox()
         self.interval.setRange(1, 24 * 60)
         self.interval.setValue(values.librarian_interval_minutes)
+        self.backup_keep = QSpinBox()
+        self.backup_keep.setObjectName("backupKeep")
+        self.backup_keep.setRange(0, 3650)
+        self.backup_keep.setSpecialValueText(self.tr("none"))
+        self.backup_keep.setValue(values.backup_keep)
         self.incognito = QLineEdit(", ".join(values.incognito_tabs))
         self.incognito.setPlaceholderText(self.tr("tab ids, e.g. social"))
         self.sunset = QCheckBox(self.tr("One conversation per day (sunset model)"))
@@ -102,6 +107,7 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Token ceiling"), self.ceiling)
         form.addRow(self.tr("Day starts at"), self.day_start)
         form.addRow(self.tr("Librarian every (minutes)"), self.interval)
+        form.addRow(self.tr("Daily backups kept"), self.backup_keep)
         form.addRow(self.tr("Incognito tabs (no memories)"), self.incognito)
         form.addRow("", self.sunset)
         form.addRow(self.tr("Appearance"), self.theme)
@@ -124,6 +130,7 @@ class SettingsDialog(QDialog):
             sunset_model=self.sunset.isChecked(),
             incognito_tabs=tuple(t.strip() for t in self.incognito.text().split(",") if t.strip()),
             theme=str(self.theme.currentData() or "system"),
+            backup_keep=self.backup_keep.value(),
         )
 
     def show_problem(self, text: str) -> None:

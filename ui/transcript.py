@@ -1028,12 +1028,20 @@ class TranscriptView(QListView):
         if not self.can_select_text(index):
             return None
         index = self._plain(index)
+        # Choosing the row and opening its editor would scroll a partly hidden row into
+        # view; under the mouse that moves the text away from the press, and the drag
+        # would select other words. The mouse keeps the view where it is.
+        bar = self.verticalScrollBar()
+        kept = bar.value()
         if self.currentIndex() != index:
             self.setCurrentIndex(index)
         editor = self._delegate.editor
         if editor is None or not self._delegate.is_editing(index):
             self.edit(index)
             editor = self._delegate.editor
+        if not keyboard and bar.value() != kept:
+            bar.setValue(kept)
+            self.updateEditorGeometries()
         if editor is None:
             return None
         editor.selectable(keyboard)

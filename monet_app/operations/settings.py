@@ -17,7 +17,7 @@ def settings_values(settings: Settings) -> SettingsValues:
     s = settings
     return SettingsValues("", s.model, s.tabs, s.ceiling_tokens, s.day_start,
                           s.librarian_interval_minutes, s.sunset_model, s.incognito_tabs,
-                          theme=s.theme)
+                          theme=s.theme, backup_keep=s.backup_keep)
 
 
 def apply_settings(core: Core, values: SettingsValues) -> str | None:
@@ -29,7 +29,7 @@ def apply_settings(core: Core, values: SettingsValues) -> str | None:
         day_start=values.day_start,
         librarian_interval_minutes=values.librarian_interval_minutes,
         sunset_model=values.sunset_model, incognito_tabs=values.incognito_tabs,
-        theme=values.theme,
+        theme=values.theme, backup_keep=values.backup_keep,
     )
     where = None
     if values.api_key:

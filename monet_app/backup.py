@@ -1,0 +1,251 @@
+"""Backups a person can trust with a year of their life, and restoring one.
+
+A backup is one zip file: ``monet.db`` copied with SQLite's online backup API (a
+consistent snapshot even while the app, a librarian or a replay is writing), the text
+files beside it that Claude reads (``system_prompt_core.txt``, ``context_summary.txt``)
+and ``manifest.json`` (when, which MONET and schema revision, how many messages, and the
+SHA-256 of every file). The copy's integrity is checked before the zip is written, and
+the zip is written whole or not at all.
+
+Restoring checks the archive (hashes, SQLite's integrity check) before touching the home,
+refuses a home that already holds a database unless forced, keeps what it replaces as
+dated copies beside it, and checks the restored database again. The app makes one
+backup a day into ``<home>/backups`` and keeps the newest ``backup_keep`` (7).
+
+    monet backup --home H [--out FILE]
+    monet restore FILE --home H [--force]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from storage.database import DB_FILENAME
+from storage.errors import InputError
+from storage.files import process_lock
+
+#: The files beside the database that a backup carries (Claude reads both).
+TEXT_FILES = ("system_prompt_core.txt", "context_summary.txt")
+MANIFEST = "manifest.json"
+FORMAT = 1
+BACKUP_FOLDER = "backups"
+#: Automatic backups are named so, and only these are ever rotated away.
+AUTO_PREFIX = "monet-auto-"
+
+
+class BackupError(InputError):
+    """A backup or a restore that cannot be done, said in one sentence."""
+
+
+@dataclass(frozen=True)
+class BackupResult:
+    path: Path
+    size_bytes: int
+    messages: int
+    schema_revision: str
+
+
+@dataclass(frozen=True)
+class RestoreResult:
+    home: Path
+    messages: int
+    schema_revision: str
+    replaced: tuple[Path, ...]  # the dated copies of what was there before
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _integrity(path: Path) -> tuple[str, str, int]:
+    """(integrity_check's answer, the schema revision, the number of messages)."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        verdict = str(conn.execute("PRAGMA integrity_check").fetchone()[0])
+        revision = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+        messages = conn.execute("SELECT count(*) FROM message").fetchone()[0]
+    except sqlite3.DatabaseError as exc:
+        return f"not a MONET database ({exc})", "", 0
+    finally:
+        conn.close()
+    return verdict, str(revision[0]) if revision else "", int(messages)
+
+
+def _copy_database(source: Path, target: Path) -> None:
+    """SQLite's online backup: pages copied in steps, restarted if a writer changes one,
+    so the copy is one consistent moment of the database."""
+    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30)
+    dst = sqlite3.connect(target)
+    try:
+        src.backup(dst, pages=1024)
+    finally:
+        dst.close()
+        src.close()
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("monet")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def default_name(now: datetime, auto: bool = False) -> str:
+    return f"{AUTO_PREFIX if auto else 'monet-'}{now.strftime('%Y%m%d-%H%M%S')}.zip"
+
+
+def make_backup(home: Path, now: datetime, out: Path | None = None,
+                auto: bool = False) -> BackupResult:
+    """Back ``home`` up into ``out`` (default: ``<home>/backups/monet-<when>.zip``)."""
+    database = home / DB_FILENAME
+    if not database.is_file():
+        raise BackupError(f"There is no MONET database in {home}; nothing was backed up.")
+    target = out or home / BACKUP_FOLDER / default_name(now, auto)
+    if target.is_dir():
+        target = target / default_name(now, auto)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent, prefix=".monet-backup-") as tmp:
+        copy = Path(tmp) / DB_FILENAME
+        try:
+            _copy_database(database, copy)
+        except sqlite3.DatabaseError as exc:
+            raise BackupError(
+                f"The database in {home} could not be read for a backup ({exc}); nothing "
+                "was written.") from exc
+        verdict, revision, messages = _integrity(copy)
+        if verdict != "ok":
+            raise BackupError(
+                f"The database in {home} failed SQLite's integrity check ({verdict}); the "
+                "backup was not written. Keep your older backups.")
+        files = {DB_FILENAME: copy}
+        for name in TEXT_FILES:
+            if (home / name).is_file():
+                files[name] = home / name
+        manifest = {
+            "format": FORMAT, "created": now.isoformat(), "monet_version": _version(),
+            "schema_revision": revision, "messages": messages,
+            "files": {name: _sha256(path) for name, path in files.items()},
+        }
+        partial = Path(tmp) / "backup.zip"
+        with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+            for name, path in files.items():
+                archive.write(path, name)
+            archive.writestr(MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False))
+        os.replace(partial, target)  # whole or not at all
+    return BackupResult(target, target.stat().st_size, messages, revision)
+
+
+def rotate(home: Path, keep: int) -> list[Path]:
+    """Remove the oldest automatic backups beyond ``keep``; returns what went. Backups
+    the person made by hand are never removed."""
+    folder = home / BACKUP_FOLDER
+    if keep <= 0 or not folder.is_dir():
+        return []
+    autos = sorted(folder.glob(f"{AUTO_PREFIX}*.zip"))
+    gone = autos[:-keep] if len(autos) > keep else []
+    for path in gone:
+        path.unlink(missing_ok=True)
+    return gone
+
+
+def last_backup(home: Path) -> datetime | None:
+    """When the newest backup in ``<home>/backups`` was made (by its file time)."""
+    folder = home / BACKUP_FOLDER
+    if not folder.is_dir():
+        return None
+    times = [p.stat().st_mtime for p in folder.glob("monet-*.zip")]
+    return datetime.fromtimestamp(max(times)).astimezone() if times else None
+
+
+def _read_archive(archive: Path, into: Path) -> dict[str, object]:
+    """Extract and verify ``archive``: every file's hash, and the database's integrity."""
+    try:
+        with zipfile.ZipFile(archive) as opened:
+            names = set(opened.namelist())
+            if MANIFEST not in names or DB_FILENAME not in names:
+                raise BackupError(f"{archive} is not a MONET backup (no manifest or database).")
+            manifest = json.loads(opened.read(MANIFEST))
+            wanted = manifest.get("files", {})
+            for name in wanted:
+                if name != DB_FILENAME and name not in TEXT_FILES:
+                    raise BackupError(f"{archive} holds an unexpected file {name!r}; refused.")
+                opened.extract(name, into)
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise BackupError(f"{archive} cannot be read as a MONET backup ({exc}).") from exc
+    for name, digest in wanted.items():
+        if _sha256(into / name) != digest:
+            raise BackupError(f"{archive} is damaged: {name} does not match its checksum.")
+    verdict, _revision, _messages = _integrity(into / DB_FILENAME)
+    if verdict != "ok":
+        raise BackupError(f"The database in {archive} failed SQLite's integrity check "
+                          f"({verdict}); nothing was restored.")
+    return dict(manifest)
+
+
+def _bring_to_this_schema(folder: Path) -> None:
+    """Open the extracted copy as MONET would: an older backup is upgraded to this
+    MONET's schema there, before anything is replaced; a newer one is refused."""
+    from storage import Database
+
+    db = Database(folder)  # raises DatabaseTooNewError for a newer MONET's backup
+    db.close()
+    conn = sqlite3.connect(folder / DB_FILENAME)
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # one file to move
+        conn.execute("PRAGMA journal_mode=DELETE")
+    finally:
+        conn.close()
+
+
+def restore(archive: Path, home: Path, now: datetime, force: bool = False) -> RestoreResult:
+    """Restore ``archive`` into ``home``. Close MONET on that home first (the window's own
+    Restore does so). What is replaced is kept as ``<name>.replaced-<when>``."""
+    if not archive.is_file():
+        raise BackupError(f"{archive} does not exist or is not a file.")
+    database = home / DB_FILENAME
+    if database.exists() and not force:
+        raise BackupError(
+            f"{home} already holds a MONET database; nothing was changed. Add --force to "
+            "replace it (the current one is kept beside it as a dated copy).")
+    home.mkdir(parents=True, exist_ok=True)
+    stamp = now.strftime("%Y%m%d-%H%M%S")
+    with tempfile.TemporaryDirectory(dir=home, prefix=".monet-restore-") as tmp:
+        extracted = Path(tmp)
+        _read_archive(archive, extracted)
+        _bring_to_this_schema(extracted)
+        replaced: list[Path] = []
+        with process_lock(home, "migrating"):  # no MONET opens the home meanwhile
+            if database.exists():
+                kept = home / f"{DB_FILENAME}.replaced-{stamp}"
+                _copy_database(database, kept)  # WAL contents included
+                replaced.append(kept)
+                for suffix in ("-wal", "-shm"):
+                    (home / (DB_FILENAME + suffix)).unlink(missing_ok=True)
+            for name in TEXT_FILES:
+                current = home / name
+                if current.exists() and (extracted / name).exists():
+                    kept = home / f"{name}.replaced-{stamp}"
+                    os.replace(current, kept)
+                    replaced.append(kept)
+                if (extracted / name).exists():
+                    os.replace(extracted / name, current)
+            os.replace(extracted / DB_FILENAME, database)
+        verdict, revision, messages = _integrity(database)
+        if verdict != "ok":
+            raise BackupError(f"The restored database failed SQLite's integrity check "
+                              f"({verdict}); the replaced one is kept as {replaced[:1]}.")
+    return RestoreResult(home, messages, revision, tuple(replaced))
