@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -68,6 +69,17 @@ def _seconds(value: str) -> float:
     return number
 
 
+def monet_version() -> str:
+    """This MONET's version, from its installed metadata (a wheel, an editable install,
+    or a PyInstaller bundle, which carries the metadata: ``packaging/monet.spec``)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("monet")
+    except PackageNotFoundError:
+        return "unknown (not installed: pip install -e .)"
+
+
 def _home(value: str | None) -> Path:
     from storage.database import default_home
 
@@ -84,6 +96,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--demo", action="store_true",
                         help="open the window on a bundled sample history in a throwaway "
                              "folder (--home DIR keeps it); answered by a built-in stand-in")
+    parser.add_argument("--version", action="version", version=f"monet {monet_version()}")
+    parser.add_argument("--smoke", action="store_true",
+                        help="a check for packagers: open the window (also with --demo), "
+                             "print the time to its first paint, close it, exit 0")
     sub = parser.add_subparsers(dest="command")
 
     rp = sub.add_parser("replay", help="run a trace through MONET on a simulated clock")
@@ -161,6 +177,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     tl = sub.add_parser("timeline", help="print the Timeline Index as it would be rendered now")
     tl.add_argument("--home", dest="sub_home")
+
+    bk = sub.add_parser("backup", help="a consistent copy of the data folder, safe while "
+                                       "MONET runs (one zip file)")
+    bk.add_argument("--home", dest="sub_home")
+    bk.add_argument("--out", type=Path, metavar="FILE",
+                    help="where to write it (default: HOME/backups/monet-<when>.zip)")
+    rs = sub.add_parser("restore", help="put a backup back into a data folder (close MONET "
+                                        "on it first)")
+    rs.add_argument("archive", type=Path, metavar="FILE")
+    rs.add_argument("--home", dest="sub_home")
+    rs.add_argument("--force", action="store_true",
+                    help="replace a database already there (kept beside it as a dated copy)")
+
+    de = sub.add_parser("install-desktop",
+                        help="add MONET to the Linux application menu, with its icon")
+    de.add_argument("--dry-run", action="store_true",
+                    help="say which files would be written, write none")
     return parser
 
 
@@ -193,9 +226,37 @@ def _demo(args: argparse.Namespace) -> int:
         return 2
 
 
+def _ask_for_smoke(started: float) -> bool:
+    """``--smoke``: the window (the demo's too) closes after its first paint. False when
+    Qt cannot start (said on stderr)."""
+    try:
+        from monet_app.desktop import request_smoke
+    except ImportError as exc:  # a broken Qt install: say what is missing
+        print(f"monet: the window cannot start ({exc}). See the README's Linux notes.",
+              file=sys.stderr)
+        return False
+    request_smoke(started)
+    return True
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    started = time.perf_counter()
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "install-desktop":  # writes nothing in any data folder
+        from monet_app.install_desktop import install
+
+        try:
+            return install(dry_run=args.dry_run)
+        except UserFacingError as exc:
+            print(f"monet: {exc}", file=sys.stderr)
+            return 2
+    if args.smoke:
+        if args.command is not None:
+            print("monet: --smoke opens the window; it takes no command.", file=sys.stderr)
+            return 2
+        if not _ask_for_smoke(started):
+            return 2
     if args.demo:
         return _demo(args)
     home = _home(getattr(args, "sub_home", None) or args.home)
@@ -251,6 +312,23 @@ def _run(args: argparse.Namespace, home: Path) -> int:
             live=args.live,
         )
         print(summary.text())
+        return 0
+    if args.command in ("backup", "restore"):
+        from datetime import datetime
+
+        from monet_app import backup
+
+        now = datetime.now().astimezone()
+        if args.command == "backup":
+            made = backup.make_backup(home, now, args.out)
+            print(f"backed up {made.messages:,} messages (schema {made.schema_revision}) to "
+                  f"{made.path} ({made.size_bytes / 1e6:.1f} MB); integrity checked")
+            return 0
+        done = backup.restore(args.archive, home, now, force=args.force)
+        kept = "; the replaced files are kept as " + ", ".join(
+            p.name for p in done.replaced) if done.replaced else ""
+        print(f"restored {done.messages:,} messages (schema {done.schema_revision}) into "
+              f"{done.home}; integrity checked before and after{kept}")
         return 0
     if args.command == "export":
         from monet_app.export import checked_day, target_of, write_export

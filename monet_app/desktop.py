@@ -4,24 +4,113 @@ and a shutdown that keeps what a reply in flight had said (``monet`` with no com
 One window per data folder (``monet_app.single_instance``): a second launch on the same
 home brings the running window forward, says so on stderr and exits with 0, without
 building a second controller (two would disagree about what is pending).
+
+``monet --smoke`` (also with ``--demo``) is a check for packagers: the window opens as
+usual (``QT_QPA_PLATFORM=offscreen`` works), and after its first paint the time since
+the process started is printed, with the language and one translated word, then the
+window closes as Ctrl+Q does and the exit code is 0 (1 when nothing painted in time).
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QThreadPool, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QThreadPool, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 
 from monet_app.app import AppController
 from monet_app.single_instance import Answer, SingleInstance
 from monet_app.wiring import standin_model
-from ui.look import apply_palette, follow_system, install_translator
+from ui.look import app_icon, apply_palette, follow_system, install_translator, ui_language
 
 #: How long quitting waits for work still running (a reply being stopped, a librarian pass).
 SHUTDOWN_WAIT_MS = 10_000
+#: ``--smoke``: how long the window may take to paint before the check fails.
+SMOKE_TIMEOUT_MS = 60_000
+
+#: ``monet --smoke`` asked for (``request_smoke``): the ``time.perf_counter()`` of the
+#: command's start (its imports not counted), used where the process's own start time
+#: cannot be read.
+_smoke_since: float | None = None
+
+
+def request_smoke(since: float) -> None:
+    """Make the next ``run_app`` a smoke check (``monet --smoke``, ``monet --demo --smoke``:
+    the demo reaches ``run_app`` through ``monet_app.demo.run_demo``)."""
+    global _smoke_since
+    _smoke_since = since
+
+
+def process_age_ms() -> float | None:
+    """Milliseconds since this process started, where the system says (Linux's /proc;
+    10 ms resolution), else None."""
+    try:
+        stat = Path("/proc/self/stat").read_text()
+        start_ticks = int(stat.rsplit(")", 1)[1].split()[19])  # field 22, starttime
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+        return (uptime - start_ticks / os.sysconf("SC_CLK_TCK")) * 1000
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+
+
+class FirstPaint(QObject):
+    """Calls ``then`` once, right after the first paint of any widget of ``window``
+    (an application-wide event filter, removed as soon as it has seen it)."""
+
+    def __init__(self, window: QWidget, then: Callable[[], None]) -> None:
+        super().__init__(window)
+        self._window = window
+        self._then = then
+        self._seen = False
+        app = QCoreApplication.instance()
+        assert app is not None
+        app.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (not self._seen and event.type() == QEvent.Type.Paint
+                and isinstance(watched, QWidget) and watched.window() is self._window):
+            self._seen = True
+            app = QCoreApplication.instance()
+            if app is not None:
+                app.removeEventFilter(self)
+            QTimer.singleShot(0, self._then)  # after this paint has been drawn
+        return False
+
+
+def smoke_check(window: QWidget, since: float) -> QTimer:
+    """After ``window``'s first paint: print how long it took and close the window.
+    Returns the timer that fails the check (exit code 1) when no paint comes in time."""
+    app = QCoreApplication.instance()
+    assert app is not None
+    timeout = QTimer(window)
+    timeout.setSingleShot(True)
+
+    def painted() -> None:
+        timeout.stop()
+        age = process_age_ms()
+        if age is None:
+            age, origin = (time.perf_counter() - since) * 1000, "the command's start"
+        else:
+            origin = "process start"
+        send = QCoreApplication.translate("MainWindow", "Send")
+        print(f"window painted in {age:.0f} ms (from {origin}); language "
+              f"{ui_language()}, Send = {send}", flush=True)
+        window.close()
+
+    def too_slow() -> None:
+        print(f"monet: the window did not paint within {SMOKE_TIMEOUT_MS // 1000} s.",
+              file=sys.stderr, flush=True)
+        app.exit(1)
+
+    FirstPaint(window, painted)
+    timeout.timeout.connect(too_slow)
+    timeout.start(SMOKE_TIMEOUT_MS)
+    return timeout
 
 
 def bring_forward(window: QWidget) -> None:
@@ -58,9 +147,13 @@ def close_on_signals(window: QWidget) -> QTimer:
     return ticker
 
 
-def run_app(home: Path, demo_url: str | None = None) -> int:
+def run_app(home: Path, demo_url: str | None = None, *, smoke: bool | None = None) -> int:
     """The window on ``home``. ``demo_url``: the demo's stand-in server; replies come
-    from it (any key), and the window says it is a demo."""
+    from it (any key), and the window says it is a demo. ``smoke``: close the window
+    after its first paint, saying how long it took (default: as ``request_smoke`` asked)."""
+    since = _smoke_since if _smoke_since is not None else time.perf_counter()
+    if smoke is None:
+        smoke = _smoke_since is not None
     app = QApplication.instance() or QApplication(sys.argv)
     assert isinstance(app, QApplication)
     instance = SingleInstance(home)
@@ -71,6 +164,8 @@ def run_app(home: Path, demo_url: str | None = None) -> int:
         apply_palette(app)
         install_translator(app)
         app.setApplicationName("MONET")
+        app.setWindowIcon(app_icon())
+        app.setDesktopFileName("monet")  # monet install-desktop's entry (Wayland's app id)
         if demo_url is None:
             controller = AppController(home)
         else:
@@ -80,6 +175,8 @@ def run_app(home: Path, demo_url: str | None = None) -> int:
         follow_system(app, lambda: controller.core.settings.theme)
         instance.activated.connect(lambda: bring_forward(controller.window))
         close_on_signals(controller.window)
+        if smoke:
+            smoke_check(controller.window, since)
         controller.window.show()
         controller.window.focus_composer()
         code = app.exec()

@@ -82,7 +82,10 @@ def schedule_for(home: Path, kind: str | None = None, at: str = "04:00") -> Sche
     kind = kind or ("launchd" if sys.platform == "darwin"
                     else "systemd" if shutil.which("systemctl") else "cron")
     hour, minute = (int(x) for x in at.split(":"))
-    argv = [sys.executable, "-m", "monet_app.cli", "librarian", "--once", "--home", str(home)]
+    # a frozen bundle (PyInstaller) is the monet command itself
+    runner = [sys.executable] if getattr(sys, "frozen", False) \
+        else [sys.executable, "-m", "monet_app.cli"]
+    argv = [*runner, "librarian", "--once", "--home", str(home)]
     log = home / "librarian.log"
     if kind == "launchd":
         path = Path.home() / "Library" / "LaunchAgents" / "app.monet.librarian.plist"

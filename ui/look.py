@@ -1,6 +1,11 @@
-"""Language and palette: Qt translations following the system locale (or MONET_LANG), and
-a light or dark palette following the system's colour scheme, unless the appearance
-setting (``theme``: "system" | "light" | "dark") or ``MONET_THEME=light|dark`` picks one.
+"""Language, palette and icon: Qt translations following the system locale (or
+MONET_LANG), a light or dark palette following the system's colour scheme, unless the
+appearance setting (``theme``: "system" | "light" | "dark") or ``MONET_THEME=light|dark``
+picks one, and the app's icon.
+
+The compiled translation (``ui/i18n/monet_ja.qm``) and the icons (``ui/icons/``) are
+package data of ``ui``: found beside this module in a checkout, an installed wheel and a
+PyInstaller bundle alike (``pyproject.toml``, ``packaging/monet.spec``).
 
 Precedence: ``MONET_THEME``, then the setting, then the system. Both palettes are explicit
 (Fusion's default is not relied on) and readable: text on its background, highlighted
@@ -13,11 +18,15 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QLocale, Qt, QTranslator
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtCore import QLibraryInfo, QLocale, Qt, QTranslator
+from PySide6.QtGui import QColor, QGuiApplication, QIcon, QPalette
 from PySide6.QtWidgets import QApplication
 
-I18N = Path(__file__).resolve().parents[1] / "assets" / "i18n"
+#: The compiled translations (sources and how to rebuild them: ``assets/i18n/translate_ja.py``).
+I18N = Path(__file__).resolve().parent / "i18n"
+#: The app's icon, drawn from ``assets/icons/monet.svg`` by ``assets/icons/render_icons.py``.
+ICONS = Path(__file__).resolve().parent / "icons"
+ICON_SIZES = (16, 32, 48, 64, 128, 256, 512)
 
 THEMES = ("system", "light", "dark")
 
@@ -71,13 +80,29 @@ def ui_language() -> str:
 
 
 def install_translator(app: QApplication) -> QTranslator | None:
+    """MONET's Japanese, and Qt's own (the Yes / No / Save / Cancel of standard dialogs)
+    from Qt's translations where the installed Qt carries them. Returns MONET's."""
     if ui_language() != "ja":
         return None
+    qt_own = QTranslator(app)
+    qt_path = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    if qt_own.load("qtbase_ja", qt_path):
+        app.installTranslator(qt_own)
     translator = QTranslator(app)
     if translator.load(str(I18N / "monet_ja.qm")):
         app.installTranslator(translator)
         return translator
     return None
+
+
+def app_icon() -> QIcon:
+    """MONET's icon in every rendered size (PNG: no SVG plugin needed to show it)."""
+    icon = QIcon()
+    for size in ICON_SIZES:
+        path = ICONS / f"monet-{size}.png"
+        if path.is_file():
+            icon.addFile(str(path))
+    return icon
 
 
 def _forced_theme() -> str | None:

@@ -1,109 +1,247 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="ja_JP">
 <context>
+    <name>AboutDialog</name>
+    <message>
+        <location filename="../../ui/about_dialog.py" line="38" />
+        <source>About MONET</source>
+        <translation>MONET について</translation>
+    </message>
+    <message>
+        <location filename="../../ui/about_dialog.py" line="51" />
+        <source>One continuous conversation with Claude per day, with a Timeline Index that keeps the prompt cache hitting.</source>
+        <translation>Claude との会話を1日1本に。Timeline Index がプロンプトキャッシュを効かせ続けます。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/about_dialog.py" line="67" />
+        <source>Open the data folder</source>
+        <translation>データフォルダーを開く</translation>
+    </message>
+    <message>
+        <location filename="../../ui/about_dialog.py" line="68" />
+        <source>Show the data folder in the file manager</source>
+        <translation>データフォルダーをファイルマネージャーで表示</translation>
+    </message>
+    <message>
+        <location filename="../../ui/about_dialog.py" line="70" />
+        <source>none (a new database)</source>
+        <translation>なし（新しいデータベース）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/about_dialog.py" line="80" />
+        <source>Data folder:</source>
+        <translation>データフォルダー:</translation>
+    </message>
+    <message>
+        <location filename="../../ui/about_dialog.py" line="83" />
+        <source>Database schema:</source>
+        <translation>データベースのスキーマ:</translation>
+    </message>
+    <message>
+        <location filename="../../ui/about_dialog.py" line="85" />
+        <source>Running on:</source>
+        <translation>実行環境:</translation>
+    </message>
+    <message>
+        <location filename="../../ui/about_dialog.py" line="92" />
+        <source>Close</source>
+        <translation>閉じる</translation>
+    </message>
+</context>
+<context>
     <name>AppController</name>
     <message>
-        <location filename="../../monet_app/app.py" line="191" />
+        <location filename="../../monet_app/app.py" line="250" />
         <source>Something went wrong while asking Claude ({kind}). Your message is saved; details are in monet.log.</source>
         <translation>Claude への問い合わせ中に問題が起きました（{kind}）。メッセージは保存済みです。詳細は monet.log にあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="215" />
+        <location filename="../../monet_app/app.py" line="273" />
         <source>Thread {n}</source>
         <translation>スレッド {n}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="422" />
+        <location filename="../../monet_app/app.py" line="494" />
         <source>Promoted under {heading}; Claude reads it from the next message.</source>
         <translation>「{heading}」に昇格しました。次のメッセージから Claude に渡されます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="314" />
+        <location filename="../../monet_app/app.py" line="372" />
         <source>Wait for the reply to finish before deleting.</source>
         <translation>返答が終わってから削除してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="66" />
+        <location filename="../../monet_app/app.py" line="75" />
         <source>Something went wrong ({kind}). Nothing you typed was lost; details are in monet.log.</source>
         <translation>問題が起きました（{kind}）。入力した内容は失われていません。詳細は monet.log にあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="117" />
-        <location filename="../../monet_app/app.py" line="438" />
+        <location filename="../../monet_app/app.py" line="147" />
+        <location filename="../../monet_app/app.py" line="510" />
         <source>Wait until the deletion is finished.</source>
         <translation>削除が終わるまでお待ちください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="348" />
+        <location filename="../../monet_app/app.py" line="227" />
+        <source>Your message is saved.</source>
+        <translation>メッセージは保存済みです。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="229" />
+        <source>No API key yet: paste one above or in Settings; Claude answers once a key is set.</source>
+        <translation>API キーがまだありません。上の欄か設定に貼り付けてください。キーが入ると Claude が答えます。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="231" />
+        <source>The API key was refused (401). Check it in Settings.</source>
+        <translation>API キーが拒否されました（401）。設定で確認してください。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="232" />
+        <source>Claude did not answer in time.</source>
+        <translation>Claude が時間内に答えませんでした。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="233" />
+        <source>No connection to Anthropic. MONET keeps working offline; retry when you are back online.</source>
+        <translation>Anthropic に接続できません。MONET はオフラインでも使えます。つながったら再試行してください。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="235" />
+        <source>Claude is overloaded right now (529); try again shortly.</source>
+        <translation>Claude は今混み合っています（529）。少ししてから再試行してください。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="236" />
+        <source>Anthropic had a server error; try again.</source>
+        <translation>Anthropic 側でサーバーエラーが起きました。再試行してください。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="237" />
+        <source>The reply broke off; what arrived is kept, marked incomplete.</source>
+        <translation>返答が途中で切れました。届いた分は「途中」として残してあります。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="238" />
+        <source>The reply stopped before Claude finished it; what arrived is kept, marked incomplete.</source>
+        <translation>Claude が書き終える前に返答が止まりました。届いた分は「途中」として残してあります。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="243" />
+        <source>Anthropic's rate limit was reached; try again in {s} s.</source>
+        <translation>Anthropic の利用上限に達しました。{s} 秒後に再試行してください。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="245" />
+        <source>Anthropic's rate limit was reached; try again in a minute.</source>
+        <translation>Anthropic の利用上限に達しました。1分ほどしてから再試行してください。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="406" />
         <source>Please continue from where you stopped.</source>
         <translation>途切れたところから続けてください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="388" />
+        <location filename="../../monet_app/app.py" line="449" />
         <source>Key saved in the system keyring.</source>
         <translation>キーをシステムのキーリングに保存しました。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="389" />
+        <location filename="../../monet_app/app.py" line="450" />
         <source>Key kept for this session only; it is forgotten when MONET quits.</source>
         <translation>キーはこのセッションの間だけ保持します。MONET を終了すると消えます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="408" />
+        <location filename="../../monet_app/app.py" line="476" />
         <source>Opening the demo in its own window…</source>
         <translation>デモを別のウィンドウで開いています…</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="436" />
+        <location filename="../../monet_app/app.py" line="508" />
         <source>Wait for the reply to finish (or press Stop) before changing settings.</source>
         <translation>返答が終わるまで（または停止を押してから）設定を変えてください。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="532" />
+        <source>No backup yet</source>
+        <translation>バックアップなし</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="533" />
+        <source>Backed up {when}</source>
+        <translation>バックアップ済み {when}</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="538" />
+        <source>Backup made ({when}) in {folder}.</source>
+        <translation>バックアップを作りました（{when}）: {folder}</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="543" />
+        <source>Backup failed</source>
+        <translation>バックアップ失敗</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="545" />
+        <source>The backup failed: {problem} Your conversation is unchanged; MONET tries again in an hour (or MONET → Back up now).</source>
+        <translation>バックアップに失敗しました: {problem} 会話は変わっていません。1時間後に再試行します（MONET → 今すぐバックアップ でも可）。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="552" />
+        <source>Wait for the reply or the deletion to finish first.</source>
+        <translation>返答か削除が終わるまでお待ちください。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/app.py" line="574" />
+        <source>Restored {n} messages from {file}; the replaced database is kept as{kept}.</source>
+        <translation>{file} から {n} 件のメッセージを復元しました。置き換えたデータベースは{kept} として残してあります。</translation>
     </message>
 </context>
 <context>
     <name>KeyBox</name>
     <message>
-        <location filename="../../ui/main_window.py" line="111" />
+        <location filename="../../ui/main_window.py" line="112" />
         <source>Paste your Anthropic API key (sk-ant-…)</source>
         <extracomment>Below these window widths the side panes fold away, so the conversation stays the widest pane; they come back when the window widens again (or by View menu / keys). Visible keyboard focus on every list and field, in the palette's highlight colour. The border and padding add up to the same width focused or not, so focusing the transcript never changes its width (which would lay every message out again).</extracomment>
         <translation>Anthropic の API キーを貼り付け（sk-ant-…）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="112" />
+        <location filename="../../ui/main_window.py" line="113" />
         <source>Use this key</source>
         <translation>このキーを使う</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="113" />
+        <location filename="../../ui/main_window.py" line="114" />
         <source>Try the demo</source>
         <translation>デモを試す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="115" />
+        <location filename="../../ui/main_window.py" line="116" />
         <source>A sample history in its own window and throwaway folder; your data is not touched and nothing is sent anywhere.</source>
         <translation>サンプルの履歴を別のウィンドウと使い捨てのフォルダーで開きます。あなたのデータには触れず、どこにも何も送りません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="139" />
+        <location filename="../../ui/main_window.py" line="140" />
         <source>Welcome to MONET</source>
         <translation>MONET へようこそ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="139" />
+        <location filename="../../ui/main_window.py" line="140" />
         <source>No API key yet</source>
         <translation>API キーがまだありません</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="142" />
+        <location filename="../../ui/main_window.py" line="143" />
         <source>MONET keeps one conversation per day with Claude. To get answers it needs an Anthropic API key (console.anthropic.com → API keys). Until then you can write, browse and search: everything you type is kept.</source>
         <translation>MONET は Claude との会話を1日1本にまとめます。返答を受け取るには Anthropic の API キーが必要です（console.anthropic.com → API keys）。それまでも書く・読む・検索することはでき、入力した内容はすべて保存されます。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="146" />
+        <location filename="../../ui/main_window.py" line="147" />
         <source>The key goes to the system keyring; it is never written to a file.</source>
         <translation>キーはシステムのキーリングに保存され、ファイルには書かれません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="148" />
+        <location filename="../../ui/main_window.py" line="149" />
         <source>No system keyring here: the key will be kept for this session only, until MONET quits. To keep it, set ANTHROPIC_API_KEY.</source>
         <translation>このシステムにはキーリングがありません。キーはこのセッションの間だけ、MONET を終了するまで保持されます。残すには ANTHROPIC_API_KEY を設定してください。</translation>
     </message>
@@ -111,232 +249,282 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/main_window.py" line="199" />
+        <location filename="../../ui/main_window.py" line="205" />
         <source>New thread</source>
         <translation>新しいスレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="221" />
+        <location filename="../../ui/main_window.py" line="227" />
         <source>Retry</source>
         <translation>再試行</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="230" />
+        <location filename="../../ui/main_window.py" line="236" />
         <source>Editing your last message: Enter sends it in place of the old one and its reply; Esc cancels.</source>
         <translation>最後のメッセージを編集中: Enter で元のメッセージと返答に置き換えて送信、Esc で取り消し。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="236" />
+        <location filename="../../ui/main_window.py" line="242" />
         <source>Send</source>
         <translation>送信</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="237" />
+        <location filename="../../ui/main_window.py" line="243" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="238" />
+        <location filename="../../ui/main_window.py" line="244" />
         <source>Stop the reply (Esc)</source>
         <translation>返答を止める（Esc）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="261" />
+        <location filename="../../ui/main_window.py" line="267" />
         <source>Search all days (Ctrl+F)</source>
         <translation>すべての日を検索（Ctrl+F）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="334" />
+        <location filename="../../ui/main_window.py" line="342" />
+        <source>Copy</source>
+        <translation>コピー</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="342" />
+        <source>Edit</source>
+        <translation>編集</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="343" />
+        <source>Regenerate</source>
+        <translation>作り直す</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="343" />
+        <source>Continue</source>
+        <translation>続ける</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="352" />
         <source>Settings…</source>
         <translation>設定…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="342" />
+        <location filename="../../ui/main_window.py" line="360" />
         <source>&amp;MONET</source>
         <translation>&amp;MONET</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="344" />
+        <location filename="../../ui/main_window.py" line="362" />
         <source>What MONET remembers…</source>
         <translation>MONET が覚えていること…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="347" />
+        <location filename="../../ui/main_window.py" line="365" />
         <source>Incognito today (nothing becomes a memory)</source>
         <translation>今日はシークレット（記憶に残さない）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="351" />
+        <location filename="../../ui/main_window.py" line="369" />
         <source>Promote to lasting memory…</source>
         <translation>永続的な記憶に昇格…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="354" />
+        <location filename="../../ui/main_window.py" line="372" />
         <source>Search…</source>
         <translation>検索…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="359" />
+        <location filename="../../ui/main_window.py" line="378" />
+        <source>Back up now</source>
+        <translation>今すぐバックアップ</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="381" />
+        <source>Restore from a backup…</source>
+        <translation>バックアップから復元…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="384" />
         <source>Open the demo…</source>
         <translation>デモを開く…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="363" />
+        <location filename="../../ui/main_window.py" line="387" />
+        <source>About MONET…</source>
+        <translation>MONET について…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="392" />
         <source>Quit</source>
         <translation>終了</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="369" />
+        <location filename="../../ui/main_window.py" line="398" />
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="370" />
+        <location filename="../../ui/main_window.py" line="399" />
         <source>Days pane</source>
         <translation>日付の欄</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="375" />
+        <location filename="../../ui/main_window.py" line="404" />
         <source>Timeline and search pane</source>
         <translation>タイムラインと検索の欄</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="380" />
+        <location filename="../../ui/main_window.py" line="409" />
         <source>Next tab</source>
         <translation>次のタブ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="383" />
+        <location filename="../../ui/main_window.py" line="412" />
         <source>Previous tab</source>
         <translation>前のタブ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="386" />
+        <location filename="../../ui/main_window.py" line="415" />
         <source>Go to the message field</source>
         <translation>入力欄へ移動</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="433" />
+        <location filename="../../ui/main_window.py" line="462" />
         <source>Delete this day…</source>
         <translation>この日を削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="435" />
+        <location filename="../../ui/main_window.py" line="464" />
         <source>Delete everything said on {day}? Claude will not see it again.</source>
         <translation>{day} の会話をすべて削除しますか？ Claude がこれを見ることはもうありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="461" />
+        <location filename="../../ui/main_window.py" line="490" />
         <source>Copy message</source>
         <translation>メッセージをコピー</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="462" />
+        <location filename="../../ui/main_window.py" line="491" />
         <source>Edit and resend</source>
         <translation>編集して送り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="463" />
+        <location filename="../../ui/main_window.py" line="492" />
         <source>Regenerate reply</source>
         <translation>返答を作り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="464" />
+        <location filename="../../ui/main_window.py" line="493" />
         <source>Continue this reply</source>
         <translation>この返答の続きを書かせる</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="465" />
+        <location filename="../../ui/main_window.py" line="494" />
         <source>Delete this message…</source>
         <translation>このメッセージを削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="476" />
+        <location filename="../../ui/main_window.py" line="505" />
         <source>Message copied</source>
         <translation>メッセージをコピーしました</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="484" />
+        <location filename="../../ui/main_window.py" line="513" />
         <source>Delete this message and what was drawn from it?</source>
         <translation>このメッセージと、そこから作られた要約・記憶を削除しますか？</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="583" />
+        <location filename="../../ui/main_window.py" line="519" />
+        <source>Restore from a backup</source>
+        <translation>バックアップから復元</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="520" />
+        <source>MONET backups (*.zip)</source>
+        <translation>MONET のバックアップ (*.zip)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="522" />
+        <source>Replace everything in this data folder with the backup {file}? The current database is kept beside it as a dated copy.</source>
+        <translation>このデータフォルダーの内容をバックアップ {file} で置き換えますか？ 今のデータベースは日付付きのコピーとして隣に残します。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="661" />
         <source>All tabs</source>
         <translation>すべて</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="611" />
+        <location filename="../../ui/main_window.py" line="689" />
         <source>Days</source>
         <translation>日付</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="615" />
+        <location filename="../../ui/main_window.py" line="693" />
         <source>Today</source>
         <translation>今日</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="626" />
+        <location filename="../../ui/main_window.py" line="704" />
         <source>Threads</source>
         <translation>スレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="641" />
+        <location filename="../../ui/main_window.py" line="719" />
         <source>{day} is a past day, shown read-only. Sending posts to today.</source>
         <translation>{day} は過去の日です（読み取り専用）。送信すると今日の会話に入ります。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="644" />
+        <location filename="../../ui/main_window.py" line="722" />
         <source>Sending returns to today</source>
         <translation>送信すると今日に戻ります</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="647" />
+        <location filename="../../ui/main_window.py" line="725" />
         <source>Message (Enter sends, Shift+Enter adds a line)</source>
         <translation>メッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="654" />
+        <location filename="../../ui/main_window.py" line="734" />
         <source>Message to {tab} (Enter sends, Shift+Enter adds a line)</source>
         <translation>{tab} へのメッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="663" />
+        <location filename="../../ui/main_window.py" line="744" />
         <source>Nothing in this tab on this day.</source>
         <translation>この日のこのタブには会話がありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="664" />
+        <location filename="../../ui/main_window.py" line="745" />
         <source>Nothing in this tab yet today. Write below; Claude sees every tab.</source>
         <translation>今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="710" />
+        <location filename="../../ui/main_window.py" line="793" />
         <source>Summarizing {n}</source>
         <translation>要約作成中 {n}件</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="711" />
+        <location filename="../../ui/main_window.py" line="794" />
         <source>Librarian: nothing pending</source>
         <translation>ライブラリアン: 待ちなし</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="715" />
+        <location filename="../../ui/main_window.py" line="798" />
         <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
         <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="722" />
+        <location filename="../../ui/main_window.py" line="805" />
         <source>Today ${usd:.4f}</source>
         <translation>今日 ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="726" />
+        <location filename="../../ui/main_window.py" line="815" />
         <source>MONET — demo</source>
         <translation>MONET — デモ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="727" />
+        <location filename="../../ui/main_window.py" line="816" />
         <source>DEMO: a sample history in a throwaway folder; a built-in stand-in answers, not Claude</source>
         <translation>デモ: 使い捨てフォルダーのサンプル履歴です。答えるのは Claude ではなく内蔵の代役です</translation>
     </message>
@@ -385,77 +573,77 @@
         <translation>忘れた項目は、その元になったメッセージとともにこれ以降どのリクエストにも入りません。メッセージは履歴に残りますが Claude からは見えなくなります（一緒に削除することもできます）。訂正すると次のメッセージから Claude が読む内容が変わります。</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="125" />
+        <location filename="../../ui/memory_dialog.py" line="133" />
         <source>Preference</source>
         <translation>好み</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="126" />
+        <location filename="../../ui/memory_dialog.py" line="134" />
         <source>Promise</source>
         <translation>約束</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="127" />
+        <location filename="../../ui/memory_dialog.py" line="135" />
         <source>Done together</source>
         <translation>一緒にしたこと</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="128" />
+        <location filename="../../ui/memory_dialog.py" line="136" />
         <source>You asked</source>
         <translation>覚えてと頼まれた</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="129" />
+        <location filename="../../ui/memory_dialog.py" line="137" />
         <source>Fact</source>
         <translation>事実</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="130" />
+        <location filename="../../ui/memory_dialog.py" line="138" />
         <source>About you</source>
         <translation>あなたについて</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="141" />
+        <location filename="../../ui/memory_dialog.py" line="149" />
         <source> (contradiction: please check)</source>
         <translation>（矛盾あり・確認してください）</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="146" />
+        <location filename="../../ui/memory_dialog.py" line="154" />
         <source>Nothing is remembered yet.</source>
         <translation>まだ何も覚えていません。</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="165" />
+        <location filename="../../ui/memory_dialog.py" line="173" />
         <source>From: {source}</source>
         <translation>出典: {source}</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="172" />
+        <location filename="../../ui/memory_dialog.py" line="180" />
         <source>Correct</source>
         <translation>訂正</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="172" />
+        <location filename="../../ui/memory_dialog.py" line="180" />
         <source>What is true:</source>
         <translation>正しい内容:</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="188" />
+        <location filename="../../ui/memory_dialog.py" line="196" />
         <source>Delete messages</source>
         <translation>メッセージの削除</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="189" />
+        <location filename="../../ui/memory_dialog.py" line="197" />
         <source>Forget this item and delete the messages it came from (and Claude's replies to them) from your history? This cannot be undone.</source>
         <translation>この項目を忘れ、元になったメッセージ（と Claude の返答）を履歴から削除しますか？ 元に戻せません。</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="212" />
+        <location filename="../../ui/memory_dialog.py" line="220" />
         <source>Forgotten, with its messages: {fact}</source>
         <translation>忘れました（元のメッセージも削除）: {fact}</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="213" />
+        <location filename="../../ui/memory_dialog.py" line="221" />
         <source>Forgotten: {fact}</source>
         <translation>忘れました: {fact}</translation>
     </message>
@@ -463,34 +651,34 @@
 <context>
     <name>MessageDelegate</name>
     <message>
-        <location filename="../../ui/transcript.py" line="583" />
-        <location filename="../../ui/transcript.py" line="813" />
+        <location filename="../../ui/transcript.py" line="748" />
+        <location filename="../../ui/transcript.py" line="1057" />
         <source>Copy</source>
         <translation>コピー</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript.py" line="584" />
-        <location filename="../../ui/transcript.py" line="813" />
+        <location filename="../../ui/transcript.py" line="749" />
+        <location filename="../../ui/transcript.py" line="1057" />
         <source>Copied</source>
         <translation>コピーしました</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript.py" line="686" />
+        <location filename="../../ui/transcript.py" line="860" />
         <source>You</source>
         <translation>あなた</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript.py" line="686" />
+        <location filename="../../ui/transcript.py" line="860" />
         <source>Tool</source>
         <translation>ツール</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript.py" line="689" />
+        <location filename="../../ui/transcript.py" line="863" />
         <source>(incomplete)</source>
         <translation>（途中で途切れました）</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript.py" line="693" />
+        <location filename="../../ui/transcript.py" line="867" />
         <source>(forgotten: Claude no longer sees this)</source>
         <translation>（忘れた内容: Claude にはもう見えません）</translation>
     </message>
@@ -526,27 +714,27 @@
 <context>
     <name>SearchPanel</name>
     <message>
-        <location filename="../../ui/panels.py" line="245" />
+        <location filename="../../ui/panels.py" line="255" />
         <source>No message matches.</source>
         <translation>一致するメッセージはありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="247" />
+        <location filename="../../ui/panels.py" line="257" />
         <source>The best {n} matches</source>
         <translation>上位 {n} 件</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="250" />
+        <location filename="../../ui/panels.py" line="260" />
         <source>1 match</source>
         <translation>1 件</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="250" />
+        <location filename="../../ui/panels.py" line="260" />
         <source>{n} matches</source>
         <translation>{n} 件</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="253" />
+        <location filename="../../ui/panels.py" line="263" />
         <source>You</source>
         <translation>あなた</translation>
     </message>
@@ -589,67 +777,77 @@
         <translation>このシステムにはキーリングがありません。キーはこのセッションの間だけ、MONET を終了するまで保持されます。</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="83" />
+        <location filename="../../ui/settings_dialog.py" line="85" />
+        <source>none</source>
+        <translation>なし</translation>
+    </message>
+    <message>
+        <location filename="../../ui/settings_dialog.py" line="88" />
         <source>tab ids, e.g. social</source>
         <translation>タブの id（例: social）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="84" />
+        <location filename="../../ui/settings_dialog.py" line="89" />
         <source>One conversation per day (sunset model)</source>
         <translation>一日ひとつの会話（日没モデル）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="90" />
+        <location filename="../../ui/settings_dialog.py" line="95" />
         <source>System</source>
         <translation>システムに合わせる</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="90" />
+        <location filename="../../ui/settings_dialog.py" line="95" />
         <source>Light</source>
         <translation>ライト</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="90" />
+        <location filename="../../ui/settings_dialog.py" line="95" />
         <source>Dark</source>
         <translation>ダーク</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="97" />
+        <location filename="../../ui/settings_dialog.py" line="102" />
         <source>API key</source>
         <translation>API キー</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="100" />
+        <location filename="../../ui/settings_dialog.py" line="105" />
         <source>Model</source>
         <translation>モデル</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="101" />
+        <location filename="../../ui/settings_dialog.py" line="106" />
         <source>Tabs (id=label, …)</source>
         <translation>タブ（id=表示名, …）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="102" />
+        <location filename="../../ui/settings_dialog.py" line="107" />
         <source>Token ceiling</source>
         <translation>トークン上限</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="103" />
+        <location filename="../../ui/settings_dialog.py" line="108" />
         <source>Day starts at</source>
         <translation>一日の始まり</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="104" />
+        <location filename="../../ui/settings_dialog.py" line="109" />
         <source>Librarian every (minutes)</source>
         <translation>ライブラリアンの間隔（分）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="105" />
+        <location filename="../../ui/settings_dialog.py" line="110" />
+        <source>Daily backups kept</source>
+        <translation>毎日のバックアップを残す数</translation>
+    </message>
+    <message>
+        <location filename="../../ui/settings_dialog.py" line="111" />
         <source>Incognito tabs (no memories)</source>
         <translation>シークレットのタブ（記憶に残さない）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="107" />
+        <location filename="../../ui/settings_dialog.py" line="113" />
         <source>Appearance</source>
         <translation>外観</translation>
     </message>
@@ -725,13 +923,13 @@
 <context>
     <name>TranscriptView</name>
     <message>
-        <location filename="../../ui/transcript.py" line="1010" />
+        <location filename="../../ui/transcript.py" line="1361" />
         <source>Copied</source>
         <translation>コピーしました</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript.py" line="1019" />
-        <location filename="../../ui/transcript.py" line="1040" />
+        <location filename="../../ui/transcript.py" line="1370" />
+        <location filename="../../ui/transcript.py" line="1400" />
         <source>Message copied</source>
         <translation>メッセージをコピーしました</translation>
     </message>

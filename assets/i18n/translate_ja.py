@@ -1,9 +1,15 @@
-"""Fill monet_ja.ts with the Japanese UI text, then compile it:
+"""The Japanese UI text: fills ``monet_ja.ts`` beside this file from ``JA`` below.
 
-    python assets/i18n/translate_ja.py && pyside6-lrelease assets/i18n/monet_ja.ts
+From the repository's root, when UI strings change:
 
-Run ``pyside6-lupdate -no-obsolete ui/*.py monet_app/app.py -ts assets/i18n/monet_ja.ts`` first when
-UI strings change; a source without an entry here is reported and left unfinished.
+    pyside6-lupdate -no-obsolete ui/*.py monet_app/app.py -ts assets/i18n/monet_ja.ts
+    python assets/i18n/translate_ja.py && pyside6-lrelease assets/i18n/monet_ja.ts -qm ui/i18n/monet_ja.qm
+
+The first collects the ``self.tr()`` sources, the second fills in the translations and
+compiles what the app loads, ``ui/i18n/monet_ja.qm`` (package data of ``ui``, so an
+installed wheel and a bundle carry it; see ``ui/look.py``). A source without an entry
+here is reported, left unfinished, and the script exits 1. This folder holds sources
+only: neither the ``.ts`` nor this script is shipped.
 """
 
 from __future__ import annotations
@@ -13,6 +19,80 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 JA = {
+    'About MONET':
+        'MONET について',
+    'About MONET…':
+        'MONET について…',
+    'One continuous conversation with Claude per day, with a Timeline Index that keeps the prompt cache hitting.':
+        'Claude との会話を1日1本に。Timeline Index がプロンプトキャッシュを効かせ続けます。',
+    'Open the data folder':
+        'データフォルダーを開く',
+    'Show the data folder in the file manager':
+        'データフォルダーをファイルマネージャーで表示',
+    'none (a new database)':
+        'なし（新しいデータベース）',
+    'Data folder:':
+        'データフォルダー:',
+    'Database schema:':
+        'データベースのスキーマ:',
+    'Running on:':
+        '実行環境:',
+    'Your message is saved.':
+        'メッセージは保存済みです。',
+    'No API key yet: paste one above or in Settings; Claude answers once a key is set.':
+        'API キーがまだありません。上の欄か設定に貼り付けてください。キーが入ると Claude が答えます。',
+    'The API key was refused (401). Check it in Settings.':
+        'API キーが拒否されました（401）。設定で確認してください。',
+    'Claude did not answer in time.':
+        'Claude が時間内に答えませんでした。',
+    'No connection to Anthropic. MONET keeps working offline; retry when you are back online.':
+        'Anthropic に接続できません。MONET はオフラインでも使えます。つながったら再試行してください。',
+    'Claude is overloaded right now (529); try again shortly.':
+        'Claude は今混み合っています（529）。少ししてから再試行してください。',
+    'Anthropic had a server error; try again.':
+        'Anthropic 側でサーバーエラーが起きました。再試行してください。',
+    'The reply broke off; what arrived is kept, marked incomplete.':
+        '返答が途中で切れました。届いた分は「途中」として残してあります。',
+    'The reply stopped before Claude finished it; what arrived is kept, marked incomplete.':
+        'Claude が書き終える前に返答が止まりました。届いた分は「途中」として残してあります。',
+    "Anthropic's rate limit was reached; try again in {s} s.":
+        'Anthropic の利用上限に達しました。{s} 秒後に再試行してください。',
+    "Anthropic's rate limit was reached; try again in a minute.":
+        'Anthropic の利用上限に達しました。1分ほどしてから再試行してください。',
+    'No backup yet':
+        'バックアップなし',
+    'Backed up {when}':
+        'バックアップ済み {when}',
+    'Backup made ({when}) in {folder}.':
+        'バックアップを作りました（{when}）: {folder}',
+    'Backup failed':
+        'バックアップ失敗',
+    'The backup failed: {problem} Your conversation is unchanged; MONET tries again in an hour (or MONET → Back up now).':
+        'バックアップに失敗しました: {problem} 会話は変わっていません。1時間後に再試行します（MONET → 今すぐバックアップ でも可）。',
+    'Wait for the reply or the deletion to finish first.':
+        '返答か削除が終わるまでお待ちください。',
+    'Restored {n} messages from {file}; the replaced database is kept as{kept}.':
+        '{file} から {n} 件のメッセージを復元しました。置き換えたデータベースは{kept} として残してあります。',
+    'Edit':
+        '編集',
+    'Regenerate':
+        '作り直す',
+    'Continue':
+        '続ける',
+    'Back up now':
+        '今すぐバックアップ',
+    'Restore from a backup…':
+        'バックアップから復元…',
+    'Restore from a backup':
+        'バックアップから復元',
+    'MONET backups (*.zip)':
+        'MONET のバックアップ (*.zip)',
+    'Replace everything in this data folder with the backup {file}? The current database is kept beside it as a dated copy.':
+        'このデータフォルダーの内容をバックアップ {file} で置き換えますか？ 今のデータベースは日付付きのコピーとして隣に残します。',
+    'none':
+        'なし',
+    'Daily backups kept':
+        '毎日のバックアップを残す数',
     'Opening the demo in its own window…':
         'デモを別のウィンドウで開いています…',
     'Try the demo':

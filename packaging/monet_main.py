@@ -1,0 +1,8 @@
+"""The bundle's entry point (``packaging/monet.spec``): the ``monet`` command."""
+
+import sys
+
+from monet_app.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())
