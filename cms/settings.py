@@ -26,6 +26,15 @@ DEFAULT_TABS: tuple[tuple[str, str], ...] = (
     ("social", "ソーシャル"),
 )
 
+#: The default tabs as an English-speaking person's first run names them (the labels
+#: reach the prompt, so they are set once, on a new home, never changed under history).
+ENGLISH_TABS: tuple[tuple[str, str], ...] = (
+    ("chat", "Chat"),
+    ("research", "Research"),
+    ("work", "Work"),
+    ("social", "Social"),
+)
+
 # Context windows in tokens. Keep in configuration, not scattered through code.
 CONTEXT_WINDOWS: dict[str, int] = {
     "claude-sonnet-4-6": 1_000_000,

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QApplication
 
 from cms.clock import Clock
 from cms.context.turn import TurnResult
+from cms.settings import DEFAULT_TABS, ENGLISH_TABS
 from monet_app import backup
 from monet_app.app_clock import SystemClock
 from monet_app.backup_schedule import BackupSchedule
@@ -32,9 +33,10 @@ from monet_app.operations import settings as settings_ops
 from monet_app.operations.run import describe, run_inline, run_op
 from monet_app.streaming import StreamPresenter
 from monet_app.wiring import Core, ModelFactory, build_core, env_request_log, gateway_model
-from storage.errors import UserFacingError
+from storage import queries
+from storage.errors import ModelError, UserFacingError
 from ui.items import ALL_TABS, MemoryRow, SearchItem, SettingsValues
-from ui.look import apply_palette
+from ui.look import apply_palette, ui_language
 from ui.main_window import MainWindow
 
 DAY_CHECK_MS = 60_000
@@ -53,6 +55,7 @@ class AppController(QObject):
                               model_factory=model_factory, request_log=env_request_log(),
                               summarizer="offline" if demo else "auto")
         self.core: Core = self._build()
+        self._name_tabs_for_a_new_home(demo)
         self.window = MainWindow(list(self.core.settings.tabs))
         if demo:
             self.window.set_demo()
@@ -98,6 +101,7 @@ class AppController(QObject):
         w.edit_cancelled.connect(self.cancel_edit)
         w.key_submitted.connect(self.use_key)
         w.demo_requested.connect(self.open_demo)
+        w.about_requested.connect(self.show_about)
         w.draft_changed.connect(self.keep_draft)
         w.geometry_changed.connect(self._keep_geometry)
         self.stream.finished.connect(self._reply_finished)
@@ -123,6 +127,18 @@ class AppController(QObject):
         w.set_composer_text(self.nav.load_draft())  # what was typed and not sent last time
         w.restore_geometry(self.nav.load_text(GEOMETRY_KEY))
         self._offer_key()
+
+    def _name_tabs_for_a_new_home(self, demo: bool) -> None:
+        """A first run in English gets English tab names (the defaults are Japanese).
+        Only on a home with no talk yet: labels reach the prompt, so they never change
+        under a history by themselves."""
+        if demo or ui_language() != "en" or self.core.settings.tabs != DEFAULT_TABS:
+            return
+        with self.core.db.session() as session:
+            if queries.day_message_counts(session):
+                return
+        with contextlib.suppress(Exception):  # a read-only home keeps the defaults
+            self.core.use_settings(self.core.settings.with_overrides(tabs=ENGLISH_TABS))
 
     # ----- sending ----------------------------------------------------------------------
     def _deleting_now(self) -> bool:
@@ -201,10 +217,38 @@ class AppController(QObject):
     def _reply_failed(self, exc: BaseException) -> None:
         self.window.set_busy(False)
         self.core.drop_model()  # a fresh client next time (a new key, a network back)
-        self.window.show_error(describe(exc, self.tr(
-            "Something went wrong while asking Claude ({kind}). Your message is saved; "
-            "details are in monet.log.")))
+        self.window.show_error(self.model_problem(exc))
         self.refresh_all()
+
+    def model_problem(self, exc: BaseException) -> str:
+        """What went wrong with a reply, in the window's language. The gateway's English
+        sentence (monet.log, the command line) stays the fallback for rarer cases."""
+        code = exc.code if isinstance(exc, ModelError) else ""
+        saved = self.tr("Your message is saved.")
+        words = {
+            "missing_key": self.tr("No API key yet: paste one above or in Settings; "
+                                   "Claude answers once a key is set."),
+            "auth": self.tr("The API key was refused (401). Check it in Settings."),
+            "timeout": self.tr("Claude did not answer in time."),
+            "connection": self.tr("No connection to Anthropic. MONET keeps working "
+                                  "offline; retry when you are back online."),
+            "overloaded": self.tr("Claude is overloaded right now (529); try again shortly."),
+            "server": self.tr("Anthropic had a server error; try again."),
+            "cut": self.tr("The reply broke off; what arrived is kept, marked incomplete."),
+            "ended_early": self.tr("The reply stopped before Claude finished it; what "
+                                   "arrived is kept, marked incomplete."),
+        }
+        if code == "rate_limited":
+            wait = getattr(exc, "retry_after", None)
+            said = (self.tr("Anthropic's rate limit was reached; try again in {s} s.")
+                    .format(s=f"{wait:.0f}") if wait
+                    else self.tr("Anthropic's rate limit was reached; try again in a minute."))
+            return f"{said} {saved}"
+        if code in words:
+            return f"{words[code]} {saved}" if code != "missing_key" else words[code]
+        return describe(exc, self.tr(
+            "Something went wrong while asking Claude ({kind}). Your message is saved; "
+            "details are in monet.log."))
 
     # ----- browsing ---------------------------------------------------------------------
     def switch_tab(self, tab: str) -> None:
@@ -398,10 +442,20 @@ class AppController(QObject):
         self.core.drop_model()  # the next request builds a client with this key
         self.window.hide_key_box()
         self.window.clear_error()
+        waiting = self.nav.latest_exchange()
+        if waiting is not None and not waiting.reply_id and not self.stream.busy:
+            self._start_reply(waiting.tab)  # the message typed before the key is answered
         self.window.notify(
             self.tr("Key saved in the system keyring.") if where == "keyring"
             else self.tr("Key kept for this session only; it is forgotten when MONET quits."))
         self.window.focus_composer()
+
+    def show_about(self) -> None:
+        """About MONET: the installed version, the data folder, the schema revision."""
+        from monet_app.cli import monet_version
+
+        revision, _problem = run_inline(self.core.db.schema_revision, self._bug)
+        self.window.show_about(monet_version(), str(self.core.home), revision)
 
     def open_demo(self) -> None:
         """The demo in its own process and window (``monet --demo``): a throwaway folder,

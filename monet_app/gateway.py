@@ -38,8 +38,8 @@ def make_client(
         key, _source = load_api_key()
     if not key:
         raise MissingKeyError(
-            "No Anthropic API key. Set ANTHROPIC_API_KEY or save a key in Settings (stored in "
-            "the OS keyring). Your messages are kept; Claude answers once a key is set."
+            "No Anthropic API key. Paste one in the window (or Settings), or set "
+            "ANTHROPIC_API_KEY. Your messages are kept; Claude answers once a key is set."
         )
     kwargs: dict[str, Any] = {"api_key": key, "max_retries": max_retries, "timeout": timeout}
     if base_url:
@@ -110,29 +110,30 @@ class AnthropicModel:
         except anthropic.APITimeoutError:
             raise ModelError(
                 "Claude did not answer in time (timeout). Your message is saved; try again.",
-                retryable=True,
+                retryable=True, code="timeout",
             ) from None
         except anthropic.APIConnectionError as exc:
             raise ModelError(
                 "No connection to Anthropic (network down or unreachable: "
                 f"{redact(str(exc.__cause__ or exc), key)}). Your message is saved; "
                 "MONET keeps working offline and you can retry.",
-                retryable=True,
+                retryable=True, code="connection",
             ) from None
         except anthropic.AnthropicError as exc:
-            raise ModelError(f"The Anthropic SDK failed: {redact(str(exc), key)}") from None
+            raise ModelError(f"The Anthropic SDK failed: {redact(str(exc), key)}",
+                             code="sdk") from None
         except Exception as exc:  # noqa: BLE001 - a stream that broke off mid-reply
             raise ModelError(
                 f"The reply broke off ({exc.__class__.__name__}); what arrived is kept and "
                 "marked incomplete.",
-                retryable=True,
+                retryable=True, code="cut",
             ) from None
         if final.stop_reason is None:
             # the stream ended without message_delta/message_stop: Claude did not finish
             raise ModelError(
                 "The reply stopped before Claude finished it (the stream ended early); what "
                 "arrived is kept and marked incomplete.",
-                retryable=True,
+                retryable=True, code="ended_early",
             )
         if final.stop_reason == "model_context_window_exceeded" and not final.content:
             raise PromptTooLongError("prompt is too long for the model's context window")
@@ -154,7 +155,7 @@ class AnthropicModel:
                 "ANTHROPIC_API_KEY; your message is saved."
             )
         if status == 403:
-            return AuthError(f"This API key may not do that (403): {text}")
+            return AuthError(f"This API key may not do that (403): {text}", code="forbidden")
         if status == 429:
             retry_after = exc.response.headers.get("retry-after")
             wait = (
@@ -171,13 +172,14 @@ class AnthropicModel:
         if status == 529:
             return ModelError(
                 "Claude is overloaded right now (529). Your message is saved; try again shortly.",
-                retryable=True,
+                retryable=True, code="overloaded",
             )
         if status == 413:
-            return ModelError(f"The request is too large for the API (413): {text}")
+            return ModelError(f"The request is too large for the API (413): {text}",
+                              code="too_large")
         if status >= 500:
             return ModelError(
                 f"Anthropic had a server error ({status}). Your message is saved; try again.",
-                retryable=True,
+                retryable=True, code="server",
             )
         return ModelError(f"Anthropic refused the request ({status}): {text}")

@@ -86,24 +86,29 @@ class KeyStoreError(UserFacingError):
 
 
 class ModelError(UserFacingError):
-    """A failed model call. ``retryable`` says whether trying again later may help."""
+    """A failed model call. ``retryable`` says whether trying again later may help;
+    ``code`` names the case ("timeout", "connection", "overloaded", "server", "cut",
+    "ended_early", ...), so the window can say it in the person's language."""
 
-    def __init__(self, message: str, *, retryable: bool = False) -> None:
+    def __init__(self, message: str, *, retryable: bool = False, code: str = "") -> None:
         super().__init__(message)
         self.retryable = retryable
+        self.code = code
 
 
 class MissingKeyError(ModelError):
-    pass
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code="missing_key")
 
 
 class AuthError(ModelError):
-    pass
+    def __init__(self, message: str, *, code: str = "auth") -> None:
+        super().__init__(message, code=code)
 
 
 class RateLimitedError(ModelError):
     def __init__(self, message: str, retry_after: float | None) -> None:
-        super().__init__(message, retryable=True)
+        super().__init__(message, retryable=True, code="rate_limited")
         self.retry_after = retry_after
 
 

@@ -7,7 +7,15 @@ from collections.abc import Iterator
 
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QColor, QGuiApplication, QImage, QPalette, QTextCursor, QWheelEvent
+from PySide6.QtGui import (
+    QColor,
+    QGuiApplication,
+    QImage,
+    QMouseEvent,
+    QPalette,
+    QTextCursor,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import QApplication
 
 from ui.items import MessageRow
@@ -16,8 +24,10 @@ from ui.transcript import (
     MessageDelegate,
     TranscriptModel,
     TranscriptView,
+    action_keys,
     code_groups,
     contrast_ratio,
+    plain_label,
     quote_level,
     reading_font,
     row_colors,
@@ -244,6 +254,9 @@ def test_every_text_colour_is_readable_on_what_it_is_drawn_on(  # type: ignore[n
     assert contrast_ratio(c.name, c.card) >= 4.5
     assert contrast_ratio(c.code_label, c.code_head) >= 4.5  # language and Copy
     assert contrast_ratio(c.quote_text, c.surface) >= 4.5
+    assert contrast_ratio(c.action, c.card) >= 4.5  # a message's action buttons at rest
+    assert contrast_ratio(c.text, c.action_fill) >= 4.5  # the one under the mouse
+    assert contrast_ratio(c.text, c.action_press) >= 4.5  # the one pressed
 
 
 def test_the_current_row_shows_a_focus_ring_when_the_view_has_focus(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
@@ -514,3 +527,249 @@ def test_a_new_font_or_palette_lays_the_messages_out_again(qtbot, view: Transcri
     assert laid is not None
     quoted = laid.doc.findBlock(laid.doc.toPlainText().index("Quoted wisdom"))
     assert quoted.begin().fragment().charFormat().foreground().color() == row_colors(dark).quote_text
+
+
+# ----- action buttons under a message --------------------------------------------------------
+
+LABELS = {"copy": "Copy", "edit": "Edit", "regenerate": "Regenerate", "continue": "Continue"}
+
+
+def offers(message: MessageRow) -> list[tuple[str, str]]:
+    """Like the window's: Claude's replies copy, regenerate and continue, the person's
+    messages copy and edit, tool rows nothing."""
+    names = {"assistant": ["copy", "regenerate", "continue"], "user": ["copy", "edit"]}
+    return [(name, LABELS[name]) for name in names.get(message.role, [])]
+
+
+def with_actions(view: TranscriptView, rows: list[MessageRow]) -> TranscriptModel:
+    model = show(view, rows)
+    view.set_action_provider(offers)
+    view.doItemsLayout()
+    view.clearFocus()  # no current row showing its buttons: only the mouse does
+    QApplication.processEvents()
+    return model
+
+
+def button_area(view: TranscriptView, number: int) -> list[QPoint]:
+    """Every pixel of a row's action buttons (viewport coordinates)."""
+    buttons = view.action_buttons(view.model().index(number, 0))
+    assert buttons
+    return [QPoint(x, y) for b in buttons for r in [b.rect.toAlignedRect()]
+            for x in range(r.left(), r.right()) for y in range(r.top(), r.bottom())]
+
+
+def inks(shot: QImage, points: list[QPoint]) -> set[int]:
+    """The colours (RGB) at ``points``."""
+    return {shot.pixel(p) & 0xFFFFFF for p in points}
+
+
+def rgb(color: QColor) -> int:
+    return color.rgb() & 0xFFFFFF
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_hovering_a_message_shows_its_action_buttons(  # type: ignore[no-untyped-def]
+    qtbot, view: TranscriptView, theme: str
+) -> None:
+    from ui.look import palette_for
+
+    view.setPalette(palette_for(theme))
+    with_actions(view, [row(1, "user", "a question"), row(2, "assistant", "an answer"),
+                        row(3, "user", "thanks")])
+    qtbot.waitUntil(lambda: not view.hasFocus())
+    reply = view.model().index(1, 0)
+    buttons = view.action_buttons(reply)
+    assert [(b.name, b.label) for b in buttons] == [
+        ("copy", "Copy"), ("regenerate", "Regenerate"), ("continue", "Continue")]
+    assert [b.name for b in view.action_buttons(view.model().index(0, 0))] == ["copy", "edit"]
+    laid = view.row_layout(reply)
+    assert laid is not None and laid.actions is not None
+    top = view.visualRect(reply).top()
+    body = laid.body.translated(0, top)
+    assert all(b.rect.top() >= body.bottom() for b in buttons)  # under the text
+    assert buttons[0].rect.left() < body.left() < buttons[0].rect.left() + 12  # icon aligned
+    colors = row_colors(view.palette(), "assistant")
+    area = button_area(view, 1)
+    assert inks(image(view), area) == {rgb(colors.card)}  # nothing drawn until the mouse comes
+    qtbot.mouseMove(view.viewport(), pos=body_point(view, 1))
+    shot = image(view)
+    drawn = inks(shot, area)
+    assert len(drawn) > 1
+    ink = max((QColor(c) for c in drawn), key=lambda c: contrast_ratio(c, colors.card))
+    assert contrast_ratio(ink, colors.card) >= 4.5
+    assert inks(shot, button_area(view, 0)) == {rgb(colors.card)}  # only the row under the mouse
+    # over a button: a pointing hand and a light fill behind it
+    regenerate = buttons[1].rect
+    qtbot.mouseMove(view.viewport(), pos=regenerate.center().toPoint())
+    assert view.viewport().cursor().shape() == Qt.CursorShape.PointingHandCursor
+    assert view.delegate.hovered_action == (2, "an answer", "regenerate")
+    edge = QPointF(regenerate.left() + 2, regenerate.center().y()).toPoint()
+    assert QColor(image(view).pixel(edge)) == colors.action_fill
+    qtbot.mouseMove(view.viewport(), pos=body_point(view, 1))
+    assert view.viewport().cursor().shape() == Qt.CursorShape.IBeamCursor
+    # another row under the mouse: this one's buttons go, that one's come
+    qtbot.mouseMove(view.viewport(), pos=body_point(view, 2))
+    shot = image(view)
+    assert inks(shot, area) == {rgb(colors.card)}
+    assert len(inks(shot, button_area(view, 2))) > 1
+
+
+def test_clicking_an_action_button_says_which_and_opens_no_editor(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+    with_actions(view, [row(1, "user", "a question"), row(2, "assistant", REPLY)])
+    reply = view.model().index(1, 0)
+    copy, regenerate, _continue = view.action_buttons(reply)
+    qtbot.mouseMove(view.viewport(), pos=regenerate.rect.center().toPoint())
+    with qtbot.waitSignal(view.message_action, timeout=1000) as said:
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                         pos=regenerate.rect.center().toPoint())
+    assert said.args == [1, "regenerate"]
+    assert view.delegate.editor is None  # a button is not the text
+    [_copy, edit] = view.action_buttons(view.model().index(0, 0))
+    with qtbot.waitSignal(view.message_action, timeout=1000) as said:
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                         pos=edit.rect.center().toPoint())
+    assert said.args == [0, "edit"]
+    assert view.delegate.editor is None
+    # pressed on one button, released elsewhere: nothing, as with any button; and the drag
+    # selects neither rows nor text
+    selected = view.selectionModel().selectedIndexes()
+    with qtbot.assertNotEmitted(view.message_action):
+        qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton,
+                         pos=copy.rect.center().toPoint())
+        assert view.delegate.pressed_action == (2, REPLY, "copy")
+        qtbot.mouseMove(view.viewport(), pos=body_point(view, 0))
+        qtbot.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton,
+                           pos=regenerate.rect.center().toPoint())
+    assert view.delegate.editor is None and view.delegate.pressed_action is None
+    assert view.selectionModel().selectedIndexes() == selected
+    # Copy ticks for a moment
+    with qtbot.waitSignal(view.message_action, timeout=1000) as said:
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                         pos=copy.rect.center().toPoint())
+    assert said.args == [1, "copy"]
+    assert view.delegate.copied_action == (2, REPLY)
+    qtbot.waitUntil(lambda: view.delegate.copied_action is None, timeout=5000)
+    # a double click does it once
+    said_twice: list[tuple[int, str]] = []
+    view.message_action.connect(lambda i, n: said_twice.append((i, n)))
+    at = regenerate.rect.center()
+    left, none = Qt.MouseButton.LeftButton, Qt.MouseButton.NoButton
+    for kind, buttons in ((QMouseEvent.Type.MouseButtonPress, left),
+                          (QMouseEvent.Type.MouseButtonRelease, none),
+                          (QMouseEvent.Type.MouseButtonDblClick, left),
+                          (QMouseEvent.Type.MouseButtonRelease, none)):
+        QApplication.sendEvent(view.viewport(), QMouseEvent(
+            kind, at, view.viewport().mapToGlobal(at), left, buttons,
+            Qt.KeyboardModifier.NoModifier))
+    assert said_twice == [(1, "regenerate")]
+    # the rest of the row works as before: its code block's Copy, and its text selects
+    [code] = view.code_blocks(reply)
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=code.copy.center().toPoint())
+    assert QGuiApplication.clipboard().text() == CODE
+    assert view.delegate.editor is None
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=body_point(view, 1))
+    editor = view.delegate.editor
+    assert editor is not None
+    # with the message open for selection, its buttons show and still work
+    assert not editor.geometry().intersects(regenerate.rect.toAlignedRect())
+    with qtbot.waitSignal(view.message_action, timeout=1000) as said:
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton,
+                         pos=regenerate.rect.center().toPoint())
+    assert said.args == [1, "regenerate"]
+
+
+def test_rows_offering_nothing_keep_their_height_and_the_streaming_reply_has_no_buttons(
+    view: TranscriptView,
+) -> None:
+    rows = [row(1, "user", "a question"), row(2, "assistant", REPLY),
+            row(3, "tool", "search → 2 hits"), row(0, "assistant", "partial", "streaming")]
+    model = show(view, rows)
+    before = [view.visualRect(model.index(n, 0)).height() for n in range(4)]
+    view.set_action_provider(lambda message: offers(message) if message.id == 2 else [])
+    view.doItemsLayout()
+    QApplication.processEvents()
+    after = [view.visualRect(model.index(n, 0)).height() for n in range(4)]
+    assert after[0] == before[0] and after[2] == before[2] and after[3] == before[3]
+    assert 16 <= after[1] - before[1] <= 30  # a thin strip under the reply, for its buttons
+    for number in (0, 2, 3):
+        laid = view.row_layout(model.index(number, 0))
+        assert laid is not None and laid.actions is None
+        assert view.action_buttons(model.index(number, 0)) == []
+    # offered to every row: the reply still being written gets none
+    view.set_action_provider(lambda message: [("copy", "Copy")])
+    view.doItemsLayout()
+    QApplication.processEvents()
+    streaming = model.index(3, 0)
+    assert view.visualRect(streaming).height() == before[3]
+    assert view.action_buttons(streaming) == []
+    assert view.row_layout(model.index(0, 0)).actions is not None  # type: ignore[union-attr]
+    # the same document serves both: no second Markdown pass for the strip
+    docs = {id(laid.doc) for key, laid in view.delegate._docs.items() if key[0] == 2}
+    assert len(docs) == 1
+
+
+def test_hovering_never_changes_a_height(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+    model = with_actions(view, [row(1, "user", "q"), row(2, "assistant", REPLY),
+                                row(3, "user", "and?"), row(4, "assistant", "a short one")])
+    rects = [view.visualRect(model.index(n, 0)) for n in range(4)]
+    hints = [view.sizeHintForRow(n) for n in range(4)]
+    for number in range(4):
+        qtbot.mouseMove(view.viewport(), pos=body_point(view, number))
+        for button in view.action_buttons(model.index(number, 0)):
+            qtbot.mouseMove(view.viewport(), pos=button.rect.center().toPoint())
+        image(view)
+        assert [view.visualRect(model.index(n, 0)) for n in range(4)] == rects
+        assert [view.sizeHintForRow(n) for n in range(4)] == hints
+
+
+def test_the_current_row_of_the_focused_transcript_shows_its_buttons_and_takes_alt_keys(  # type: ignore[no-untyped-def]
+    qtbot,
+) -> None:
+    from PySide6.QtGui import QKeySequence, QShortcut
+    from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+    window = QWidget()
+    qtbot.addWidget(window)
+    view = TranscriptView()
+    QVBoxLayout(window).addWidget(view)
+    menus: list[int] = []  # a window shortcut on the same key does not take it
+    QShortcut(QKeySequence("Alt+R"), window).activated.connect(lambda: menus.append(1))
+    model = TranscriptModel()
+    view.setModel(model)
+    model.set_rows([row(1, "user", "q"), row(2, "assistant", "an answer")])
+    view.set_action_provider(offers)
+    window.resize(700, 400)
+    window.show()
+    window.activateWindow()
+    qtbot.waitActive(window)
+    view.setCurrentIndex(model.index(1, 0))
+    view.setFocus()
+    qtbot.waitUntil(view.hasFocus)
+    colors = row_colors(view.palette(), "assistant", selected=True)
+    assert len(inks(image(view), button_area(view, 1))) > 1  # shown without the mouse
+    assert [b.key.toString() for b in view.action_buttons(model.index(1, 0))] == [
+        "Alt+C", "Alt+R", "Alt+O"]
+    with qtbot.waitSignal(view.message_action, timeout=1000) as said:
+        qtbot.keyClick(view, Qt.Key.Key_R, Qt.KeyboardModifier.AltModifier)
+    assert said.args == [1, "regenerate"] and menus == []
+    with qtbot.assertNotEmitted(view.message_action):
+        qtbot.keyClick(view, Qt.Key.Key_E, Qt.KeyboardModifier.AltModifier)  # not offered here
+    # the focus gone, so are the buttons
+    view.clearFocus()
+    qtbot.waitUntil(lambda: not view.hasFocus())
+    assert inks(image(view), button_area(view, 1)) == {rgb(colors.card)}
+    # Alt+R elsewhere in the window stays the window's
+    qtbot.keyClick(window, Qt.Key.Key_R, Qt.KeyboardModifier.AltModifier)
+    assert menus == [1]
+
+
+def test_button_labels_and_keys() -> None:
+    assert plain_label("&Copy") == "Copy"
+    assert plain_label("コピー(&C)") == "コピー"
+    assert plain_label("Save && close") == "Save & close"
+    keys = action_keys([("copy", "Copy"), ("regenerate", "Regenerate"), ("continue", "Continue"),
+                        ("edit", "Edit")])
+    assert {name: key.toString() for name, key in keys.items()} == {
+        "copy": "Alt+C", "regenerate": "Alt+R", "continue": "Alt+O", "edit": "Alt+E"}
+    assert action_keys([("continue", "Co&ntinue")])["continue"].toString() == "Alt+N"
+    assert action_keys([("copy", "コピー(&C)")])["copy"].toString() == "Alt+C"

@@ -416,3 +416,77 @@ def test_the_window_size_is_remembered(qtbot, app_for, tmp_path) -> None:  # typ
     c.close()
     again = app_for(home)
     assert (again.window.width(), again.window.height()) == (760, 540)
+
+
+def test_api_errors_are_said_in_the_windows_language(qtbot, app_for, server, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from ui.look import install_translator
+
+    monkeypatch.setenv("MONET_LANG", "ja")
+    app = QApplication.instance()
+    translator = install_translator(app)  # type: ignore[arg-type]
+    try:
+        assert translator is not None
+        c = app_for()
+        for status, kind in ((529, "overloaded_error"), (500, "api_error"),
+                             (429, "rate_limit_error")):
+            server.failures.append({"status": status, "type": kind})
+            type_and_enter(qtbot, c, f"status {status}?")
+            wait_idle(qtbot, c)
+            text = c.window.error_label.text()
+            assert "保存" in text and "Your message" not in text, text
+    finally:
+        app.removeTranslator(translator)  # type: ignore[union-attr, arg-type]
+
+
+def test_a_message_typed_before_the_key_is_answered_once_the_key_is_pasted(qtbot, app_for, server, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from monet_app import keys
+    from monet_app.wiring import gateway_model
+
+    monkeypatch.setattr(keys, "_keyring", lambda: None)
+    monkeypatch.setattr(keys, "_session_key", None)
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)  # the stand-in, never the internet
+    c = app_for(factory=gateway_model)
+    type_and_enter(qtbot, c, "hello before any key")
+    wait_idle(qtbot, c)
+    assert "API key" in c.window.error_label.text() and not server.requests
+    c.window.key_box.field.setText("sk-ant-test-key-123456")
+    qtbot.keyClick(c.window.key_box.field, Qt.Key.Key_Return)
+    wait_idle(qtbot, c)
+    assert [m.role for m in messages(c)] == ["user", "assistant"]
+    assert len(server.requests) == 1 and not c.window.error_box.isVisible()
+    keys.delete_api_key()
+
+
+def test_small_things_from_the_second_read(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    from ui.memory_dialog import MemoryDialog
+    from ui.panels import highlight
+
+    c = app_for()
+    type_and_enter(qtbot, c, "hello")
+    wait_idle(qtbot, c)
+    c.window.notify("Copied")  # a notice never hides the reply's figures
+    assert c.window.last_reply_label.isVisible() and c.window.librarian_label.isVisible()
+    assert "`" not in highlight("use `form` and **bold**", ("form",))
+    dialog = MemoryDialog(c.memory_rows, c.edit_memory, c.delete_memory, c.window)
+    qtbot.addWidget(dialog)
+    assert not dialog.delete_button.isEnabled() and not dialog.edit_button.isEnabled()
+
+
+def test_an_english_first_run_names_the_tabs_in_english(qtbot, app_for, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("MONET_LANG", "en")
+    c = app_for(tmp_path / "new")
+    assert tab_texts(c)[:4] == ["Chat", "Research", "Work", "Social"]
+    monkeypatch.setenv("MONET_LANG", "ja")
+    again = app_for(tmp_path / "another")
+    assert tab_texts(again)[0] == "チャット"
+
+
+def test_a_history_keeps_its_tab_names_whatever_the_language(qtbot, app_for, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from tests.test_app import _past_day
+
+    home = tmp_path / "home"
+    _past_day(home)
+    monkeypatch.setenv("MONET_LANG", "en")
+    c = app_for(home)
+    assert tab_texts(c)[0] == "チャット"  # labels reach the prompt: never changed by themselves

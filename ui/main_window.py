@@ -176,6 +176,7 @@ class MainWindow(QMainWindow):
     key_submitted = Signal(str)
     demo_requested = Signal()
     backup_requested = Signal()
+    about_requested = Signal()
     restore_requested = Signal(str)  # the backup file chosen
     draft_changed = Signal(str)
     closing = Signal()
@@ -305,8 +306,10 @@ class MainWindow(QMainWindow):
         self.last_reply_label = QLabel()
         self.today_label = QLabel()
         status = QStatusBar()
-        status.addWidget(self.librarian_label)
-        status.addWidget(self.last_reply_label, 1)
+        # permanent, so a passing notice ("Copied") takes the free space on the left and
+        # never hides the librarian or the last reply's figures
+        status.addPermanentWidget(self.librarian_label)
+        status.addPermanentWidget(self.last_reply_label)
         status.addPermanentWidget(self.backup_label)
         status.addPermanentWidget(self.today_label)
         self.setStatusBar(status)
@@ -336,6 +339,13 @@ class MainWindow(QMainWindow):
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.view.customContextMenuRequested.connect(self._message_menu)
         self.view.notice.connect(self.notify)  # "Copied" from a code block's button
+        button_labels = {"copy": self.tr("Copy"), "edit": self.tr("Edit"),
+                         "regenerate": self.tr("Regenerate"), "continue": self.tr("Continue")}
+        self.view.set_action_provider(lambda row: [
+            (name, button_labels[name]) for name in self.message_actions(row)
+            if name in button_labels])
+        self.view.message_action.connect(
+            lambda i, name: self.act_on_message(self.model.rows[i], name))
         self.composer.setFocus()
 
     def _build_menus(self) -> None:
@@ -374,6 +384,10 @@ class MainWindow(QMainWindow):
         demo_action = QAction(self.tr("Open the demo…"), self)
         demo_action.triggered.connect(self.demo_requested)
         menu.addAction(demo_action)
+        about_action = QAction(self.tr("About MONET…"), self)
+        about_action.setMenuRole(QAction.MenuRole.AboutRole)  # macOS: the application menu
+        about_action.triggered.connect(self.about_requested)
+        menu.addAction(about_action)
         menu.addSeparator()
         quit_action = QAction(self.tr("Quit"), self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
@@ -711,6 +725,7 @@ class MainWindow(QMainWindow):
                 self.tr("Message (Enter sends, Shift+Enter adds a line)")
             )
         self.composer.viewport().update()  # the hint shows now, not at the next click
+        self.view.refresh_actions()
 
     def set_send_tab(self, label: str) -> None:
         """In the all-tabs view, say which tab a message typed now goes to."""
@@ -738,6 +753,7 @@ class MainWindow(QMainWindow):
         """Which of today's messages can be edited, regenerated or continued."""
         self._latest_user, self._latest_reply = latest_user, latest_reply
         self._can_continue = can_continue
+        self.view.refresh_actions()
 
     def set_timeline(self, items: list[TimelineItem], today: str = "") -> None:
         self.timeline_panel.set_items(items, today)
@@ -748,6 +764,7 @@ class MainWindow(QMainWindow):
         stop_had_focus = self.stop_button.hasFocus()
         self.send_button.setEnabled(not busy)
         self.stop_button.setVisible(busy)
+        self.view.refresh_actions()
         if not busy and stop_had_focus:
             self.composer.setFocus()
 
@@ -786,6 +803,12 @@ class MainWindow(QMainWindow):
             out=last.output_tokens, usd=last.dollars,
         ))
         self.today_label.setText(self.tr("Today ${usd:.4f}").format(usd=figures.today_dollars))
+
+    def show_about(self, version: str, home: str, revision: str | None) -> None:
+        """About MONET: the version, the data folder and the database's schema revision."""
+        from ui.about_dialog import AboutDialog
+
+        AboutDialog(version, home, revision, self).exec()
 
     def set_demo(self) -> None:
         """The demo: said in the title and, permanently, in the status bar."""

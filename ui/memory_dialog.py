@@ -115,10 +115,18 @@ class MemoryDialog(QDialog):
         layout.addWidget(self.problem)
         layout.addLayout(buttons)
         self.items.currentItemChanged.connect(self._show_source)
+        self.items.itemSelectionChanged.connect(self._enable_buttons)
         self.edit_button.clicked.connect(self._ask_edit)
         self.delete_button.clicked.connect(lambda: self.delete_selected())
         self.delete_all_button.clicked.connect(self._ask_delete_all)
         self.reload()
+        self._enable_buttons()
+
+    def _enable_buttons(self) -> None:
+        """Correct and Forget act on the chosen item: without one they are greyed out."""
+        chosen = bool(self.items.selectedItems())
+        for button in (self.edit_button, self.delete_button, self.delete_all_button):
+            button.setEnabled(chosen)
 
     def kind_label(self, kind: str) -> str:
         labels = {

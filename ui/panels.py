@@ -198,8 +198,18 @@ class TimelinePanel(QWidget):
         QTimer.singleShot(0, self.list.scrollToBottom)
 
 
+_MARKUP = re.compile(r"`+|\*\*|__|^#{1,6}\s+|^>\s?|\[([^\]]*)\]\([^)]*\)", re.MULTILINE)
+
+
+def plain(text: str) -> str:
+    """A snippet as it reads, without Markdown's marks (backticks, emphasis, heading and
+    quote marks; a link keeps its words)."""
+    return _MARKUP.sub(lambda m: m.group(1) or "", text)
+
+
 def highlight(text: str, terms: tuple[str, ...]) -> str:
     """HTML of ``text`` with each search term in bold on a tint (case-insensitive)."""
+    text = plain(text)
     wanted = sorted({t for t in terms if t.strip()}, key=len, reverse=True)
     if not wanted:
         return html.escape(text)

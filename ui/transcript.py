@@ -14,11 +14,18 @@ the same document exactly over the painted row (transparent, same width, so noth
 moves) and hands it the press, so the drag that started on the row selects text in it.
 It closes when another row is chosen, on Esc, or when the focus leaves it. Ctrl+C copies
 the selection there, or the whole message (its Markdown) in the view.
+
+Acting on a message: the window says which actions a row offers (``set_action_provider``);
+a row that offers any keeps a thin strip under its text, where small quiet buttons (Copy,
+Regenerate…) appear while the mouse is over the row, or while it is the current row of the
+focused transcript. The strip is always there, so hovering never changes a height. A click,
+or Alt with the button's letter, emits ``message_action``; the window does the rest.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -44,11 +51,13 @@ from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QColor,
     QContextMenuEvent,
+    QCursor,
     QDesktopServices,
     QFont,
     QFontDatabase,
     QFontMetrics,
     QGuiApplication,
+    QHelpEvent,
     QHideEvent,
     QKeyEvent,
     QKeySequence,
@@ -77,6 +86,7 @@ from PySide6.QtWidgets import (
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTextBrowser,
+    QToolTip,
     QWidget,
 )
 
@@ -213,6 +223,9 @@ class RowColors:
     quote_text: QColor
     inline_code: QColor  # translucent: it sits on the card, selected or not
     focus: QColor  # the keyboard focus ring
+    action: QColor  # a message's action buttons at rest (on the card)
+    action_fill: QColor  # behind the action button under the mouse (its ink is ``text``)
+    action_press: QColor  # behind the one being pressed
 
 
 _CLAUDE_LIGHT = QColor("#a84f2c")  # Claude's terracotta, dark enough on white
@@ -253,6 +266,9 @@ def row_colors(palette: QPalette, role: str = "assistant", selected: bool = Fals
         quote_text=mix(surface, text, 0.76 if dark else 0.72),
         inline_code=QColor(text.red(), text.green(), text.blue(), 36 if dark else 20),
         focus=highlight,
+        action=mix(card, text, 0.70),
+        action_fill=mix(card, text, 0.10 if dark else 0.07),
+        action_press=mix(card, text, 0.15 if dark else 0.12),
     )
 
 
@@ -278,6 +294,12 @@ _CODE_PAD = 12  # code inset inside its background
 _CODE_SPACE = 8  # between a code block and the text around it
 _QUOTE_INDENT = 18
 _LINE_HEIGHT = 118.0  # per cent of the font's line spacing, outside code
+_ACTION_HEIGHT = 24  # a message's action buttons: as tall as a code block's Copy
+_ACTION_GAP = 3  # between the message and its buttons
+_ACTION_BOTTOM = 4  # below the buttons, inside the card (their own padding adds to it)
+_ACTION_PAD = 8  # a button's label inset
+_ACTION_ICON = 12  # its icon's size, before the label
+_ACTION_SPACING = 2  # between two buttons
 _PROPORTIONAL = QTextBlockFormat.LineHeightTypes.ProportionalHeight.value
 _P = QTextFormat.Property
 
@@ -290,6 +312,50 @@ class CodeBlock:
     language: str
     code: str  # exactly what Copy puts on the clipboard
     copy: QRectF  # the Copy button
+
+
+@dataclass
+class ActionButton:
+    """One of a message's action buttons, in viewport coordinates."""
+
+    name: str  # what ``message_action`` says ("copy", "regenerate"…)
+    label: str  # what it shows (without its mnemonic's ``&``)
+    rect: QRectF
+    key: QKeySequence  # Alt and a letter, when the transcript has the focus
+
+
+ActionProvider = Callable[[MessageRow], list[tuple[str, str]]]
+
+
+def _no_actions(row: MessageRow) -> list[tuple[str, str]]:
+    return []
+
+
+_JAPANESE_MNEMONIC = re.compile(r"\s*\(&[^&)]\)")
+
+
+def plain_label(label: str) -> str:
+    """A label as shown: without its mnemonic (``&Copy``, ``コピー(&C)``); ``&&`` is ``&``."""
+    label = _JAPANESE_MNEMONIC.sub("", label)
+    return label.replace("&&", "\x00").replace("&", "").replace("\x00", "&")
+
+
+def action_keys(actions: list[tuple[str, str]]) -> dict[str, QKeySequence]:
+    """Alt and a letter for each action: the label's mnemonic (``&Copy``) when it has one,
+    otherwise the first letter of the action's name not taken yet (copy C, edit E,
+    regenerate R, continue O)."""
+    keys: dict[str, QKeySequence] = {}
+    taken: set[str] = set()
+    for name, label in actions:
+        found = re.search(r"&([^&\s])", label.replace("&&", ""))
+        letter = found.group(1).upper() if found is not None else ""
+        if not letter.isascii() or not letter.isalnum() or letter in taken:
+            letter = next((c for c in name.upper() if c.isascii() and c.isalpha()
+                           and c not in taken), "")
+        if letter:
+            taken.add(letter)
+            keys[name] = QKeySequence(f"Alt+{letter}")
+    return keys
 
 
 @dataclass(frozen=True)
@@ -314,6 +380,17 @@ class RowLayout:
     bubble: QRectF | None
     codes: list[CodeBlock] = field(default_factory=list)
     quote_bars: list[QRectF] = field(default_factory=list)  # document coordinates
+    actions: QRectF | None = None  # the strip for the action buttons, when it offers any
+
+
+def _with_actions(laid: RowLayout) -> RowLayout:
+    """``laid`` with the strip for action buttons under its text (the same document)."""
+    content = laid.bubble if laid.bubble is not None else laid.body
+    top = math.ceil(content.bottom()) + _ACTION_GAP
+    height = top + _ACTION_HEIGHT + _ACTION_BOTTOM + _GAP
+    card = QRectF(laid.card.left(), _GAP, laid.card.width(), height - 2 * _GAP)
+    strip = QRectF(laid.header.left(), top, laid.header.width(), _ACTION_HEIGHT)
+    return replace(laid, height=height, card=card, actions=strip)
 
 
 def reading_font(font: QFont) -> QFont:
@@ -535,6 +612,87 @@ def _decorations(doc: QTextDocument, scan: _Scan, copy_width: int
     return codes, bars
 
 
+# ----- the action buttons' icons: drawn in a 12 px square with the painter's pen -------
+
+def _tick(painter: QPainter, icon: QRectF) -> None:
+    path = QPainterPath()
+    path.moveTo(icon.left() + 1, icon.center().y())
+    path.lineTo(icon.left() + 4.5, icon.bottom() - 2)
+    path.lineTo(icon.right() - 1, icon.top() + 2)
+    painter.drawPath(path)
+
+
+def _copy_icon(painter: QPainter, icon: QRectF, under: QColor) -> None:
+    """Two overlapping sheets, as on a code block's Copy."""
+    painter.drawRoundedRect(QRectF(icon.left() + 3.5, icon.top(), 8.5, 9.5), 2, 2)
+    painter.setBrush(under)
+    painter.drawRoundedRect(QRectF(icon.left(), icon.top() + 2.5, 8.5, 9.5), 2, 2)
+
+
+def _edit_icon(painter: QPainter, icon: QRectF, under: QColor) -> None:
+    """A pencil, leaning right."""
+    painter.translate(icon.center())
+    painter.rotate(45)
+    path = QPainterPath()
+    path.moveTo(-1.9, -5.6)
+    path.lineTo(1.9, -5.6)
+    path.lineTo(1.9, 3.6)
+    path.lineTo(0, 6.4)
+    path.lineTo(-1.9, 3.6)
+    path.closeSubpath()
+    painter.drawPath(path)
+    painter.drawLine(QPointF(-1.9, -3.4), QPointF(1.9, -3.4))
+
+
+def _regenerate_icon(painter: QPainter, icon: QRectF, under: QColor) -> None:
+    """A clockwise arrow round a circle, open at the top right."""
+    ring = icon.adjusted(1, 1, -1, -1)
+    path = QPainterPath()
+    path.arcMoveTo(ring, 30)
+    path.arcTo(ring, 30, -300)  # clockwise, ending at the top
+    painter.drawPath(path)
+    end = QPointF(ring.center().x(), ring.top())
+    head = QPainterPath()
+    head.moveTo(end + QPointF(-1.2, -2.8))
+    head.lineTo(end + QPointF(1.6, 0))
+    head.lineTo(end + QPointF(-1.2, 2.8))
+    painter.drawPath(head)
+
+
+def _continue_icon(painter: QPainter, icon: QRectF, under: QColor) -> None:
+    """An arrow on, past a line of text."""
+    y = icon.center().y()
+    painter.drawLine(QPointF(icon.left() + 1, y), QPointF(icon.right() - 1, y))
+    head = QPainterPath()
+    head.moveTo(icon.right() - 4.5, y - 3.5)
+    head.lineTo(icon.right() - 1, y)
+    head.lineTo(icon.right() - 4.5, y + 3.5)
+    painter.drawPath(head)
+
+
+def _delete_icon(painter: QPainter, icon: QRectF, under: QColor) -> None:
+    """A bin."""
+    painter.drawLine(QPointF(icon.left() + 1, icon.top() + 2.5),
+                     QPointF(icon.right() - 1, icon.top() + 2.5))
+    painter.drawLine(QPointF(icon.center().x() - 1.5, icon.top() + 0.5),
+                     QPointF(icon.center().x() + 1.5, icon.top() + 0.5))
+    body = QPainterPath()
+    body.moveTo(icon.left() + 2.5, icon.top() + 2.5)
+    body.lineTo(icon.left() + 3.3, icon.bottom() - 0.5)
+    body.lineTo(icon.right() - 3.3, icon.bottom() - 0.5)
+    body.lineTo(icon.right() - 2.5, icon.top() + 2.5)
+    painter.drawPath(body)
+
+
+_ICONS: dict[str, Callable[[QPainter, QRectF, QColor], None]] = {
+    "copy": _copy_icon,
+    "edit": _edit_icon,
+    "regenerate": _regenerate_icon,
+    "continue": _continue_icon,
+    "delete": _delete_icon,
+}
+
+
 class MessageDelegate(QStyledItemDelegate):
     """Paints one message: a header line (who, tab, time), the person's bubble or Claude's
     plain card, and its Markdown body with code blocks and quotes decorated."""
@@ -549,6 +707,13 @@ class MessageDelegate(QStyledItemDelegate):
         self._editor: MessageEditor | None = None
         self.copied: tuple[int, str, int] | None = None  # (row id, its text, code block)
         self.hovered: tuple[int, str, int] | None = None  # the Copy button under the mouse
+        # what a row offers to do with it: (action, label) pairs, from the window
+        self.provider: ActionProvider = _no_actions
+        self.shown: QPersistentModelIndex | None = None  # the row under the mouse
+        # the action button under the mouse, and the one pressed: (row id, its text, action)
+        self.hovered_action: tuple[int, str, str] | None = None
+        self.pressed_action: tuple[int, str, str] | None = None
+        self.copied_action: tuple[int, str] | None = None  # a message just copied
         self._colors: dict[tuple[int, int, str, bool], RowColors] = {}
         self._fonts: dict[str, _Fonts] = {}
 
@@ -589,20 +754,29 @@ class MessageDelegate(QStyledItemDelegate):
         return fonts
 
     @staticmethod
-    def _key(row: MessageRow, width: int) -> tuple[object, ...]:
+    def _key(row: MessageRow, width: int, actions: bool) -> tuple[object, ...]:
         # the text by its hash (a string caches it): the size cache outlives the rows
-        return (row.id, row.role, row.status, len(row.text), hash(row.text), width)
+        return (row.id, row.role, row.status, len(row.text), hash(row.text), width, actions)
+
+    def offers_actions(self, row: MessageRow) -> bool:
+        """Whether ``row`` keeps a strip for action buttons: it offers some and is not the
+        reply still being written."""
+        return not is_growing(row) and bool(self.provider(row))
 
     def layout(self, row: MessageRow, width: int, font: QFont, palette: QPalette) -> RowLayout:
         """``row`` laid out ``width`` pixels wide (from the cache when it is there)."""
-        key = self._key(row, width)
+        actions = self.offers_actions(row)
+        key = self._key(row, width, actions)
         laid = self._docs.get(key)
         if laid is not None:
             self._docs.move_to_end(key)
             return laid
         while len(self._docs) >= DOC_CACHE:
             self._docs.popitem(last=False)
-        laid = self._lay_out(row, width, font, palette)
+        plain = self._docs.get(self._key(row, width, False)) if actions else None
+        if plain is None:
+            plain = self._lay_out(row, width, font, palette)
+        laid = _with_actions(plain) if actions else plain
         self._docs[key] = laid
         if not is_growing(row):  # every version of a growing reply would pile up
             self._remember_size(key, laid.height)
@@ -675,7 +849,7 @@ class MessageDelegate(QStyledItemDelegate):
     def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
         row: MessageRow = index.data(ROW_ROLE)
         width = self._width(option)
-        key = self._key(row, width)
+        key = self._key(row, width, self.offers_actions(row))
         height = self._sizes.get(key)
         if height is None:
             height = self.layout(row, width, option.font, option.palette).height
@@ -720,6 +894,8 @@ class MessageDelegate(QStyledItemDelegate):
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(colors.bubble)
             painter.drawRoundedRect(laid.bubble, _BUBBLE_RADIUS, _BUBBLE_RADIUS)
+        if laid.actions is not None and self.shows_actions(index, option):
+            self._paint_actions(painter, row, laid, option.font, colors)
         painter.translate(laid.body.topLeft())
         self._paint_decorations(painter, row, laid, option.font, colors)
         if not self.is_editing(index):  # the open editor draws the text itself
@@ -735,6 +911,80 @@ class MessageDelegate(QStyledItemDelegate):
     def _view_has_focus(option: QStyleOptionViewItem) -> bool:
         widget = option.widget
         return widget is None or widget.hasFocus()
+
+    # ----- action buttons ----------------------------------------------------------------
+    def shows_actions(self, index: _Index, option: QStyleOptionViewItem) -> bool:
+        """A row's buttons show under the mouse, on the current row of the focused view and
+        on the message open for selection."""
+        shown = self.shown
+        if shown is not None and shown.isValid() and shown.row() == index.row():
+            return True
+        if option.state & QStyle.StateFlag.State_HasFocus and self._view_has_focus(option):
+            return True
+        return self.is_editing(index)
+
+    def action_rects(self, laid: RowLayout, row: MessageRow, actions: list[tuple[str, str]],
+                     font: QFont) -> list[QRectF]:
+        """Where ``actions``' buttons go in a row laid out with a strip (row coordinates):
+        their icons from the text's left edge under Claude's replies, the last one ending at
+        the bubble's right edge under the person's; as many as fit."""
+        strip = laid.actions
+        if strip is None or not actions:
+            return []
+        metrics = QFontMetrics(self.fonts(font).label)
+        widths = [2 * _ACTION_PAD + metrics.horizontalAdvance(plain_label(label))
+                  + (_ACTION_ICON + 6 if name in _ICONS else 0) for name, label in actions]
+        room = strip.width() + (0 if row.role == "user" else _ACTION_PAD)
+        rects: list[QRectF] = []
+        used = 0.0
+        for width in widths:
+            if used + width > room:
+                break
+            rects.append(QRectF(used, strip.top(), width, strip.height()))
+            used += width + _ACTION_SPACING
+        used -= _ACTION_SPACING
+        if row.role == "user":  # a lit button lines up with the bubble above it
+            shift = strip.right() - used
+        else:
+            shift = strip.left() - _ACTION_PAD
+        return [rect.translated(shift, 0) for rect in rects]
+
+    def _paint_actions(self, painter: QPainter, row: MessageRow, laid: RowLayout, font: QFont,
+                       colors: RowColors) -> None:
+        """Quiet buttons, like a code block's Copy: an icon and a word in a muted ink, a
+        light fill under the one the mouse is over."""
+        actions = self.provider(row)
+        rects = self.action_rects(laid, row, actions, font)
+        painter.setFont(self.fonts(font).label)
+        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        for (name, label), rect in zip(actions, rects, strict=False):
+            which = (row.id, row.text, name)
+            pressed = self.pressed_action == which
+            lit = pressed or self.hovered_action == which
+            under = colors.card
+            if lit:
+                under = colors.action_press if pressed else colors.action_fill
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(under)
+                painter.drawRoundedRect(rect, 5, 5)
+            ink = colors.text if lit else colors.action
+            text = rect.adjusted(_ACTION_PAD, 0, -_ACTION_PAD + 1, 0)
+            draw = _ICONS.get(name)
+            if draw is not None:
+                icon = QRectF(text.left(), rect.center().y() - _ACTION_ICON / 2,
+                              _ACTION_ICON, _ACTION_ICON)
+                painter.save()
+                painter.setPen(QPen(ink, 1.3, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap,
+                                    Qt.PenJoinStyle.RoundJoin))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                if name == "copy" and self.copied_action == (row.id, row.text):
+                    _tick(painter, icon)
+                else:
+                    draw(painter, icon, under)
+                painter.restore()
+                text.setLeft(icon.right() + 6)
+            painter.setPen(ink)
+            painter.drawText(text, flags, plain_label(label))
 
     def _paint_header(self, painter: QPainter, row: MessageRow, laid: RowLayout, font: QFont,
                       colors: RowColors) -> None:
@@ -799,15 +1049,9 @@ class MessageDelegate(QStyledItemDelegate):
         painter.setPen(QPen(colors.code_label, 1.3))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         if done:
-            path = QPainterPath()
-            path.moveTo(icon.left() + 1, icon.center().y())
-            path.lineTo(icon.left() + 4.5, icon.bottom() - 2)
-            path.lineTo(icon.right() - 1, icon.top() + 2)
-            painter.drawPath(path)
+            _tick(painter, icon)
         else:
-            painter.drawRoundedRect(QRectF(icon.left() + 3.5, icon.top(), 8.5, 9.5), 2, 2)
-            painter.setBrush(colors.code_head)
-            painter.drawRoundedRect(QRectF(icon.left(), icon.top() + 2.5, 8.5, 9.5), 2, 2)
+            _copy_icon(painter, icon, colors.code_head)
         painter.drawText(rect.adjusted(8 + 12 + 6, 0, 0, 0),
                          Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                          self.tr("Copied") if done else self.tr("Copy"))
@@ -924,6 +1168,7 @@ class MessageEditor(QTextBrowser):
 
 class TranscriptView(QListView):
     notice = Signal(str)  # something to tell the person briefly ("Copied")
+    message_action = Signal(int, str)  # an action button chosen: (row in the model, action)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -945,6 +1190,8 @@ class TranscriptView(QListView):
         self._drag_target: QWidget | None = None  # the editor a press on the row went to
         self._forwarding = False
         self._armed: tuple[QPersistentModelIndex, int] | None = None  # a pressed Copy
+        self._armed_action: tuple[QPersistentModelIndex, str] | None = None  # a pressed action
+        self.verticalScrollBar().valueChanged.connect(self._rows_moved)
         self._copied_timer = QTimer(self)
         self._copied_timer.setSingleShot(True)
         self._copied_timer.setInterval(1600)
@@ -992,6 +1239,110 @@ class TranscriptView(QListView):
                 return index, number
         return None
 
+    def set_action_provider(self, provider: ActionProvider) -> None:
+        """Who says what can be done with a message: ``provider(row)`` gives (action, label)
+        pairs in order, ``[]`` for none. A row that offers actions keeps a strip for their
+        buttons under its text, so it should keep offering some (Copy, say) while its
+        other actions come and go: the strip follows only when the rows are laid out
+        again, what the buttons say follows at once."""
+        self._delegate.provider = provider
+        self._delegate.shown = None
+        self.scheduleDelayedItemsLayout()
+        self.viewport().update()
+
+    def refresh_actions(self) -> None:
+        """The provider's answers changed (the window's state did): show them."""
+        self.viewport().update()
+
+    def action_buttons(self, index: _Index) -> list[ActionButton]:
+        """A row's action buttons, their rectangles relative to the viewport (shown or not:
+        they show while the mouse is over the row)."""
+        row = self._row(index)
+        laid = self.row_layout(index)
+        if row is None or laid is None or laid.actions is None:
+            return []
+        actions = self._delegate.provider(row)
+        rects = self._delegate.action_rects(laid, row, actions, self.font())
+        keys = action_keys(actions)
+        origin = QPointF(self.visualRect(self._plain(index)).topLeft())
+        return [ActionButton(name, plain_label(label), rect.translated(origin),
+                             keys.get(name, QKeySequence()))
+                for (name, label), rect in zip(actions, rects, strict=False)]
+
+    def action_button_at(self, pos: QPoint) -> tuple[QModelIndex, ActionButton] | None:
+        """The row and action button at ``pos`` (viewport coordinates)."""
+        index = self.indexAt(pos)
+        laid = self.row_layout(index) if index.isValid() else None
+        if laid is None or laid.actions is None:
+            return None
+        top = self.visualRect(index).top() + laid.actions.top()
+        if not top <= pos.y() < top + laid.actions.height():
+            return None
+        for button in self.action_buttons(index):
+            if button.rect.contains(QPointF(pos)):
+                return index, button
+        return None
+
+    def _track(self, pos: QPoint | None) -> ActionButton | None:
+        """Which row shows its buttons and which button is lit, for the mouse at ``pos``
+        (None: it left); repaints only the rows that change. Returns the button there."""
+        delegate = self._delegate
+        index = self.indexAt(pos) if pos is not None else QModelIndex()
+        laid = self.row_layout(index) if index.isValid() else None
+        shown = delegate.shown
+        before = shown.row() if shown is not None and shown.isValid() else -1
+        after = index.row() if laid is not None and laid.actions is not None else -1
+        dirty: set[int] = set()
+        if before != after:
+            delegate.shown = QPersistentModelIndex(index) if after >= 0 else None
+            dirty |= {before, after}
+        hit = self.action_button_at(pos) if pos is not None and after >= 0 else None
+        row = self._row(hit[0]) if hit is not None else None
+        lit = (row.id, row.text, hit[1].name) if row is not None and hit is not None else None
+        if lit != delegate.hovered_action:
+            delegate.hovered_action = lit
+            dirty |= {before, after}
+        self._update_rows(dirty)
+        return hit[1] if hit is not None else None
+
+    def _update_rows(self, rows: set[int]) -> None:
+        model = self.model()
+        if model is None:
+            return
+        for number in rows:
+            if 0 <= number < model.rowCount():
+                self.viewport().update(self.visualRect(model.index(number, 0)))
+
+    def _rows_moved(self) -> None:
+        """Scrolled under a still mouse: another row is under it now."""
+        if self.viewport().underMouse():
+            self._track(self.viewport().mapFromGlobal(QCursor.pos()))
+
+    def _activate(self, index: _Index, name: str) -> None:
+        """An action button chosen: a copied message says so on its button for a moment;
+        the window does the rest."""
+        row = self._row(index)
+        if row is None:
+            return
+        if name == "copy":
+            self._delegate.copied_action = (row.id, row.text)
+            self._copied_timer.start()
+            self._update_rows({index.row()})
+        self.message_action.emit(index.row(), name)
+
+    def _action_for_key(self, event: QKeyEvent) -> str | None:
+        """The current row's action whose key (Alt and a letter) ``event`` is."""
+        if event.modifiers() != Qt.KeyboardModifier.AltModifier:
+            return None
+        row = self._row(self.currentIndex())
+        if row is None or not self._delegate.offers_actions(row):
+            return None
+        pressed = QKeySequence(event.keyCombination())
+        for name, key in action_keys(self._delegate.provider(row)).items():
+            if key.matches(pressed) == QKeySequence.SequenceMatch.ExactMatch:
+                return name
+        return None
+
     def can_select_text(self, index: _Index) -> bool:
         row = self._row(index)
         return row is not None and not is_growing(row)
@@ -1020,6 +1371,7 @@ class TranscriptView(QListView):
 
     def _copied_done(self) -> None:
         self._delegate.copied = None
+        self._delegate.copied_action = None
         self.viewport().update()
 
     # ----- the selectable editor ---------------------------------------------------------
@@ -1079,6 +1431,7 @@ class TranscriptView(QListView):
             pos = editor.viewport().mapTo(self.viewport(), event.position().toPoint())
             hit = self.copy_button_at(pos)
             if event.type() == QEvent.Type.MouseMove and not event.buttons():
+                self._track(pos)
                 self._hover(hit, editor.viewport())
                 if hit is not None:
                     return True  # the editor would set its own cursor back
@@ -1117,6 +1470,17 @@ class TranscriptView(QListView):
                 self._armed = (QPersistentModelIndex(hit[0]), hit[1])
                 event.accept()
                 return
+            action = self.action_button_at(pos)
+            if action is not None:  # a button, not the text: no editor, no selection
+                index, button = action
+                row = self._row(index)
+                self._armed_action = (QPersistentModelIndex(index), button.name)
+                if row is not None:
+                    self._delegate.pressed_action = (row.id, row.text, button.name)
+                self._track(pos)
+                self._update_rows({index.row()})
+                event.accept()
+                return
             index = self.indexAt(pos)
             if self.can_select_text(index):
                 editor = self.open_editor(index)
@@ -1130,6 +1494,9 @@ class TranscriptView(QListView):
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
         if self._forwarding:
             event.accept()
+            return
+        if self.action_button_at(event.position().toPoint()) is not None:
+            event.accept()  # the first click did it; a second would do it again
             return
         if self._delegate.editor is not None and event.button() == Qt.MouseButton.LeftButton:
             index = self.indexAt(event.position().toPoint())
@@ -1150,11 +1517,16 @@ class TranscriptView(QListView):
             self._forward(event)
             event.accept()
             return
+        if self._armed_action is not None:  # a button held down: no rows get selected
+            event.accept()
+            return
         if not event.buttons():
             pos = event.position().toPoint()
             hit = self.copy_button_at(pos)
             self._hover(hit, self.viewport())
-            if hit is None:  # text reads as text: the I-beam over what can be selected
+            if self._track(pos) is not None:
+                self.viewport().setCursor(Qt.CursorShape.PointingHandCursor)
+            elif hit is None:  # text reads as text: the I-beam over what can be selected
                 index = self.indexAt(pos)
                 laid = self.row_layout(index) if self.can_select_text(index) else None
                 over = laid is not None and laid.body.translated(
@@ -1167,7 +1539,34 @@ class TranscriptView(QListView):
 
     def leaveEvent(self, event: QEvent) -> None:
         self._hover(None, self.viewport())
+        self._track(None)
         super().leaveEvent(event)
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        """The buttons hide when the mouse leaves the rows; over one, its tooltip says its
+        key."""
+        if event.type() == QEvent.Type.Leave:
+            self._track(None)
+        elif event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            hit = self.action_button_at(event.pos())
+            if hit is not None:
+                button = hit[1]
+                tip = button.label
+                if not button.key.isEmpty():
+                    shortcut = button.key.toString(QKeySequence.SequenceFormat.NativeText)
+                    tip = f"{tip} ({shortcut})"
+                QToolTip.showText(event.globalPos(), tip, self.viewport(),
+                                  button.rect.toAlignedRect())
+                return True
+        return super().viewportEvent(event)
+
+    def event(self, event: QEvent) -> bool:
+        """Alt and a button's letter belongs to the current message, not the menus."""
+        if (event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent)
+                and self._action_for_key(event) is not None):
+            event.accept()
+            return True
+        return super().event(event)
 
     def _hover(self, hit: tuple[QModelIndex, int] | None, surface: QWidget) -> None:
         """The pointing hand and a light fill on the Copy button under the mouse."""
@@ -1184,6 +1583,17 @@ class TranscriptView(QListView):
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if self._forwarding:
+            event.accept()
+            return
+        if self._armed_action is not None:
+            armed, name = self._armed_action
+            self._armed_action = None
+            self._delegate.pressed_action = None
+            self._update_rows({armed.row()})
+            action = self.action_button_at(event.position().toPoint())
+            if (action is not None and armed.isValid() and action[0] == self._plain(armed)
+                    and action[1].name == name):
+                self._activate(action[0], name)
             event.accept()
             return
         if self._armed is not None:
@@ -1204,6 +1614,11 @@ class TranscriptView(QListView):
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.matches(QKeySequence.StandardKey.Copy):
             self.copy_message()
+            event.accept()
+            return
+        name = self._action_for_key(event)
+        if name is not None:
+            self._activate(self.currentIndex(), name)
             event.accept()
             return
         keys = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_F2)
