@@ -121,7 +121,8 @@ def replay(
         model_factory=gateway_model if live else standin_factory(estimator, clock),
     )
     with core.db.session() as session:
-        first_event = session.exec(select(Event).order_by(col(Event.id).desc())).first()
+        first_event = session.exec(
+            select(Event).order_by(col(Event.id).desc()).limit(1)).first()
         first_event_id = first_event.id if first_event and first_event.id else 0
     cm, keeper, settings = core.context, core.librarian, core.settings
     timings: list[float] = []

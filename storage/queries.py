@@ -203,6 +203,7 @@ def last_message_tab(session: Session, day: str) -> str | None:
     """The tab of the newest message of ``day``, or None on an empty day."""
     return session.exec(
         select(Message.tab).where(Message.day == day).order_by(col(Message.id).desc())
+        .limit(1)
     ).first()
 
 
@@ -360,12 +361,13 @@ def last_usage(session: Session, purpose: str) -> UsageRecord | None:
         select(UsageRecord)
         .where(UsageRecord.purpose == purpose)
         .order_by(col(UsageRecord.id).desc())
+        .limit(1)  # the ORM fetches every row a query returns, first() or not
     ).first()
 
 
 def latest_context_summary(session: Session) -> ContextSummary | None:
     return session.exec(
-        select(ContextSummary).order_by(col(ContextSummary.id).desc())
+        select(ContextSummary).order_by(col(ContextSummary.id).desc()).limit(1)
     ).first()
 
 

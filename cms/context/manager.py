@@ -135,7 +135,9 @@ class ContextManager:
 
     def newest_message_id(self) -> int:
         with self.db.session() as session:
-            newest = session.exec(select(Message.id).order_by(col(Message.id).desc())).first()
+            newest = session.exec(
+                select(Message.id).order_by(col(Message.id).desc()).limit(1)
+            ).first()
             return newest or 0
 
     def clear_draft(self) -> None:
@@ -152,7 +154,8 @@ class ContextManager:
             if row is None:
                 return None
             draft = json.loads(row.value_json)
-            newest = session.exec(select(Message).order_by(col(Message.id).desc())).first()
+            newest = session.exec(
+                select(Message).order_by(col(Message.id).desc()).limit(1)).first()
             session.delete(row)
         if newest is None or newest.id != draft.get("after") or not draft.get("text"):
             return None

@@ -312,6 +312,6 @@ def expired_since(session: Session, since: datetime, now: datetime) -> bool:
             col(MemoryItem.expires_ts).is_not(None),
             col(MemoryItem.expires_ts) > low,
             col(MemoryItem.expires_ts) <= high,
-        )
+        ).limit(1)
     ).first()
     return item is not None
