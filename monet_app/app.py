@@ -399,7 +399,10 @@ class AppController(QObject):
                      lambda: None, then=lambda: self._start_reply(exchange.tab))
 
     def continue_reply(self, reply_id: int) -> None:
-        """An interrupted reply goes on: a short request in its tab, answered after it."""
+        """An interrupted reply goes on: a short request in its tab, answered after it.
+        Not a prefill of the cut reply: writing its continuation into the stored reply
+        would change a message the cached prompt already holds, and the prompt only ever
+        grows between rebuild points (docs/design.md §2)."""
         exchange = self.nav.latest_exchange()
         if exchange is None or exchange.reply_id != reply_id or not exchange.incomplete:
             return
