@@ -86,6 +86,7 @@ class AppController(QObject):
         w.thread_selected.connect(self.pick_thread)
         w.new_thread_requested.connect(self.new_thread)
         w.settings_requested.connect(self.open_settings)
+        w.check_mixing_requested.connect(self.check_mixing)
         w.promote_requested.connect(lambda: w.edit_promotion(self.promote))
         w.memory_requested.connect(
             lambda: w.show_memory(self.memory_rows, self.edit_memory, self.delete_memory))
@@ -504,6 +505,20 @@ class AppController(QObject):
     def open_settings(self) -> None:
         self.window.edit_settings(self.settings_values(), load_api_key()[1], self.apply_settings,
                                   keyring=keyring_available())
+
+    def check_mixing(self) -> None:
+        """Settings → Check topic mixing…: ``monet check-mixing`` in a dialog, the cost
+        shown first (``monet_app/mixing``). A stand-in model (the demo) never spends: only
+        the offline check is offered then."""
+        from monet_app.mixing.check import WindowCheck
+        from ui.mixing_dialog import MixingDialog
+
+        has_key = self._needs_key and load_api_key()[0] is not None
+        check = WindowCheck(self.core.home, self.core.settings.model, has_key)
+        parent = QApplication.activeModalWidget() or self.window
+        dialog = MixingDialog(check.model, check.has_key, check.estimate, check.run,
+                              check.last(), parent, describe=lambda exc: describe(exc, self._bug))
+        dialog.exec()
 
     def apply_settings(self, values: SettingsValues) -> str | None:
         """Validate, store and use new settings. Returns a problem to show, or None."""

@@ -194,6 +194,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="add MONET to the Linux application menu, with its icon")
     de.add_argument("--dry-run", action="store_true",
                     help="say which files would be written, write none")
+
+    from monet_app.mixing import add_parser as add_check_mixing
+
+    add_check_mixing(sub)
     return parser
 
 
@@ -412,6 +416,10 @@ def _run(args: argparse.Namespace, home: Path) -> int:
             home, watch=args.watch, interval_seconds=args.interval, offline=args.offline,
             clock=SystemClock(),
         )
+    if args.command == "check-mixing":
+        from monet_app import mixing
+
+        return mixing.main(args, home)
     if args.command == "standin-server":
         from monet_app.standin_server import serve
 

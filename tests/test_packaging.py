@@ -32,6 +32,7 @@ RUNTIME_FILES = [
     ("ui", "icons/monet.svg"),
     *(("ui", f"icons/monet-{size}.png") for size in ICON_SIZES),
     ("monet_app", "demo/demo_trace.jsonl"),
+    ("monet_app", "mixing/days.json"),
     ("cms", "system_prompt_default.txt"),
     ("storage", "migrations/env.py"),
     ("storage", "migrations/script.py.mako"),

@@ -161,6 +161,7 @@ class MainWindow(QMainWindow):
     thread_selected = Signal(int)
     new_thread_requested = Signal()
     settings_requested = Signal()
+    check_mixing_requested = Signal()  # Settings → Check topic mixing…
     promote_requested = Signal()
     memory_requested = Signal()
     incognito_today_toggled = Signal(bool)
@@ -876,6 +877,7 @@ class MainWindow(QMainWindow):
                       keyring: bool = True) -> None:
         """The settings dialog; ``apply`` returns a problem to show, or None when done."""
         dialog = SettingsDialog(values, key_source, self, keyring=keyring)
+        dialog.check_mixing_requested.connect(self.check_mixing_requested)
         while dialog.exec():
             problem = apply(dialog.values())
             if problem is None:

@@ -4,15 +4,17 @@ appearance. It edits values; the controller validates and saves."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QTime
+from PySide6.QtCore import QTime, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
+    QPushButton,
     QSpinBox,
     QTimeEdit,
     QWidget,
@@ -40,6 +42,9 @@ def tabs_from_text(text: str) -> tuple[tuple[str, str], ...]:
 
 
 class SettingsDialog(QDialog):
+    #: "Check topic mixing…" was pressed: the controller opens the check (ui/mixing_dialog.py).
+    check_mixing_requested = Signal()
+
     def __init__(
         self, values: SettingsValues, key_source: str, parent: QWidget | None = None,
         *, keyring: bool = True,
@@ -89,6 +94,17 @@ class SettingsDialog(QDialog):
         self.sunset = QCheckBox(self.tr("One conversation per day (sunset model)"))
         self.sunset.setObjectName("sunsetModel")
         self.sunset.setChecked(values.sunset_model)
+        self.check_mixing = QPushButton(self.tr("Check topic mixing…"))
+        self.check_mixing.setObjectName("checkMixing")
+        self.check_mixing.setAutoDefault(False)
+        self.check_mixing.setToolTip(self.tr(
+            "Measure whether Claude keeps topics apart when every tab shares one stream, "
+            "before turning the sunset model on"))
+        self.check_mixing.clicked.connect(self.check_mixing_requested)
+        sunset_row = QHBoxLayout()
+        sunset_row.addWidget(self.sunset)
+        sunset_row.addStretch(1)
+        sunset_row.addWidget(self.check_mixing)
         self.theme = QComboBox()
         self.theme.setObjectName("theme")
         for theme, label in zip(
@@ -109,7 +125,7 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Librarian every (minutes)"), self.interval)
         form.addRow(self.tr("Daily backups kept"), self.backup_keep)
         form.addRow(self.tr("Incognito tabs (no memories)"), self.incognito)
-        form.addRow("", self.sunset)
+        form.addRow("", sunset_row)
         form.addRow(self.tr("Appearance"), self.theme)
         form.addRow(self.error)
         buttons = QDialogButtonBox(

@@ -51,22 +51,22 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../monet_app/app.py" line="250" />
+        <location filename="../../monet_app/app.py" line="251" />
         <source>Something went wrong while asking Claude ({kind}). Your message is saved; details are in monet.log.</source>
         <translation>Claude への問い合わせ中に問題が起きました（{kind}）。メッセージは保存済みです。詳細は monet.log にあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="273" />
+        <location filename="../../monet_app/app.py" line="274" />
         <source>Thread {n}</source>
         <translation>スレッド {n}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="494" />
+        <location filename="../../monet_app/app.py" line="498" />
         <source>Promoted under {heading}; Claude reads it from the next message.</source>
         <translation>「{heading}」に昇格しました。次のメッセージから Claude に渡されます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="372" />
+        <location filename="../../monet_app/app.py" line="373" />
         <source>Wait for the reply to finish before deleting.</source>
         <translation>返答が終わってから削除してください。</translation>
     </message>
@@ -76,123 +76,123 @@
         <translation>問題が起きました（{kind}）。入力した内容は失われていません。詳細は monet.log にあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="147" />
-        <location filename="../../monet_app/app.py" line="510" />
+        <location filename="../../monet_app/app.py" line="148" />
+        <location filename="../../monet_app/app.py" line="528" />
         <source>Wait until the deletion is finished.</source>
         <translation>削除が終わるまでお待ちください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="227" />
+        <location filename="../../monet_app/app.py" line="228" />
         <source>Your message is saved.</source>
         <translation>メッセージは保存済みです。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="229" />
+        <location filename="../../monet_app/app.py" line="230" />
         <source>No API key yet: paste one above or in Settings; Claude answers once a key is set.</source>
         <translation>API キーがまだありません。上の欄か設定に貼り付けてください。キーが入ると Claude が答えます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="231" />
+        <location filename="../../monet_app/app.py" line="232" />
         <source>The API key was refused (401). Check it in Settings.</source>
         <translation>API キーが拒否されました（401）。設定で確認してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="232" />
+        <location filename="../../monet_app/app.py" line="233" />
         <source>Claude did not answer in time.</source>
         <translation>Claude が時間内に答えませんでした。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="233" />
+        <location filename="../../monet_app/app.py" line="234" />
         <source>No connection to Anthropic. MONET keeps working offline; retry when you are back online.</source>
         <translation>Anthropic に接続できません。MONET はオフラインでも使えます。つながったら再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="235" />
+        <location filename="../../monet_app/app.py" line="236" />
         <source>Claude is overloaded right now (529); try again shortly.</source>
         <translation>Claude は今混み合っています（529）。少ししてから再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="236" />
+        <location filename="../../monet_app/app.py" line="237" />
         <source>Anthropic had a server error; try again.</source>
         <translation>Anthropic 側でサーバーエラーが起きました。再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="237" />
+        <location filename="../../monet_app/app.py" line="238" />
         <source>The reply broke off; what arrived is kept, marked incomplete.</source>
         <translation>返答が途中で切れました。届いた分は「途中」として残してあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="238" />
+        <location filename="../../monet_app/app.py" line="239" />
         <source>The reply stopped before Claude finished it; what arrived is kept, marked incomplete.</source>
         <translation>Claude が書き終える前に返答が止まりました。届いた分は「途中」として残してあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="243" />
+        <location filename="../../monet_app/app.py" line="244" />
         <source>Anthropic's rate limit was reached; try again in {s} s.</source>
         <translation>Anthropic の利用上限に達しました。{s} 秒後に再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="245" />
+        <location filename="../../monet_app/app.py" line="246" />
         <source>Anthropic's rate limit was reached; try again in a minute.</source>
         <translation>Anthropic の利用上限に達しました。1分ほどしてから再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="406" />
+        <location filename="../../monet_app/app.py" line="410" />
         <source>Please continue from where you stopped.</source>
         <translation>途切れたところから続けてください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="449" />
+        <location filename="../../monet_app/app.py" line="453" />
         <source>Key saved in the system keyring.</source>
         <translation>キーをシステムのキーリングに保存しました。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="450" />
+        <location filename="../../monet_app/app.py" line="454" />
         <source>Key kept for this session only; it is forgotten when MONET quits.</source>
         <translation>キーはこのセッションの間だけ保持します。MONET を終了すると消えます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="476" />
+        <location filename="../../monet_app/app.py" line="480" />
         <source>Opening the demo in its own window…</source>
         <translation>デモを別のウィンドウで開いています…</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="508" />
+        <location filename="../../monet_app/app.py" line="526" />
         <source>Wait for the reply to finish (or press Stop) before changing settings.</source>
         <translation>返答が終わるまで（または停止を押してから）設定を変えてください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="532" />
+        <location filename="../../monet_app/app.py" line="550" />
         <source>No backup yet</source>
         <translation>バックアップなし</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="533" />
+        <location filename="../../monet_app/app.py" line="551" />
         <source>Backed up {when}</source>
         <translation>バックアップ済み {when}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="538" />
+        <location filename="../../monet_app/app.py" line="556" />
         <source>Backup made ({when}) in {folder}.</source>
         <translation>バックアップを作りました（{when}）: {folder}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="543" />
+        <location filename="../../monet_app/app.py" line="561" />
         <source>Backup failed</source>
         <translation>バックアップ失敗</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="545" />
+        <location filename="../../monet_app/app.py" line="563" />
         <source>The backup failed: {problem} Your conversation is unchanged; MONET tries again in an hour (or MONET → Back up now).</source>
         <translation>バックアップに失敗しました: {problem} 会話は変わっていません。1時間後に再試行します（MONET → 今すぐバックアップ でも可）。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="552" />
+        <location filename="../../monet_app/app.py" line="570" />
         <source>Wait for the reply or the deletion to finish first.</source>
         <translation>返答か削除が終わるまでお待ちください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="574" />
+        <location filename="../../monet_app/app.py" line="592" />
         <source>Restored {n} messages from {file}; the replaced database is kept as{kept}.</source>
         <translation>{file} から {n} 件のメッセージを復元しました。置き換えたデータベースは{kept} として残してあります。</translation>
     </message>
@@ -249,282 +249,282 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/main_window.py" line="205" />
+        <location filename="../../ui/main_window.py" line="206" />
         <source>New thread</source>
         <translation>新しいスレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="227" />
+        <location filename="../../ui/main_window.py" line="228" />
         <source>Retry</source>
         <translation>再試行</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="236" />
+        <location filename="../../ui/main_window.py" line="237" />
         <source>Editing your last message: Enter sends it in place of the old one and its reply; Esc cancels.</source>
         <translation>最後のメッセージを編集中: Enter で元のメッセージと返答に置き換えて送信、Esc で取り消し。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="242" />
+        <location filename="../../ui/main_window.py" line="243" />
         <source>Send</source>
         <translation>送信</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="243" />
+        <location filename="../../ui/main_window.py" line="244" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="244" />
+        <location filename="../../ui/main_window.py" line="245" />
         <source>Stop the reply (Esc)</source>
         <translation>返答を止める（Esc）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="267" />
+        <location filename="../../ui/main_window.py" line="268" />
         <source>Search all days (Ctrl+F)</source>
         <translation>すべての日を検索（Ctrl+F）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="342" />
+        <location filename="../../ui/main_window.py" line="343" />
         <source>Copy</source>
         <translation>コピー</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="342" />
+        <location filename="../../ui/main_window.py" line="343" />
         <source>Edit</source>
         <translation>編集</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="343" />
+        <location filename="../../ui/main_window.py" line="344" />
         <source>Regenerate</source>
         <translation>作り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="343" />
+        <location filename="../../ui/main_window.py" line="344" />
         <source>Continue</source>
         <translation>続ける</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="352" />
+        <location filename="../../ui/main_window.py" line="353" />
         <source>Settings…</source>
         <translation>設定…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="360" />
+        <location filename="../../ui/main_window.py" line="361" />
         <source>&amp;MONET</source>
         <translation>&amp;MONET</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="362" />
+        <location filename="../../ui/main_window.py" line="363" />
         <source>What MONET remembers…</source>
         <translation>MONET が覚えていること…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="365" />
+        <location filename="../../ui/main_window.py" line="366" />
         <source>Incognito today (nothing becomes a memory)</source>
         <translation>今日はシークレット（記憶に残さない）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="369" />
+        <location filename="../../ui/main_window.py" line="370" />
         <source>Promote to lasting memory…</source>
         <translation>永続的な記憶に昇格…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="372" />
+        <location filename="../../ui/main_window.py" line="373" />
         <source>Search…</source>
         <translation>検索…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="378" />
+        <location filename="../../ui/main_window.py" line="379" />
         <source>Back up now</source>
         <translation>今すぐバックアップ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="381" />
+        <location filename="../../ui/main_window.py" line="382" />
         <source>Restore from a backup…</source>
         <translation>バックアップから復元…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="384" />
+        <location filename="../../ui/main_window.py" line="385" />
         <source>Open the demo…</source>
         <translation>デモを開く…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="387" />
+        <location filename="../../ui/main_window.py" line="388" />
         <source>About MONET…</source>
         <translation>MONET について…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="392" />
+        <location filename="../../ui/main_window.py" line="393" />
         <source>Quit</source>
         <translation>終了</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="398" />
+        <location filename="../../ui/main_window.py" line="399" />
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="399" />
+        <location filename="../../ui/main_window.py" line="400" />
         <source>Days pane</source>
         <translation>日付の欄</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="404" />
+        <location filename="../../ui/main_window.py" line="405" />
         <source>Timeline and search pane</source>
         <translation>タイムラインと検索の欄</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="409" />
+        <location filename="../../ui/main_window.py" line="410" />
         <source>Next tab</source>
         <translation>次のタブ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="412" />
+        <location filename="../../ui/main_window.py" line="413" />
         <source>Previous tab</source>
         <translation>前のタブ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="415" />
+        <location filename="../../ui/main_window.py" line="416" />
         <source>Go to the message field</source>
         <translation>入力欄へ移動</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="462" />
+        <location filename="../../ui/main_window.py" line="463" />
         <source>Delete this day…</source>
         <translation>この日を削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="464" />
+        <location filename="../../ui/main_window.py" line="465" />
         <source>Delete everything said on {day}? Claude will not see it again.</source>
         <translation>{day} の会話をすべて削除しますか？ Claude がこれを見ることはもうありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="490" />
+        <location filename="../../ui/main_window.py" line="491" />
         <source>Copy message</source>
         <translation>メッセージをコピー</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="491" />
+        <location filename="../../ui/main_window.py" line="492" />
         <source>Edit and resend</source>
         <translation>編集して送り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="492" />
+        <location filename="../../ui/main_window.py" line="493" />
         <source>Regenerate reply</source>
         <translation>返答を作り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="493" />
+        <location filename="../../ui/main_window.py" line="494" />
         <source>Continue this reply</source>
         <translation>この返答の続きを書かせる</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="494" />
+        <location filename="../../ui/main_window.py" line="495" />
         <source>Delete this message…</source>
         <translation>このメッセージを削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="505" />
+        <location filename="../../ui/main_window.py" line="506" />
         <source>Message copied</source>
         <translation>メッセージをコピーしました</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="513" />
+        <location filename="../../ui/main_window.py" line="514" />
         <source>Delete this message and what was drawn from it?</source>
         <translation>このメッセージと、そこから作られた要約・記憶を削除しますか？</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="519" />
+        <location filename="../../ui/main_window.py" line="520" />
         <source>Restore from a backup</source>
         <translation>バックアップから復元</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="520" />
+        <location filename="../../ui/main_window.py" line="521" />
         <source>MONET backups (*.zip)</source>
         <translation>MONET のバックアップ (*.zip)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="522" />
+        <location filename="../../ui/main_window.py" line="523" />
         <source>Replace everything in this data folder with the backup {file}? The current database is kept beside it as a dated copy.</source>
         <translation>このデータフォルダーの内容をバックアップ {file} で置き換えますか？ 今のデータベースは日付付きのコピーとして隣に残します。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="661" />
+        <location filename="../../ui/main_window.py" line="662" />
         <source>All tabs</source>
         <translation>すべて</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="689" />
+        <location filename="../../ui/main_window.py" line="690" />
         <source>Days</source>
         <translation>日付</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="693" />
+        <location filename="../../ui/main_window.py" line="694" />
         <source>Today</source>
         <translation>今日</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="704" />
+        <location filename="../../ui/main_window.py" line="705" />
         <source>Threads</source>
         <translation>スレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="719" />
+        <location filename="../../ui/main_window.py" line="720" />
         <source>{day} is a past day, shown read-only. Sending posts to today.</source>
         <translation>{day} は過去の日です（読み取り専用）。送信すると今日の会話に入ります。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="722" />
+        <location filename="../../ui/main_window.py" line="723" />
         <source>Sending returns to today</source>
         <translation>送信すると今日に戻ります</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="725" />
+        <location filename="../../ui/main_window.py" line="726" />
         <source>Message (Enter sends, Shift+Enter adds a line)</source>
         <translation>メッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="734" />
+        <location filename="../../ui/main_window.py" line="735" />
         <source>Message to {tab} (Enter sends, Shift+Enter adds a line)</source>
         <translation>{tab} へのメッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="744" />
+        <location filename="../../ui/main_window.py" line="745" />
         <source>Nothing in this tab on this day.</source>
         <translation>この日のこのタブには会話がありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="745" />
+        <location filename="../../ui/main_window.py" line="746" />
         <source>Nothing in this tab yet today. Write below; Claude sees every tab.</source>
         <translation>今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="793" />
+        <location filename="../../ui/main_window.py" line="794" />
         <source>Summarizing {n}</source>
         <translation>要約作成中 {n}件</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="794" />
+        <location filename="../../ui/main_window.py" line="795" />
         <source>Librarian: nothing pending</source>
         <translation>ライブラリアン: 待ちなし</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="798" />
+        <location filename="../../ui/main_window.py" line="799" />
         <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
         <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="805" />
+        <location filename="../../ui/main_window.py" line="806" />
         <source>Today ${usd:.4f}</source>
         <translation>今日 ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="815" />
+        <location filename="../../ui/main_window.py" line="816" />
         <source>MONET — demo</source>
         <translation>MONET — デモ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="816" />
+        <location filename="../../ui/main_window.py" line="817" />
         <source>DEMO: a sample history in a throwaway folder; a built-in stand-in answers, not Claude</source>
         <translation>デモ: 使い捨てフォルダーのサンプル履歴です。答えるのは Claude ではなく内蔵の代役です</translation>
     </message>
@@ -684,6 +684,207 @@
     </message>
 </context>
 <context>
+    <name>MixingDialog</name>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="67" />
+        <source>Check topic mixing</source>
+        <extracomment>Makes the estimate: a dict with model, requests, dollars, most_dollars, grader_model, grader_requests, grader_dollars (``CostEstimate.as_dict``). Runs the check: (live, grader, progress(done, total), cancel) -&gt; the report.</extracomment>
+        <translation>話題の取り違えチェック</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="78" />
+        <source>Before you turn the sunset model on: MONET replays built-in mixed days (Japanese and English, four tabs whose talk shares words, such as a work deadline and a personal one) as one stream (sunset model) and as one thread per tab (thread model), asks questions whose answer depends on the tab, and counts the answers that bring in another tab's facts. Nothing of it enters your conversation.</source>
+        <translation>日没モデルを使う前の確認です。MONET は内蔵の「混ざった一日」（日本語と英語。4つのタブで同じ言葉が別の意味で出てきます。たとえば仕事の締め切りと私用の締め切り）を、一つの流れ（日没モデル）とタブごとのスレッド（スレッドモデル）の両方で再生し、答えがタブによって変わる質問をして、別のタブの事実を持ち込んだ答えを数えます。あなたの会話には何も入りません。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="85" />
+        <source>Claude ({model})</source>
+        <translation>Claude（{model}）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="87" />
+        <source>The built-in stand-in (free)</source>
+        <translation>内蔵の代役（無料）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="92" />
+        <source>A second opinion from a Claude grader</source>
+        <translation>Claude の採点者によるセカンドオピニオン</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="95" />
+        <source>No API key is set, so only the stand-in can answer. Add a key in Settings to ask Claude.</source>
+        <translation>API キーが設定されていないため、答えられるのは代役だけです。Claude に聞くには設定でキーを追加してください。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="102" />
+        <source>Run the check</source>
+        <translation>チェックを実行</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="131" />
+        <source>Who answers:</source>
+        <translation>答える相手:</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="149" />
+        <source>Close</source>
+        <translation>閉じる</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="162" />
+        <source>No check has been run yet.</source>
+        <translation>まだチェックしていません。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="179" />
+        <source>Free: nothing is sent to Anthropic. The stand-in answers from the answer key, so this checks the path, not Claude.</source>
+        <translation>無料です。Anthropic には何も送りません。代役が正解表から答えるので、確かめるのは処理の経路で、Claude ではありません。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="182" />
+        <source>Estimating the cost…</source>
+        <translation>費用を見積もり中…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="183" />
+        <source>The cost could not be estimated.</source>
+        <translation>費用を見積もれませんでした。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="187" />
+        <source>About ${dollars} for {n} requests to {model} (at most about ${most}). What it spends is recorded in the usage ledger as check-mixing.</source>
+        <translation>{model} へのリクエスト {n} 件で約 ${dollars}（多くても約 ${most}）。使った分は利用記録に check-mixing として残ります。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="193" />
+        <source>The grader adds about ${dollars} for {n} requests to {model}.</source>
+        <translation>採点者の分として {model} へのリクエスト {n} 件で約 ${dollars} かかります。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="222" />
+        <source>Running…</source>
+        <translation>実行中…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="230" />
+        <source>Running… {done}/{total} questions</source>
+        <translation>実行中… {total} 問中 {done} 問</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="235" />
+        <source>Done.</source>
+        <translation>完了しました。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="260" />
+        <source>right</source>
+        <translation>正しい</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="261" />
+        <source>mixed up</source>
+        <translation>取り違え</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="262" />
+        <source>other</source>
+        <translation>その他</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="263" />
+        <source>unclear</source>
+        <translation>不明</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="270" />
+        <source>One stream mixed topics up more often than separate threads: read the mixed-up questions before turning the sunset model on.</source>
+        <translation>一つの流れのほうが、別々のスレッドより多く話題を取り違えました。日没モデルを使う前に、取り違えた質問を確かめてください。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="273" />
+        <source>Most answers gave neither tab's fact, so this run cannot tell.</source>
+        <translation>ほとんどの答えがどちらのタブの事実も含んでいないため、この実行からは判断できません。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="274" />
+        <source>No sign that one stream mixes topics up.</source>
+        <translation>一つの流れで話題を取り違える兆候はありません。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="276" />
+        <source>Nothing was mixed up, but one stream got fewer answers right.</source>
+        <translation>取り違えはありませんでしたが、一つの流れのほうが正しい答えが少なくなりました。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="278" />
+        <source>One stream mixed topics up no more often than separate threads, but both mixed some up: read those questions.</source>
+        <translation>一つの流れでの取り違えは別々のスレッドより多くはありませんが、どちらにも取り違えがあります。その質問を確かめてください。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="286" />
+        <source>Sunset model (one stream): {sr}/{sn} right, {sm} mixed up. Thread model (a thread per tab): {tr}/{tn} right, {tm} mixed up.</source>
+        <translation>日没モデル（一つの流れ）: {sn} 問中 {sr} 問正しく、取り違え {sm} 問。スレッドモデル（タブごとのスレッド）: {tn} 問中 {tr} 問正しく、取り違え {tm} 問。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="291" />
+        <source>Stand-in answers: this checks the path, not Claude.</source>
+        <translation>代役の答えです。確かめたのは処理の経路で、Claude ではありません。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="293" />
+        <source>Answers from {model}.</source>
+        <translation>{model} の答えです。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="299" />
+        <source>Last check: {when}</source>
+        <translation>前回のチェック: {when}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="303" />
+        <source>Question</source>
+        <translation>質問</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="303" />
+        <source>Tab</source>
+        <translation>タブ</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="303" />
+        <location filename="../../ui/mixing_dialog.py" line="333" />
+        <source>Sunset model</source>
+        <translation>日没モデル</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="304" />
+        <location filename="../../ui/mixing_dialog.py" line="333" />
+        <source>Thread model</source>
+        <translation>スレッドモデル</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="306" />
+        <source>Grader: sunset</source>
+        <translation>採点者: 日没</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="306" />
+        <source>Grader: thread</source>
+        <translation>採点者: スレッド</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="337" />
+        <source>{name}: {right} right, {mixed} mixed up, {other} other; {tokens} prompt tokens, ${dollars}</source>
+        <translation>{name}: 正しい {right}、取り違え {mixed}、その他 {other}。プロンプト {tokens} トークン、${dollars}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/mixing_dialog.py" line="345" />
+        <source>Grader ({model}), a second opinion on the {name}: {right} right, {mixed} mixed up, {other} other, {unclear} unclear</source>
+        <translation>採点者（{model}）による{name}のセカンドオピニオン: 正しい {right}、取り違え {mixed}、その他 {other}、不明 {unclear}</translation>
+    </message>
+</context>
+<context>
     <name>PromoteDialog</name>
     <message>
         <location filename="../../ui/promote_dialog.py" line="25" />
@@ -742,112 +943,123 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="50" />
+        <location filename="../../ui/settings_dialog.py" line="55" />
         <source>MONET settings</source>
+        <extracomment>"Check topic mixing…" was pressed: the controller opens the check (ui/mixing_dialog.py).</extracomment>
         <translation>MONET の設定</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="57" />
+        <location filename="../../ui/settings_dialog.py" line="62" />
         <source>in use from ANTHROPIC_API_KEY</source>
         <translation>ANTHROPIC_API_KEY を使用中</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="58" />
+        <location filename="../../ui/settings_dialog.py" line="63" />
         <source>stored in the OS keyring</source>
         <translation>OS のキーチェーンに保存済み</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="59" />
+        <location filename="../../ui/settings_dialog.py" line="64" />
         <source>kept for this session only</source>
         <translation>このセッションの間だけ保持</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="60" />
+        <location filename="../../ui/settings_dialog.py" line="65" />
         <source>not set</source>
         <translation>未設定</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="62" />
+        <location filename="../../ui/settings_dialog.py" line="67" />
         <source>Anthropic API key ({where})</source>
         <translation>Anthropic API キー（{where}）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="64" />
+        <location filename="../../ui/settings_dialog.py" line="69" />
         <source>No system keyring here: the key will be kept for this session only, until MONET quits.</source>
         <translation>このシステムにはキーリングがありません。キーはこのセッションの間だけ、MONET を終了するまで保持されます。</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="85" />
+        <location filename="../../ui/settings_dialog.py" line="90" />
         <source>none</source>
         <translation>なし</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="88" />
+        <location filename="../../ui/settings_dialog.py" line="93" />
         <source>tab ids, e.g. social</source>
         <translation>タブの id（例: social）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="89" />
+        <location filename="../../ui/settings_dialog.py" line="94" />
         <source>One conversation per day (sunset model)</source>
         <translation>一日ひとつの会話（日没モデル）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="95" />
+        <location filename="../../ui/settings_dialog.py" line="97" />
+        <source>Check topic mixing…</source>
+        <translation>話題の取り違えをチェック…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/settings_dialog.py" line="101" />
+        <source>Measure whether Claude keeps topics apart when every tab shares one stream, before turning the sunset model on</source>
+        <translation>日没モデルを使う前に、すべてのタブが一つの流れになっても Claude が話題を取り違えないかを測ります</translation>
+    </message>
+    <message>
+        <location filename="../../ui/settings_dialog.py" line="111" />
         <source>System</source>
         <translation>システムに合わせる</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="95" />
+        <location filename="../../ui/settings_dialog.py" line="111" />
         <source>Light</source>
         <translation>ライト</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="95" />
+        <location filename="../../ui/settings_dialog.py" line="111" />
         <source>Dark</source>
         <translation>ダーク</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="102" />
+        <location filename="../../ui/settings_dialog.py" line="118" />
         <source>API key</source>
         <translation>API キー</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="105" />
+        <location filename="../../ui/settings_dialog.py" line="121" />
         <source>Model</source>
         <translation>モデル</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="106" />
+        <location filename="../../ui/settings_dialog.py" line="122" />
         <source>Tabs (id=label, …)</source>
         <translation>タブ（id=表示名, …）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="107" />
+        <location filename="../../ui/settings_dialog.py" line="123" />
         <source>Token ceiling</source>
         <translation>トークン上限</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="108" />
+        <location filename="../../ui/settings_dialog.py" line="124" />
         <source>Day starts at</source>
         <translation>一日の始まり</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="109" />
+        <location filename="../../ui/settings_dialog.py" line="125" />
         <source>Librarian every (minutes)</source>
         <translation>ライブラリアンの間隔（分）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="110" />
+        <location filename="../../ui/settings_dialog.py" line="126" />
         <source>Daily backups kept</source>
         <translation>毎日のバックアップを残す数</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="111" />
+        <location filename="../../ui/settings_dialog.py" line="127" />
         <source>Incognito tabs (no memories)</source>
         <translation>シークレットのタブ（記憶に残さない）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="113" />
+        <location filename="../../ui/settings_dialog.py" line="129" />
         <source>Appearance</source>
         <translation>外観</translation>
     </message>

@@ -19,6 +19,86 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 JA = {
+    'Check topic mixing':
+        '話題の取り違えチェック',
+    "Before you turn the sunset model on: MONET replays built-in mixed days (Japanese and English, four tabs whose talk shares words, such as a work deadline and a personal one) as one stream (sunset model) and as one thread per tab (thread model), asks questions whose answer depends on the tab, and counts the answers that bring in another tab's facts. Nothing of it enters your conversation.":
+        '日没モデルを使う前の確認です。MONET は内蔵の「混ざった一日」（日本語と英語。4つのタブで同じ言葉が別の意味で出てきます。たとえば仕事の締め切りと私用の締め切り）を、一つの流れ（日没モデル）とタブごとのスレッド（スレッドモデル）の両方で再生し、答えがタブによって変わる質問をして、別のタブの事実を持ち込んだ答えを数えます。あなたの会話には何も入りません。',
+    'Claude ({model})':
+        'Claude（{model}）',
+    'The built-in stand-in (free)':
+        '内蔵の代役（無料）',
+    'A second opinion from a Claude grader':
+        'Claude の採点者によるセカンドオピニオン',
+    'No API key is set, so only the stand-in can answer. Add a key in Settings to ask Claude.':
+        'API キーが設定されていないため、答えられるのは代役だけです。Claude に聞くには設定でキーを追加してください。',
+    'Run the check':
+        'チェックを実行',
+    'Who answers:':
+        '答える相手:',
+    'No check has been run yet.':
+        'まだチェックしていません。',
+    'Free: nothing is sent to Anthropic. The stand-in answers from the answer key, so this checks the path, not Claude.':
+        '無料です。Anthropic には何も送りません。代役が正解表から答えるので、確かめるのは処理の経路で、Claude ではありません。',
+    'Estimating the cost…':
+        '費用を見積もり中…',
+    'The cost could not be estimated.':
+        '費用を見積もれませんでした。',
+    'About ${dollars} for {n} requests to {model} (at most about ${most}). What it spends is recorded in the usage ledger as check-mixing.':
+        '{model} へのリクエスト {n} 件で約 ${dollars}（多くても約 ${most}）。使った分は利用記録に check-mixing として残ります。',
+    'The grader adds about ${dollars} for {n} requests to {model}.':
+        '採点者の分として {model} へのリクエスト {n} 件で約 ${dollars} かかります。',
+    'Running…':
+        '実行中…',
+    'Running… {done}/{total} questions':
+        '実行中… {total} 問中 {done} 問',
+    'Done.':
+        '完了しました。',
+    'right':
+        '正しい',
+    'mixed up':
+        '取り違え',
+    'other':
+        'その他',
+    'unclear':
+        '不明',
+    'One stream mixed topics up more often than separate threads: read the mixed-up questions before turning the sunset model on.':
+        '一つの流れのほうが、別々のスレッドより多く話題を取り違えました。日没モデルを使う前に、取り違えた質問を確かめてください。',
+    "Most answers gave neither tab's fact, so this run cannot tell.":
+        'ほとんどの答えがどちらのタブの事実も含んでいないため、この実行からは判断できません。',
+    'No sign that one stream mixes topics up.':
+        '一つの流れで話題を取り違える兆候はありません。',
+    'Nothing was mixed up, but one stream got fewer answers right.':
+        '取り違えはありませんでしたが、一つの流れのほうが正しい答えが少なくなりました。',
+    'One stream mixed topics up no more often than separate threads, but both mixed some up: read those questions.':
+        '一つの流れでの取り違えは別々のスレッドより多くはありませんが、どちらにも取り違えがあります。その質問を確かめてください。',
+    'Sunset model (one stream): {sr}/{sn} right, {sm} mixed up. Thread model (a thread per tab): {tr}/{tn} right, {tm} mixed up.':
+        '日没モデル（一つの流れ）: {sn} 問中 {sr} 問正しく、取り違え {sm} 問。スレッドモデル（タブごとのスレッド）: {tn} 問中 {tr} 問正しく、取り違え {tm} 問。',
+    'Stand-in answers: this checks the path, not Claude.':
+        '代役の答えです。確かめたのは処理の経路で、Claude ではありません。',
+    'Answers from {model}.':
+        '{model} の答えです。',
+    'Last check: {when}':
+        '前回のチェック: {when}',
+    'Question':
+        '質問',
+    'Tab':
+        'タブ',
+    'Sunset model':
+        '日没モデル',
+    'Thread model':
+        'スレッドモデル',
+    'Grader: sunset':
+        '採点者: 日没',
+    'Grader: thread':
+        '採点者: スレッド',
+    '{name}: {right} right, {mixed} mixed up, {other} other; {tokens} prompt tokens, ${dollars}':
+        '{name}: 正しい {right}、取り違え {mixed}、その他 {other}。プロンプト {tokens} トークン、${dollars}',
+    'Grader ({model}), a second opinion on the {name}: {right} right, {mixed} mixed up, {other} other, {unclear} unclear':
+        '採点者（{model}）による{name}のセカンドオピニオン: 正しい {right}、取り違え {mixed}、その他 {other}、不明 {unclear}',
+    'Check topic mixing…':
+        '話題の取り違えをチェック…',
+    'Measure whether Claude keeps topics apart when every tab shares one stream, before turning the sunset model on':
+        '日没モデルを使う前に、すべてのタブが一つの流れになっても Claude が話題を取り違えないかを測ります',
     'About MONET':
         'MONET について',
     'About MONET…':

@@ -42,7 +42,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         help="does Claude keep topics apart in one daily stream? (built-in mixed days, "
              "sunset model vs thread model)",
     )
-    ck.add_argument("--home", dest="sub_home")
+    ck.add_argument("--home", dest="sub_home", metavar="DIR",
+                    help="data folder: its settings and key, its usage ledger, the last report")
     ck.add_argument("--live", action="store_true",
                     help="answers from Claude (ANTHROPIC_BASE_URL honoured, the key from the "
                          "usual places); says the cost and asks first")

@@ -5,10 +5,11 @@ How a run goes (decisions):
 - **Each built-in day runs twice**, as the sunset model (one stream: every tab's talk in
   one request) and as the thread model (a tab is a thread, as ``monet replay --sunset
   off`` does it: a change of tab is a change of thread, so a request carries one tab's
-  talk and the other threads as Timeline Index lines). Both go through the real
-  context manager, turn runner, prompt and librarian (offline summarizer), in a
-  throwaway data folder (``tempfile``): the day's talk is replayed with
-  ``monet_app.replay.replay`` and the replay's stand-in model, never sent anywhere.
+  talk raw, and the other threads only as Timeline Index lines, summarized offline, as
+  in the app). Both go through the real context manager, turn runner, prompt and
+  librarian (offline summarizer), in a throwaway data folder (``tempfile``): the day's
+  talk is replayed with ``monet_app.replay.replay`` and the replay's stand-in model,
+  never sent anywhere.
 - **Each probe is asked alone**, on a copy of the replayed day's folder, as the
   person's next message in its tab, at the day's ``probes_at`` time: no probe sees
   another probe's question or answer (a wrong answer cannot spoil the next probe, and
@@ -78,6 +79,8 @@ from cms.model.protocol import (
 )
 from cms.settings import Settings, load_settings
 from cms.tokens import TiktokenEstimator, TokenEstimator
+from monet_app.keys import load_api_key
+from monet_app.mixing import STANDIN_MODES
 from monet_app.mixing.days import (
     VERDICTS,
     Day,
@@ -91,14 +94,14 @@ from monet_app.replay import replay
 from monet_app.standin_server import StandInServer
 from monet_app.wiring import build_core, gateway_model, standin_model
 from storage import Database
-from storage.errors import InputError
+from storage.errors import InputError, MissingKeyError
+from storage.models import MessageRole
 
 #: The usage ledger's purpose for what the check spends (probes and grader).
 PURPOSE = "check-mixing"
 #: The last report, kept in the person's data folder for the window.
 REPORT_FILE = "check-mixing-report.json"
 REPORT_VERSION = 1
-from monet_app.mixing import STANDIN_MODES
 Shape = Literal["sunset", "thread"]
 SHAPES: tuple[Shape, ...] = ("sunset", "thread")
 #: An answer's length in the estimate; the "at most" figure takes the longer one.
@@ -244,7 +247,9 @@ class _Answers:
         return _Recorded(self)
 
     def asking(self, day: Day, probe: Probe | None) -> None:
-        self.bodies.clear()
+        """``probe`` is asked next (its bodies are kept from now); None: it was asked."""
+        if probe is not None:
+            self.bodies.clear()
         if self.server is not None:
             self.server.current = (day, probe) if probe is not None else None
 
@@ -355,7 +360,7 @@ def grader_body(model: str, day: Day, probe: Probe, answer: str) -> RequestBody:
         "model": model,
         "max_tokens": GRADER_MAX_TOKENS,
         "system": [{"type": "text", "text": GRADER_SYSTEM}],
-        "messages": [{"role": "user", "content": [{"type": "text", "text": text}]}],
+        "messages": [{"role": MessageRole.USER, "content": [{"type": "text", "text": text}]}],
     }
 
 
@@ -577,6 +582,32 @@ def _totals(asked: list[_Asked], shape: Shape, grader: bool) -> dict[str, Any]:
     return totals
 
 
+#: What a report's counts suggest (``finding`` in the report; the window says it in
+#: the person's language).
+FINDINGS: dict[str, str] = {
+    "stream_mixes_more": "one stream mixed topics up more often than separate threads: read "
+                         "the mixed-up probes before turning the sunset model on",
+    "cannot_tell": "most answers gave neither tab's fact, so this run cannot tell",
+    "no_sign": "no sign that one stream mixes topics up",
+    "fewer_right": "nothing mixed up, but one stream got fewer answers right (see 'other')",
+    "both_mix": "one stream mixed topics up no more often than separate threads, but both "
+                "mixed some up: read those probes",
+}
+
+
+def finding(totals: dict[str, dict[str, Any]]) -> str:
+    """The key of ``FINDINGS`` that the two models' counts support."""
+    s, t = totals["sunset"], totals["thread"]
+    n = max(s["probes"], t["probes"], 1)
+    if s["mixed_up"] > t["mixed_up"]:
+        return "stream_mixes_more"
+    if 2 * max(s["other"], t["other"]) > n:
+        return "cannot_tell"
+    if s["mixed_up"] == 0 and t["mixed_up"] == 0:
+        return "no_sign" if s["right"] >= t["right"] else "fewer_right"
+    return "both_mix"
+
+
 def verdict_line(totals: dict[str, dict[str, Any]], standin: bool, model: str) -> str:
     """One line: both models' counts and what they suggest, honest about who answered."""
     s, t = totals["sunset"], totals["thread"]
@@ -584,23 +615,16 @@ def verdict_line(totals: dict[str, dict[str, Any]], standin: bool, model: str) -
         f"sunset model: {s['right']}/{s['probes']} right, {s['mixed_up']} mixed up; "
         f"thread model: {t['right']}/{t['probes']} right, {t['mixed_up']} mixed up"
     )
-    if s["mixed_up"] > t["mixed_up"]:
-        meaning = ("one stream mixed topics up more often than separate threads: read the "
-                   "mixed-up probes before turning the sunset model on")
-    elif s["mixed_up"] == 0 and t["mixed_up"] == 0:
-        meaning = ("no sign that one stream mixes topics up" if s["right"] >= t["right"] else
-                   "nothing mixed up, but one stream got fewer answers right (see 'other')")
-    else:
-        meaning = "one stream mixed topics up no more often than separate threads"
     who = STANDIN_NOTE if standin else f"answers from {model}"
-    return f"{counts} — {meaning} ({who})"
+    return f"{counts} — {FINDINGS[finding(totals)]} ({who})"
 
 
 def _report(asked: list[_Asked], options: CheckOptions, settings: Settings,
             grader_model: str, when: datetime) -> dict[str, Any]:
-    totals = {shape: _totals(asked, shape, options.grader) for shape in SHAPES}
+    totals: dict[str, dict[str, Any]] = {
+        shape: _totals(asked, shape, options.grader) for shape in SHAPES}
     standin = not options.live
-    probes = []
+    probes: list[dict[str, Any]] = []
     for a in asked:
         probes.append({
             "id": f"{a.day.id}/{a.probe.id}",
@@ -624,10 +648,11 @@ def _report(asked: list[_Asked], options: CheckOptions, settings: Settings,
             "source": options.core_prompt_source or "settings",
             "sha256": hashlib.sha256(pinned.encode()).hexdigest()[:16],
         },
-        "days": [d for d in dict.fromkeys(a.day.id for a in asked)],
+        "days": list(dict.fromkeys(a.day.id for a in asked)),
         "probes": probes,
         "totals": totals,
         "grader_model": grader_model if options.grader else None,
+        "finding": finding(totals),
         "verdict": verdict_line(totals, standin, settings.model),
     }
 
@@ -643,7 +668,7 @@ def _pad(text: str, width: int) -> str:
 def report_table(report: dict[str, Any]) -> str:
     """The report as a readable plain-text table."""
     grader = report.get("grader_model") is not None
-    who = (f"the built-in stand-in (answers: {report['standin_mode']})"
+    who = (f"the built-in stand-in (mode {report['standin_mode']})"
            if report["answers"] == "stand-in" else f"{report['model']} at {report['endpoint']}")
     lines = [
         f"check-mixing {report['created']}: {len(report['probes'])} probes x 2 models, "
@@ -674,6 +699,9 @@ def report_table(report: dict[str, Any]) -> str:
             f"{shape:8}{str(t['right']) + '/' + str(t['probes']):>8}{t['mixed_up']:>10}"
             f"{t['other']:>7}{t['requests']:>10}{t['prompt_tokens']:>15,}{t['dollars']:>10.4f}"
         )
+    if report["answers"] == "stand-in":
+        lines.append(f"(stand-in: the tokens and dollars are what these requests would cost "
+                     f"at {report['model']}, from the prompt-cache simulator)")
     if grader:
         parts = []
         for shape in SHAPES:
@@ -791,8 +819,10 @@ class WindowCheck:
         self.model = model
         self.has_key = has_key
 
-    def estimate(self, grader: bool) -> dict[str, Any]:
-        return estimate_cost(self.home, CheckOptions(live=True, grader=grader)).as_dict()
+    def estimate(self) -> dict[str, Any]:
+        """The cost of a live run, the grader's counted apart (the dialog adds it when
+        the grader is chosen)."""
+        return estimate_cost(self.home, CheckOptions(live=True, grader=True)).as_dict()
 
     def run(self, live: bool, grader: bool, progress: Callable[[int, int], None],
             cancel: threading.Event) -> dict[str, Any]:
@@ -804,10 +834,7 @@ class WindowCheck:
 
 
 def gateway_ready() -> None:
-    """Raise the gateway's own sentence when no key is found (before an estimate)."""
-    from monet_app.keys import load_api_key
-    from storage.errors import MissingKeyError
-
+    """Say so, before the estimate, when no key is found where the gateway looks."""
     if load_api_key()[0] is None:
         raise MissingKeyError(
             "check-mixing --live needs an Anthropic API key (ANTHROPIC_API_KEY or the one "
