@@ -261,8 +261,14 @@ class AppController(QObject):
 
     def open_day(self, day: str) -> None:
         self.nav.open_day(day)
-        self.refresh_side()
+        self._show_day_in_list(day)
         self.refresh_messages()
+
+    def _show_day_in_list(self, day: str) -> None:
+        """Opening a day changes no count: the list only moves its mark (a full rebuild
+        of a year's list costs ~15 ms)."""
+        if not self.nav.sunset_model or not self.window.select_day(day):
+            self.refresh_side()
 
     def pick_thread(self, thread_id: int) -> None:
         if not self.stream.busy:
@@ -281,7 +287,9 @@ class AppController(QObject):
             if message.tab != self.nav.tab:
                 self.window.select_tab(message.tab)  # logged as a tab switch
             self.nav.show_message(message)
-        self.refresh_side()
+            self._show_day_in_list(message.day)
+        else:
+            self.refresh_side()
         self.refresh_messages(scroll_to_end=False)
         self.window.reveal_message(message_id)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,6 +24,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QThreadPool, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 
+from cms.tokens import preload as preload_tokens
 from monet_app.app import AppController
 from monet_app.single_instance import Answer, SingleInstance
 from monet_app.wiring import standin_model
@@ -179,6 +181,8 @@ def run_app(home: Path, demo_url: str | None = None, *, smoke: bool | None = Non
             smoke_check(controller.window, since)
         controller.window.show()
         controller.window.focus_composer()
+        # the token counter's encoding loads meanwhile, ready for the first message
+        threading.Thread(target=preload_tokens, name="tiktoken-preload", daemon=True).start()
         code = app.exec()
         controller.stream.cancel()  # a reply in flight keeps what arrived, marked incomplete
         QThreadPool.globalInstance().waitForDone(SHUTDOWN_WAIT_MS)

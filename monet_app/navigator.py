@@ -250,7 +250,7 @@ class Navigator:
 
     def status(self) -> StatusFigures:
         with self.core.db.session() as session:
-            pending = len(queries.pending_entries(session))
+            pending = queries.pending_count(session)
             last = queries.last_usage(session, "chat")
             today_rows = queries.usage_rows(session, self.today())
         last_reply = None if last is None else LastReply(

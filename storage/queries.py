@@ -126,6 +126,14 @@ def segments_by_id(session: Session, ids: Sequence[int]) -> dict[int, Segment]:
     return {row.id: row for row in rows if row.id is not None}
 
 
+def pending_count(session: Session) -> int:
+    """How many Timeline Index lines wait for their summary (the status bar)."""
+    return int(session.exec(
+        select(func.count(col(TimelineEntry.id))).where(
+            TimelineEntry.level == TimelineLevel.SEGMENT, col(TimelineEntry.summary).is_(None))
+    ).one())
+
+
 def pending_entries(session: Session, limit: int | None = None) -> Sequence[TimelineEntry]:
     query = (
         select(TimelineEntry)

@@ -15,6 +15,18 @@ from storage.models import Message, Thread
 HEAD = "0009"  # the newest migration in storage/migrations/versions
 
 
+def test_the_head_revision_constant_is_alembics_head() -> None:
+    """``HEAD_REVISION`` spares every start alembic's import; it must follow the scripts."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from storage.database import HEAD_REVISION, MIGRATIONS_DIR
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    assert ScriptDirectory.from_config(config).get_current_head() == HEAD_REVISION == HEAD
+
+
 def test_fresh_home_is_migrated_to_head_in_wal(tmp_path: Path) -> None:
     db = Database(tmp_path / "h")
     assert db.schema_revision() == HEAD

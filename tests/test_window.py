@@ -490,3 +490,20 @@ def test_a_history_keeps_its_tab_names_whatever_the_language(qtbot, app_for, tmp
     monkeypatch.setenv("MONET_LANG", "en")
     c = app_for(home)
     assert tab_texts(c)[0] == "チャット"  # labels reach the prompt: never changed by themselves
+
+
+def test_many_search_results_come_a_page_at_a_time(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    from ui.items import SearchItem
+    from ui.panels import ENTRY_ROLE, MORE, PAGE
+
+    c = app_for()
+    items = [SearchItem(i, f"2026-01-01 10:{i % 60:02d} [chat]", "user", f"hit {i}", ("hit",))
+             for i in range(1, 2 * PAGE + 6)]
+    c.window.show_search_results(items)
+    results = c.window.search_results
+    assert results.count() == PAGE + 1 and results.item(PAGE).data(ENTRY_ROLE) == MORE
+    results.itemActivated.emit(results.item(PAGE))
+    assert results.count() == 2 * PAGE + 1
+    results.itemActivated.emit(results.item(2 * PAGE))
+    assert results.count() == len(items)  # all shown, no "more" row left
+    assert c.window.search_panel.count_label.text().startswith(str(len(items)))

@@ -701,6 +701,18 @@ class MainWindow(QMainWindow):
                 row.setSelected(True)
                 self.side_list.setCurrentItem(row)
 
+    def select_day(self, day: str) -> bool:
+        """Mark ``day`` as the one shown, without rebuilding the list (a year of days);
+        False when the list does not hold it."""
+        for index in range(self.side_list.count()):
+            row = self.side_list.item(index)
+            value = row.data(ENTRY_ROLE)
+            if isinstance(value, DayItem) and value.day == day:
+                self.side_list.setCurrentItem(row)
+                row.setSelected(True)
+                return True
+        return False
+
     def set_threads(self, threads: list[ThreadItem]) -> None:
         self.side_title.setText(self.tr("Threads"))
         self.new_thread_button.setVisible(True)

@@ -36,6 +36,9 @@ from PySide6.QtWidgets import (
 from ui.items import SearchItem, TimelineItem
 
 HTML_ROLE = Qt.ItemDataRole.UserRole + 10
+#: Search results laid out at once; the rest follow a page at a time ("more").
+PAGE = 40
+MORE = "more"
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 2
 _Index = QModelIndex | QPersistentModelIndex
 _PAD = 6
@@ -235,6 +238,7 @@ class SearchPanel(QWidget):
         super().__init__(parent)
         self.count_label = QLabel()
         self.count_label.setObjectName("searchCount")
+        self._waiting: list[SearchItem] = []
         self.list = _rich_list("searchResults")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -247,9 +251,10 @@ class SearchPanel(QWidget):
         found = item.data(ENTRY_ROLE)
         if isinstance(found, SearchItem):
             self.activated.emit(found.message_id)
+        elif found == MORE:
+            self._add_page()
 
     def set_results(self, items: list[SearchItem], limit: int) -> None:
-        muted = _muted(self.palette())
         count = len(items)
         if count == 0:
             self.count_label.setText(self.tr("No message matches."))
@@ -259,7 +264,21 @@ class SearchPanel(QWidget):
             self.count_label.setText(
                 self.tr("1 match") if count == 1 else self.tr("{n} matches").format(n=count))
         self.list.clear()
-        for found in items:
+        self._waiting = list(items)
+        self._add_page()
+        if items:
+            self.list.setCurrentRow(0)
+
+    def _add_page(self) -> None:
+        """The next ``PAGE`` results: each is a laid-out rich-text row, so a long list is
+        shown a page at a time (a "more" row at its end), not all at once."""
+        muted = _muted(self.palette())
+        last = self.list.count() - 1
+        if last >= 0 and self.list.item(last).data(ENTRY_ROLE) == MORE:
+            self.list.takeItem(last)
+        page, self._waiting = self._waiting[:PAGE], self._waiting[PAGE:]
+        self.list.setUpdatesEnabled(False)
+        for found in page:
             who = self.tr("You") if found.role == "user" else "Claude"
             row = QListWidgetItem(f"{found.where} {who}: {found.snippet}")
             row.setData(HTML_ROLE, f"<span style='color:{muted}'>{html.escape(found.where)} · "
@@ -267,5 +286,11 @@ class SearchPanel(QWidget):
                                    f"{highlight(found.snippet, found.terms)}")
             row.setData(ENTRY_ROLE, found)
             self.list.addItem(row)
-        if items:
-            self.list.setCurrentRow(0)
+        if self._waiting:
+            more = QListWidgetItem()
+            label = self.tr("Show {n} more…").format(n=len(self._waiting))
+            more.setText(label)
+            more.setData(HTML_ROLE, f"<b>{html.escape(label)}</b>")
+            more.setData(ENTRY_ROLE, MORE)
+            self.list.addItem(more)
+        self.list.setUpdatesEnabled(True)

@@ -56,17 +56,17 @@
         <translation>Claude への問い合わせ中に問題が起きました（{kind}）。メッセージは保存済みです。詳細は monet.log にあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="274" />
+        <location filename="../../monet_app/app.py" line="280" />
         <source>Thread {n}</source>
         <translation>スレッド {n}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="498" />
+        <location filename="../../monet_app/app.py" line="506" />
         <source>Promoted under {heading}; Claude reads it from the next message.</source>
         <translation>「{heading}」に昇格しました。次のメッセージから Claude に渡されます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="373" />
+        <location filename="../../monet_app/app.py" line="381" />
         <source>Wait for the reply to finish before deleting.</source>
         <translation>返答が終わってから削除してください。</translation>
     </message>
@@ -77,7 +77,7 @@
     </message>
     <message>
         <location filename="../../monet_app/app.py" line="148" />
-        <location filename="../../monet_app/app.py" line="528" />
+        <location filename="../../monet_app/app.py" line="536" />
         <source>Wait until the deletion is finished.</source>
         <translation>削除が終わるまでお待ちください。</translation>
     </message>
@@ -137,62 +137,62 @@
         <translation>Anthropic の利用上限に達しました。1分ほどしてから再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="410" />
+        <location filename="../../monet_app/app.py" line="418" />
         <source>Please continue from where you stopped.</source>
         <translation>途切れたところから続けてください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="453" />
+        <location filename="../../monet_app/app.py" line="461" />
         <source>Key saved in the system keyring.</source>
         <translation>キーをシステムのキーリングに保存しました。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="454" />
+        <location filename="../../monet_app/app.py" line="462" />
         <source>Key kept for this session only; it is forgotten when MONET quits.</source>
         <translation>キーはこのセッションの間だけ保持します。MONET を終了すると消えます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="480" />
+        <location filename="../../monet_app/app.py" line="488" />
         <source>Opening the demo in its own window…</source>
         <translation>デモを別のウィンドウで開いています…</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="526" />
+        <location filename="../../monet_app/app.py" line="534" />
         <source>Wait for the reply to finish (or press Stop) before changing settings.</source>
         <translation>返答が終わるまで（または停止を押してから）設定を変えてください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="550" />
+        <location filename="../../monet_app/app.py" line="558" />
         <source>No backup yet</source>
         <translation>バックアップなし</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="551" />
+        <location filename="../../monet_app/app.py" line="559" />
         <source>Backed up {when}</source>
         <translation>バックアップ済み {when}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="556" />
+        <location filename="../../monet_app/app.py" line="564" />
         <source>Backup made ({when}) in {folder}.</source>
         <translation>バックアップを作りました（{when}）: {folder}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="561" />
+        <location filename="../../monet_app/app.py" line="569" />
         <source>Backup failed</source>
         <translation>バックアップ失敗</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="563" />
+        <location filename="../../monet_app/app.py" line="571" />
         <source>The backup failed: {problem} Your conversation is unchanged; MONET tries again in an hour (or MONET → Back up now).</source>
         <translation>バックアップに失敗しました: {problem} 会話は変わっていません。1時間後に再試行します（MONET → 今すぐバックアップ でも可）。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="570" />
+        <location filename="../../monet_app/app.py" line="578" />
         <source>Wait for the reply or the deletion to finish first.</source>
         <translation>返答か削除が終わるまでお待ちください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="592" />
+        <location filename="../../monet_app/app.py" line="600" />
         <source>Restored {n} messages from {file}; the replaced database is kept as{kept}.</source>
         <translation>{file} から {n} 件のメッセージを復元しました。置き換えたデータベースは{kept} として残してあります。</translation>
     </message>
@@ -464,67 +464,67 @@
         <translation>今日</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="705" />
+        <location filename="../../ui/main_window.py" line="717" />
         <source>Threads</source>
         <translation>スレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="720" />
+        <location filename="../../ui/main_window.py" line="732" />
         <source>{day} is a past day, shown read-only. Sending posts to today.</source>
         <translation>{day} は過去の日です（読み取り専用）。送信すると今日の会話に入ります。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="723" />
+        <location filename="../../ui/main_window.py" line="735" />
         <source>Sending returns to today</source>
         <translation>送信すると今日に戻ります</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="726" />
+        <location filename="../../ui/main_window.py" line="738" />
         <source>Message (Enter sends, Shift+Enter adds a line)</source>
         <translation>メッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="735" />
+        <location filename="../../ui/main_window.py" line="747" />
         <source>Message to {tab} (Enter sends, Shift+Enter adds a line)</source>
         <translation>{tab} へのメッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="745" />
+        <location filename="../../ui/main_window.py" line="757" />
         <source>Nothing in this tab on this day.</source>
         <translation>この日のこのタブには会話がありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="746" />
+        <location filename="../../ui/main_window.py" line="758" />
         <source>Nothing in this tab yet today. Write below; Claude sees every tab.</source>
         <translation>今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="794" />
+        <location filename="../../ui/main_window.py" line="806" />
         <source>Summarizing {n}</source>
         <translation>要約作成中 {n}件</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="795" />
+        <location filename="../../ui/main_window.py" line="807" />
         <source>Librarian: nothing pending</source>
         <translation>ライブラリアン: 待ちなし</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="799" />
+        <location filename="../../ui/main_window.py" line="811" />
         <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
         <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="806" />
+        <location filename="../../ui/main_window.py" line="818" />
         <source>Today ${usd:.4f}</source>
         <translation>今日 ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="816" />
+        <location filename="../../ui/main_window.py" line="828" />
         <source>MONET — demo</source>
         <translation>MONET — デモ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="817" />
+        <location filename="../../ui/main_window.py" line="829" />
         <source>DEMO: a sample history in a throwaway folder; a built-in stand-in answers, not Claude</source>
         <translation>デモ: 使い捨てフォルダーのサンプル履歴です。答えるのは Claude ではなく内蔵の代役です</translation>
     </message>
@@ -915,29 +915,34 @@
 <context>
     <name>SearchPanel</name>
     <message>
-        <location filename="../../ui/panels.py" line="255" />
+        <location filename="../../ui/panels.py" line="260" />
         <source>No message matches.</source>
         <translation>一致するメッセージはありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="257" />
+        <location filename="../../ui/panels.py" line="262" />
         <source>The best {n} matches</source>
         <translation>上位 {n} 件</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="260" />
+        <location filename="../../ui/panels.py" line="265" />
         <source>1 match</source>
         <translation>1 件</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="260" />
+        <location filename="../../ui/panels.py" line="265" />
         <source>{n} matches</source>
         <translation>{n} 件</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="263" />
+        <location filename="../../ui/panels.py" line="282" />
         <source>You</source>
         <translation>あなた</translation>
+    </message>
+    <message>
+        <location filename="../../ui/panels.py" line="291" />
+        <source>Show {n} more…</source>
+        <translation>残り {n} 件を表示…</translation>
     </message>
 </context>
 <context>
@@ -1067,67 +1072,68 @@
 <context>
     <name>TimelinePanel</name>
     <message>
-        <location filename="../../ui/panels.py" line="135" />
+        <location filename="../../ui/panels.py" line="138" />
         <source>What Claude remembers (Timeline Index)</source>
+        <extracomment>Search results laid out at once; the rest follow a page at a time ("more").</extracomment>
         <translation>Claude が覚えていること（Timeline Index）</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="139" />
+        <location filename="../../ui/panels.py" line="142" />
         <source>Click a line, or press Enter, to open its day.</source>
         <translation>行をクリックするか Enter で、その日を開きます。</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="158" />
+        <location filename="../../ui/panels.py" line="161" />
         <source>Today</source>
         <translation>今日</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="158" />
+        <location filename="../../ui/panels.py" line="161" />
         <source>Yesterday</source>
         <translation>昨日</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="159" />
+        <location filename="../../ui/panels.py" line="162" />
         <source>Mon</source>
         <translation>月</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="159" />
+        <location filename="../../ui/panels.py" line="162" />
         <source>Tue</source>
         <translation>火</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="159" />
+        <location filename="../../ui/panels.py" line="162" />
         <source>Wed</source>
         <translation>水</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="159" />
+        <location filename="../../ui/panels.py" line="162" />
         <source>Thu</source>
         <translation>木</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="159" />
+        <location filename="../../ui/panels.py" line="162" />
         <source>Fri</source>
         <translation>金</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="160" />
+        <location filename="../../ui/panels.py" line="163" />
         <source>Sat</source>
         <translation>土</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="160" />
+        <location filename="../../ui/panels.py" line="163" />
         <source>Sun</source>
         <translation>日</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="161" />
+        <location filename="../../ui/panels.py" line="164" />
         <source>being summarized…</source>
         <translation>要約作成中…</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="187" />
+        <location filename="../../ui/panels.py" line="190" />
         <source>Nothing yet. Earlier days are summarized here, one line per stretch of talk.</source>
         <translation>まだありません。過去の会話がここに、ひと続きの話ごとに1行で要約されます。</translation>
     </message>

@@ -19,6 +19,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 JA = {
+    'Show {n} more…':
+        '残り {n} 件を表示…',
     'Check topic mixing':
         '話題の取り違えチェック',
     "Before you turn the sunset model on: MONET replays built-in mixed days (Japanese and English, four tabs whose talk shares words, such as a work deadline and a personal one) as one stream (sunset model) and as one thread per tab (thread model), asks questions whose answer depends on the tab, and counts the answers that bring in another tab's facts. Nothing of it enters your conversation.":

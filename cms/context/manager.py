@@ -88,9 +88,16 @@ class ContextManager:
         self.clock = clock
         self.estimator = estimator
         self.log = log or RequestLog(None)
-        self._tools_tokens = count_json(estimator, TOOLS)
+        self._tools_count: int | None = None
         self._prices = prices_from_settings(self.settings.prices)
         self.ratio = self._load_calibration()
+
+    @property
+    def _tools_tokens(self) -> int:
+        """The tools' tokens, counted at the first request (not when the window opens)."""
+        if self._tools_count is None:
+            self._tools_count = count_json(self.estimator, TOOLS)
+        return self._tools_count
 
     # ----- small helpers ----------------------------------------------------------------
     def now_ts(self) -> str:
