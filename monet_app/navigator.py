@@ -262,7 +262,7 @@ class Navigator:
 
 def _span(entry: TimelineEntry) -> str:
     """The hours a line covers within its day; nothing for a week or a month."""
-    if entry.level in (TimelineLevel.WEEK, TimelineLevel.MONTH):
+    if entry.level in (TimelineLevel.WEEK, TimelineLevel.MONTH, TimelineLevel.YEAR):
         return ""
     start, end = parse_ts(entry.start_ts), parse_ts(entry.end_ts)
     return f"{start.strftime('%H:%M')}–{end.strftime('%H:%M')}"

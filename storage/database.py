@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -59,12 +60,14 @@ def _set_sqlite_pragmas(dbapi_conn: Any, busy_timeout_ms: int, read_only: bool =
 def _writable(home: Path, path: Path) -> bool:
     if not os.access(home, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
         return False
-    probe = home / ".monet-write-probe"
     try:  # a read-only file system answers os.access for root with yes: ask it
-        probe.write_bytes(b"")
-        probe.unlink()
+        # a probe of this process's own: two processes opening the home at once once
+        # removed each other's shared probe, and one took the home for read-only
+        fd, probe = tempfile.mkstemp(prefix=".monet-write-probe-", dir=home)
     except OSError:
         return False
+    os.close(fd)
+    Path(probe).unlink(missing_ok=True)
     return True
 
 

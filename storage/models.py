@@ -54,6 +54,7 @@ class TimelineLevel(StrEnum):
     DAY = "day"
     WEEK = "week"
     MONTH = "month"
+    YEAR = "year"  # past years' months, once a TI holds more than a year
 
 
 class MemoryKind(StrEnum):

@@ -358,3 +358,69 @@ def test_a_sunset_keeps_the_timeline_head_and_appends_to_its_tail(home: Path) ->
             ready = "\n".join(x for x in tails[i - 1].split("\n") if "要約作成中" not in x)
             assert tails[i].startswith(ready)  # the tail only grew (placeholders filled in)
     w.close()
+
+
+def test_weeks_of_one_month_rolled_up_at_different_times_make_one_month_line(tmp_path: Path) -> None:
+    """Found on a year-size home: weeks of April rolled up on two occasions made two April
+    lines. A later roll-up joins the period's existing line."""
+    from cms.context import timeline
+    from cms.librarian.summarizer import OfflineSummarizer
+    from storage import Database, queries
+    from storage.models import TimelineEntry, TimelineLevel
+
+    db = Database(tmp_path / "home")
+
+    def week(day_from: str, day_to: str, first: int, text: str) -> TimelineEntry:
+        return TimelineEntry(level=TimelineLevel.WEEK, day_from=day_from, day_to=day_to,
+                             start_ts=f"{day_from}T09:00:00+09:00",
+                             end_ts=f"{day_to}T21:00:00+09:00", tabs="chat",
+                             first_message_id=first, summary=text, summary_source="rollup")
+
+    with db.session() as session:
+        session.add(week("2026-04-06", "2026-04-12", 10, "April week two: a bike bought"))
+        session.add(week("2026-04-13", "2026-04-19", 20, "April week three: a trip to Kyoto"))
+        session.flush()
+        visible = list(queries.top_level_entries(session))
+        assert timeline._roll_up_once(session, visible, "2026-05-20", OfflineSummarizer(),
+                                      "2026-05-20T10:00:00+09:00")
+        session.add(week("2026-04-20", "2026-04-26", 30, "April week four: a new job"))
+        session.flush()
+        visible = list(queries.top_level_entries(session))
+        assert timeline._roll_up_once(session, visible, "2026-05-27", OfflineSummarizer(),
+                                      "2026-05-27T10:00:00+09:00")
+        top = list(queries.top_level_entries(session))
+    db.close()
+    months = [e for e in top if e.level == TimelineLevel.MONTH]
+    assert len(months) == 1 and len(top) == 1
+    assert months[0].day_from == "2026-04-06" and months[0].day_to == "2026-04-26"
+    assert "new job" in (months[0].summary or "") or "Kyoto" in (months[0].summary or "")
+
+
+def test_a_past_years_months_roll_up_into_one_year_line_never_this_years(tmp_path: Path) -> None:
+    """Month lines alone would outgrow the TI's budget after about two years."""
+    from cms.context import timeline
+    from cms.librarian.summarizer import OfflineSummarizer
+    from storage import Database, queries
+    from storage.models import TimelineEntry, TimelineLevel
+
+    db = Database(tmp_path / "home")
+
+    def month(key: str, first: int) -> TimelineEntry:
+        return TimelineEntry(level=TimelineLevel.MONTH, day_from=f"{key}-01", day_to=f"{key}-28",
+                             start_ts=f"{key}-01T09:00:00+09:00", end_ts=f"{key}-28T21:00:00+09:00",
+                             tabs="chat", first_message_id=first, summary=f"month {key}",
+                             summary_source="rollup")
+
+    with db.session() as session:
+        for i, key in enumerate(["2025-10", "2025-11", "2025-12", "2026-01", "2026-02"]):
+            session.add(month(key, 10 * (i + 1)))
+        session.flush()
+        while timeline._roll_up_once(session, list(queries.top_level_entries(session)),
+                                     "2026-03-15", OfflineSummarizer(), "2026-03-15T10:00:00+09:00"):
+            pass
+        top = list(queries.top_level_entries(session))
+    db.close()
+    assert [(e.level, e.day_from[:7]) for e in top] == [
+        (TimelineLevel.YEAR, "2025-10"), (TimelineLevel.MONTH, "2026-01"),
+        (TimelineLevel.MONTH, "2026-02")]
+    assert timeline.entry_line(top[0]).startswith("2025 [chat] ")

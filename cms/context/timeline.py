@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from cms.clock import parse_ts
 from cms.librarian.summarizer import OfflineSummarizer
@@ -37,7 +37,8 @@ PENDING_TEXT = f"{PENDING_MARKER}…"
 #: The line of a run whose every message the person asked Claude to forget.
 FORGOTTEN_TEXT = "（本人の希望で忘れた会話）"
 EMPTY_TI = "（まだ記録はありません）"
-ROLLUP_MAX_CHARS = {TimelineLevel.DAY: 160, TimelineLevel.WEEK: 200, TimelineLevel.MONTH: 240}
+ROLLUP_MAX_CHARS = {TimelineLevel.DAY: 160, TimelineLevel.WEEK: 200, TimelineLevel.MONTH: 240,
+                    TimelineLevel.YEAR: 300}
 
 
 def group_exchanges(messages: Sequence[Message]) -> list[list[Message]]:
@@ -161,6 +162,8 @@ def entry_line(entry: TimelineEntry) -> str:
         return f"{entry.day_from} {span} [{tabs}] {text}"
     if entry.level == TimelineLevel.WEEK:
         return f"{entry.day_from}〜{entry.day_to} [{tabs}] {text}"
+    if entry.level == TimelineLevel.YEAR:
+        return f"{entry.day_from[:4]} [{tabs}] {text}"
     return f"{entry.day_from[:7]} [{tabs}] {text}"
 
 
@@ -221,6 +224,8 @@ def _period_key(level: TimelineLevel, day_text: str) -> str:
         return day_text
     if level == TimelineLevel.WEEK:
         return (day - timedelta(days=day.weekday())).isoformat()
+    if level == TimelineLevel.YEAR:
+        return day_text[:4]
     return day_text[:7]
 
 
@@ -228,6 +233,8 @@ _NEXT_LEVEL = {
     TimelineLevel.SEGMENT: TimelineLevel.DAY,
     TimelineLevel.DAY: TimelineLevel.WEEK,
     TimelineLevel.WEEK: TimelineLevel.MONTH,
+    # without it, month lines alone outgrow the TI's budget after about two years
+    TimelineLevel.MONTH: TimelineLevel.YEAR,
 }
 
 
@@ -266,6 +273,28 @@ def _merge(
     session.flush()
 
 
+def _join(
+    session: Session,
+    parent: TimelineEntry,
+    children: Sequence[TimelineEntry],
+    summarizer: OfflineSummarizer,
+    created_ts: str,
+) -> None:
+    """Add ``children`` to an existing roll-up line; its text is condensed again from all
+    of its children."""
+    assert parent.id is not None
+    earlier = session.exec(
+        select(TimelineEntry).where(TimelineEntry.parent_id == parent.id)
+    ).all()
+    fill_rollup(parent, [*earlier, *children], summarizer)
+    parent.summarized_ts = created_ts
+    session.add(parent)
+    for child in children:
+        child.parent_id = parent.id
+        session.add(child)
+    session.flush()
+
+
 def _roll_up_once(
     session: Session,
     visible: Sequence[TimelineEntry],
@@ -275,9 +304,11 @@ def _roll_up_once(
 ) -> bool:
     """Roll the oldest rollable detail up one step. Pending entries never roll up.
 
-    Past days first: segments -> day, days -> week, weeks -> month (never the current
-    week or month). Only when that is exhausted, the oldest half of today's summarized
-    lines merge into one, so even a very long day keeps the TI within its budget."""
+    Past days first: segments -> day, days -> week, weeks -> month, months -> year
+    (never the current week, month or year); a period that already has its line gets the
+    rest of its detail joined to it. Only when that is exhausted, the oldest half of
+    today's summarized lines merge into one, so even a very long day keeps the TI within
+    its budget."""
     for level, target in _NEXT_LEVEL.items():
         groups: dict[str, list[TimelineEntry]] = {}
         for entry in visible:
@@ -287,7 +318,16 @@ def _roll_up_once(
         current_key = _period_key(target, current_day)
         candidates = [k for k in sorted(groups) if k != current_key or target == TimelineLevel.DAY]
         if candidates:
-            _merge(session, groups[candidates[0]], target, summarizer, created_ts)
+            key = candidates[0]
+            existing = next(
+                (e for e in visible if e.level == target and e.summary is not None
+                 and _period_key(target, e.day_from) == key), None)
+            if existing is not None:
+                # the period already has its line (some of its detail rolled up earlier):
+                # the rest joins it, so a month (day, week) is one line, not two
+                _join(session, existing, groups[key], summarizer, created_ts)
+            else:
+                _merge(session, groups[key], target, summarizer, created_ts)
             return True
     today = [
         e
