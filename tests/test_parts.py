@@ -90,7 +90,7 @@ def test_ui_reads_no_database_and_builds_no_prompt() -> None:
 
     from tests.conftest import REPO
 
-    for path in (REPO / "ui").glob("*.py"):
+    for path in (REPO / "ui").rglob("*.py"):
         tree = ast.parse(path.read_text("utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module:

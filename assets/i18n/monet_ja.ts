@@ -200,48 +200,47 @@
 <context>
     <name>KeyBox</name>
     <message>
-        <location filename="../../ui/main_window.py" line="112" />
+        <location filename="../../ui/key_box.py" line="38" />
         <source>Paste your Anthropic API key (sk-ant-…)</source>
-        <extracomment>Below these window widths the side panes fold away, so the conversation stays the widest pane; they come back when the window widens again (or by View menu / keys). Visible keyboard focus on every list and field, in the palette's highlight colour. The border and padding add up to the same width focused or not, so focusing the transcript never changes its width (which would lay every message out again).</extracomment>
         <translation>Anthropic の API キーを貼り付け（sk-ant-…）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="113" />
+        <location filename="../../ui/key_box.py" line="39" />
         <source>Use this key</source>
         <translation>このキーを使う</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="114" />
+        <location filename="../../ui/key_box.py" line="40" />
         <source>Try the demo</source>
         <translation>デモを試す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="116" />
+        <location filename="../../ui/key_box.py" line="42" />
         <source>A sample history in its own window and throwaway folder; your data is not touched and nothing is sent anywhere.</source>
         <translation>サンプルの履歴を別のウィンドウと使い捨てのフォルダーで開きます。あなたのデータには触れず、どこにも何も送りません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="140" />
+        <location filename="../../ui/key_box.py" line="66" />
         <source>Welcome to MONET</source>
         <translation>MONET へようこそ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="140" />
+        <location filename="../../ui/key_box.py" line="66" />
         <source>No API key yet</source>
         <translation>API キーがまだありません</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="143" />
+        <location filename="../../ui/key_box.py" line="69" />
         <source>MONET keeps one conversation per day with Claude. To get answers it needs an Anthropic API key (console.anthropic.com → API keys). Until then you can write, browse and search: everything you type is kept.</source>
         <translation>MONET は Claude との会話を1日1本にまとめます。返答を受け取るには Anthropic の API キーが必要です（console.anthropic.com → API keys）。それまでも書く・読む・検索することはでき、入力した内容はすべて保存されます。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="147" />
+        <location filename="../../ui/key_box.py" line="73" />
         <source>The key goes to the system keyring; it is never written to a file.</source>
         <translation>キーはシステムのキーリングに保存され、ファイルには書かれません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="149" />
+        <location filename="../../ui/key_box.py" line="75" />
         <source>No system keyring here: the key will be kept for this session only, until MONET quits. To keep it, set ANTHROPIC_API_KEY.</source>
         <translation>このシステムにはキーリングがありません。キーはこのセッションの間だけ、MONET を終了するまで保持されます。残すには ANTHROPIC_API_KEY を設定してください。</translation>
     </message>
@@ -249,282 +248,283 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/main_window.py" line="206" />
+        <location filename="../../ui/main_window.py" line="145" />
         <source>New thread</source>
+        <extracomment>Below these window widths the side panes fold away, so the conversation stays the widest pane; they come back when the window widens again (or by View menu / keys). Visible keyboard focus on every list and field, in the palette's highlight colour. The border and padding add up to the same width focused or not, so focusing the transcript never changes its width (which would lay every message out again).</extracomment>
         <translation>新しいスレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="228" />
+        <location filename="../../ui/main_window.py" line="167" />
         <source>Retry</source>
         <translation>再試行</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="237" />
+        <location filename="../../ui/main_window.py" line="176" />
         <source>Editing your last message: Enter sends it in place of the old one and its reply; Esc cancels.</source>
         <translation>最後のメッセージを編集中: Enter で元のメッセージと返答に置き換えて送信、Esc で取り消し。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="243" />
+        <location filename="../../ui/main_window.py" line="182" />
         <source>Send</source>
         <translation>送信</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="244" />
+        <location filename="../../ui/main_window.py" line="183" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="245" />
+        <location filename="../../ui/main_window.py" line="184" />
         <source>Stop the reply (Esc)</source>
         <translation>返答を止める（Esc）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="268" />
+        <location filename="../../ui/main_window.py" line="207" />
         <source>Search all days (Ctrl+F)</source>
         <translation>すべての日を検索（Ctrl+F）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="343" />
+        <location filename="../../ui/main_window.py" line="282" />
         <source>Copy</source>
         <translation>コピー</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="343" />
+        <location filename="../../ui/main_window.py" line="282" />
         <source>Edit</source>
         <translation>編集</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="344" />
+        <location filename="../../ui/main_window.py" line="283" />
         <source>Regenerate</source>
         <translation>作り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="344" />
+        <location filename="../../ui/main_window.py" line="283" />
         <source>Continue</source>
         <translation>続ける</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="353" />
+        <location filename="../../ui/main_window.py" line="292" />
         <source>Settings…</source>
         <translation>設定…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="361" />
+        <location filename="../../ui/main_window.py" line="300" />
         <source>&amp;MONET</source>
         <translation>&amp;MONET</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="363" />
+        <location filename="../../ui/main_window.py" line="302" />
         <source>What MONET remembers…</source>
         <translation>MONET が覚えていること…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="366" />
+        <location filename="../../ui/main_window.py" line="305" />
         <source>Incognito today (nothing becomes a memory)</source>
         <translation>今日はシークレット（記憶に残さない）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="370" />
+        <location filename="../../ui/main_window.py" line="309" />
         <source>Promote to lasting memory…</source>
         <translation>永続的な記憶に昇格…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="373" />
+        <location filename="../../ui/main_window.py" line="312" />
         <source>Search…</source>
         <translation>検索…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="379" />
+        <location filename="../../ui/main_window.py" line="318" />
         <source>Back up now</source>
         <translation>今すぐバックアップ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="382" />
+        <location filename="../../ui/main_window.py" line="321" />
         <source>Restore from a backup…</source>
         <translation>バックアップから復元…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="385" />
+        <location filename="../../ui/main_window.py" line="324" />
         <source>Open the demo…</source>
         <translation>デモを開く…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="388" />
+        <location filename="../../ui/main_window.py" line="327" />
         <source>About MONET…</source>
         <translation>MONET について…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="393" />
+        <location filename="../../ui/main_window.py" line="332" />
         <source>Quit</source>
         <translation>終了</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="399" />
+        <location filename="../../ui/main_window.py" line="338" />
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="400" />
+        <location filename="../../ui/main_window.py" line="339" />
         <source>Days pane</source>
         <translation>日付の欄</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="405" />
+        <location filename="../../ui/main_window.py" line="344" />
         <source>Timeline and search pane</source>
         <translation>タイムラインと検索の欄</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="410" />
+        <location filename="../../ui/main_window.py" line="349" />
         <source>Next tab</source>
         <translation>次のタブ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="413" />
+        <location filename="../../ui/main_window.py" line="352" />
         <source>Previous tab</source>
         <translation>前のタブ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="416" />
+        <location filename="../../ui/main_window.py" line="355" />
         <source>Go to the message field</source>
         <translation>入力欄へ移動</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="463" />
+        <location filename="../../ui/main_window.py" line="402" />
         <source>Delete this day…</source>
         <translation>この日を削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="465" />
+        <location filename="../../ui/main_window.py" line="404" />
         <source>Delete everything said on {day}? Claude will not see it again.</source>
         <translation>{day} の会話をすべて削除しますか？ Claude がこれを見ることはもうありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="491" />
+        <location filename="../../ui/main_window.py" line="430" />
         <source>Copy message</source>
         <translation>メッセージをコピー</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="492" />
+        <location filename="../../ui/main_window.py" line="431" />
         <source>Edit and resend</source>
         <translation>編集して送り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="493" />
+        <location filename="../../ui/main_window.py" line="432" />
         <source>Regenerate reply</source>
         <translation>返答を作り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="494" />
+        <location filename="../../ui/main_window.py" line="433" />
         <source>Continue this reply</source>
         <translation>この返答の続きを書かせる</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="495" />
+        <location filename="../../ui/main_window.py" line="434" />
         <source>Delete this message…</source>
         <translation>このメッセージを削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="506" />
+        <location filename="../../ui/main_window.py" line="445" />
         <source>Message copied</source>
         <translation>メッセージをコピーしました</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="514" />
+        <location filename="../../ui/main_window.py" line="453" />
         <source>Delete this message and what was drawn from it?</source>
         <translation>このメッセージと、そこから作られた要約・記憶を削除しますか？</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="520" />
+        <location filename="../../ui/main_window.py" line="459" />
         <source>Restore from a backup</source>
         <translation>バックアップから復元</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="521" />
+        <location filename="../../ui/main_window.py" line="460" />
         <source>MONET backups (*.zip)</source>
         <translation>MONET のバックアップ (*.zip)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="523" />
+        <location filename="../../ui/main_window.py" line="462" />
         <source>Replace everything in this data folder with the backup {file}? The current database is kept beside it as a dated copy.</source>
         <translation>このデータフォルダーの内容をバックアップ {file} で置き換えますか？ 今のデータベースは日付付きのコピーとして隣に残します。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="662" />
+        <location filename="../../ui/main_window.py" line="601" />
         <source>All tabs</source>
         <translation>すべて</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="690" />
+        <location filename="../../ui/main_window.py" line="629" />
         <source>Days</source>
         <translation>日付</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="694" />
+        <location filename="../../ui/main_window.py" line="633" />
         <source>Today</source>
         <translation>今日</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="717" />
+        <location filename="../../ui/main_window.py" line="656" />
         <source>Threads</source>
         <translation>スレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="732" />
+        <location filename="../../ui/main_window.py" line="671" />
         <source>{day} is a past day, shown read-only. Sending posts to today.</source>
         <translation>{day} は過去の日です（読み取り専用）。送信すると今日の会話に入ります。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="735" />
+        <location filename="../../ui/main_window.py" line="674" />
         <source>Sending returns to today</source>
         <translation>送信すると今日に戻ります</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="738" />
+        <location filename="../../ui/main_window.py" line="677" />
         <source>Message (Enter sends, Shift+Enter adds a line)</source>
         <translation>メッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="747" />
+        <location filename="../../ui/main_window.py" line="686" />
         <source>Message to {tab} (Enter sends, Shift+Enter adds a line)</source>
         <translation>{tab} へのメッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="757" />
+        <location filename="../../ui/main_window.py" line="696" />
         <source>Nothing in this tab on this day.</source>
         <translation>この日のこのタブには会話がありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="758" />
+        <location filename="../../ui/main_window.py" line="697" />
         <source>Nothing in this tab yet today. Write below; Claude sees every tab.</source>
         <translation>今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="806" />
+        <location filename="../../ui/main_window.py" line="745" />
         <source>Summarizing {n}</source>
         <translation>要約作成中 {n}件</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="807" />
+        <location filename="../../ui/main_window.py" line="746" />
         <source>Librarian: nothing pending</source>
         <translation>ライブラリアン: 待ちなし</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="811" />
+        <location filename="../../ui/main_window.py" line="750" />
         <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
         <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="818" />
+        <location filename="../../ui/main_window.py" line="757" />
         <source>Today ${usd:.4f}</source>
         <translation>今日 ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="828" />
+        <location filename="../../ui/main_window.py" line="767" />
         <source>MONET — demo</source>
         <translation>MONET — デモ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="829" />
+        <location filename="../../ui/main_window.py" line="768" />
         <source>DEMO: a sample history in a throwaway folder; a built-in stand-in answers, not Claude</source>
         <translation>デモ: 使い捨てフォルダーのサンプル履歴です。答えるのは Claude ではなく内蔵の代役です</translation>
     </message>
@@ -651,34 +651,34 @@
 <context>
     <name>MessageDelegate</name>
     <message>
-        <location filename="../../ui/transcript.py" line="748" />
-        <location filename="../../ui/transcript.py" line="1057" />
+        <location filename="../../ui/transcript/delegate.py" line="127" />
+        <location filename="../../ui/transcript/delegate.py" line="436" />
         <source>Copy</source>
         <translation>コピー</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript.py" line="749" />
-        <location filename="../../ui/transcript.py" line="1057" />
+        <location filename="../../ui/transcript/delegate.py" line="128" />
+        <location filename="../../ui/transcript/delegate.py" line="436" />
         <source>Copied</source>
         <translation>コピーしました</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript.py" line="860" />
+        <location filename="../../ui/transcript/delegate.py" line="239" />
         <source>You</source>
         <translation>あなた</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript.py" line="860" />
+        <location filename="../../ui/transcript/delegate.py" line="239" />
         <source>Tool</source>
         <translation>ツール</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript.py" line="863" />
+        <location filename="../../ui/transcript/delegate.py" line="242" />
         <source>(incomplete)</source>
         <translation>（途中で途切れました）</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript.py" line="867" />
+        <location filename="../../ui/transcript/delegate.py" line="246" />
         <source>(forgotten: Claude no longer sees this)</source>
         <translation>（忘れた内容: Claude にはもう見えません）</translation>
     </message>
@@ -1141,13 +1141,13 @@
 <context>
     <name>TranscriptView</name>
     <message>
-        <location filename="../../ui/transcript.py" line="1361" />
+        <location filename="../../ui/transcript/view.py" line="248" />
         <source>Copied</source>
         <translation>コピーしました</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript.py" line="1370" />
-        <location filename="../../ui/transcript.py" line="1400" />
+        <location filename="../../ui/transcript/view.py" line="257" />
+        <location filename="../../ui/transcript/view.py" line="287" />
         <source>Message copied</source>
         <translation>メッセージをコピーしました</translation>
     </message>
