@@ -67,6 +67,48 @@ def _load(session: Session, ids: Sequence[int]) -> list[Message]:
     return [rows[i] for i in ids if i in rows]
 
 
+#: A two-character term that starts more distinct trigrams than this is common: the LIKE
+#: scan (newest first, stopping at 300) finds it fast; a rarer one goes through the index.
+COMMON_PREFIX_TRIGRAMS = 200
+SHORT_TERM_HITS = 300
+
+
+def _ascii_lower(term: str) -> str:
+    """Lowered as SQLite's lower() and LIKE lower: ASCII letters only."""
+    return "".join(c.lower() if c.isascii() else c for c in term)
+
+
+def _short_term_ids(session: Session, term: str, params: dict[str, object], before: str,
+                    indexed: bool) -> list[int]:
+    """The newest messages containing a term of one or two characters. A rare two-character
+    term is found through the trigram index (the trigrams it starts, and the messages that
+    end with it, migration 0010); a common one, or one character, by the LIKE scan."""
+    conn = session.connection()
+    if len(term) == 2 and indexed:
+        low = term.lower()
+        trigrams = [row[0] for row in conn.execute(
+            text("SELECT term FROM message_fts_vocab WHERE term >= :a AND term < :b "
+                 "LIMIT :most"),
+            {"a": low, "b": low + "\U0010ffff", "most": COMMON_PREFIX_TRIGRAMS + 1})]
+        if len(trigrams) <= COMMON_PREFIX_TRIGRAMS:
+            sources = ["SELECT id FROM message WHERE lower(substr(text, -2)) = :tail"]
+            values = dict(params, tail=_ascii_lower(term), most=SHORT_TERM_HITS)
+            if trigrams:
+                sources.append("SELECT rowid FROM message_fts WHERE message_fts MATCH :prefixes")
+                values["prefixes"] = " OR ".join(_phrase(t) for t in trigrams)
+            sql = (
+                f"SELECT m.id FROM message m WHERE {_SEARCHED_ROLES} {before} "
+                f"AND m.id IN ({' UNION '.join(sources)}) ORDER BY m.id DESC LIMIT :most"
+            )
+            return [row[0] for row in conn.execute(text(sql), values)]
+    sql = (
+        f"SELECT m.id FROM message m WHERE {_SEARCHED_ROLES} "
+        f"AND m.text LIKE :like ESCAPE '\\' {before} ORDER BY m.id DESC LIMIT :most"
+    )
+    values = dict(params, like=_like(term), most=SHORT_TERM_HITS)
+    return [row[0] for row in conn.execute(text(sql), values)]
+
+
 def search_any(
     session: Session, terms: Sequence[str], limit: int, before_id: int | None = None,
     *, include_hidden: bool = False, prefer: MessageRole | None = None,
@@ -113,13 +155,10 @@ def search_any(
     scanned = [t for t in terms if len(t) < 3 or not fts]
     if scanned and len(ranked) < limit:
         candidates: dict[int, None] = {}
+        indexed = _has_fts(session)
         for term in scanned:
-            sql = (
-                f"SELECT m.id FROM message m WHERE {_SEARCHED_ROLES} "
-                f"AND m.text LIKE :like ESCAPE '\\' {before} ORDER BY m.id DESC LIMIT 300"
-            )
-            found_ids = session.connection().execute(text(sql), dict(params, like=_like(term)))
-            candidates.update((row[0], None) for row in found_ids)
+            found_ids = _short_term_ids(session, term, params, before, indexed)
+            candidates.update((row, None) for row in found_ids)
         lowered = [t.lower() for t in scanned]
         already = set(ranked)
         found = [m for m in _load(session, list(candidates)) if m.id not in already]

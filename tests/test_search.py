@@ -247,3 +247,25 @@ def test_text_after_a_nul_is_searchable(tmp_path: Path) -> None:
     with w.db.session() as session:
         [hit] = find(session, "zeppelin", 5)
     assert hit.text == "before\ufffdafter the nul: zeppelin"
+
+
+def test_two_character_terms_through_the_index_find_what_the_scan_finds(tmp_path: Path) -> None:
+    """A rare two-character term (盆栽, "AI") goes through the trigram index (migration
+    0010) instead of reading every message; it finds the same messages as LIKE, at the
+    start, in the middle and at the very end of a text, in any ASCII case."""
+    from sqlalchemy import text as sql_text
+
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-01T10:00:00+09:00").turn("盆栽を始めました", tab="chat")
+    w.later(60).turn("趣味は盆栽", tab="chat")  # at the very end: no trigram starts with it
+    w.later(60).turn("An AI model, they said", tab="research")
+    w.later(60).turn("ends with ai", tab="research")
+    w.later(60).turn("nothing here", tab="chat")
+    with w.db.session() as session:
+        for term in ("盆栽", "AI", "ai", "栽"):
+            through_index = set(fts._short_term_ids(session, term, {}, "", True))
+            like = {row[0] for row in session.connection().execute(
+                sql_text("SELECT id FROM message WHERE text LIKE :t ESCAPE '\\'"),
+                {"t": fts._like(term)})}
+            assert through_index == like and like, term
+        assert texts(find(session, "盆栽", 50)) == ["趣味は盆栽", "盆栽を始めました"]
