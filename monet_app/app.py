@@ -439,8 +439,8 @@ class AppController(QObject):
     def _offer_key(self) -> None:
         """No key where answers need one: say so and offer a field to paste it."""
         if self._needs_key and load_api_key()[0] is None:
-            self.window.show_key_box(first_run=not self.nav.days()[0].count
-                                     and len(self.nav.days()) == 1,
+            days = self.nav.days()
+            self.window.show_key_box(first_run=len(days) == 1 and not days[0].count,
                                      keyring=keyring_available())
         else:
             self.window.hide_key_box()

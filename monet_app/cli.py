@@ -10,7 +10,7 @@ import argparse
 import logging
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from storage.errors import MemoryItemError, UserFacingError
@@ -217,14 +217,24 @@ def _demo(args: argparse.Namespace) -> int:
     if args.command is not None:
         print("monet: --demo opens the window; it takes no command.", file=sys.stderr)
         return 2
-    try:
+
+    def start() -> int:
         from monet_app.demo import run_demo
+
+        return run_demo(Path(args.home).expanduser() if args.home else None)
+
+    return _open_window(start)
+
+
+def _open_window(start: Callable[[], int]) -> int:
+    """Start a window: a broken Qt install, or a sentence the person can act on, is said
+    on stderr (exit 2)."""
+    try:
+        return start()
     except ImportError as exc:  # a broken Qt install: say what is missing
         print(f"monet: the window cannot start ({exc}). See the README's Linux notes.",
               file=sys.stderr)
         return 2
-    try:
-        return run_demo(Path(args.home).expanduser() if args.home else None)
     except UserFacingError as exc:
         print(f"monet: {exc}", file=sys.stderr)
         return 2
@@ -266,17 +276,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     home = _home(getattr(args, "sub_home", None) or args.home)
     _setup_logging(home)
     if args.command is None:
-        try:
+
+        def start() -> int:
             from monet_app.desktop import run_app
-        except ImportError as exc:  # a broken Qt install: say what is missing
-            print(f"monet: the window cannot start ({exc}). See the README's Linux notes.",
-                  file=sys.stderr)
-            return 2
-        try:
+
             return run_app(home)
-        except UserFacingError as exc:
-            print(f"monet: {exc}", file=sys.stderr)
-            return 2
+
+        return _open_window(start)
     try:
         return _run(args, home)
     except UserFacingError as exc:

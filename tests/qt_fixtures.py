@@ -1,9 +1,12 @@
 """The window's fixtures (a plugin of tests/conftest.py): a local stand-in of Anthropic's
-API and an ``app_for(home, factory)`` that opens MONET's window on a home, answered by
-the stand-in through the real SDK."""
+API, an ``app_for(home, factory)`` that opens MONET's window on a home, answered by the
+stand-in through the real SDK, and ``display``: a virtual X screen (Xvfb) for the tests
+that drive a real window."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -39,3 +42,25 @@ def app_for(qtbot, tmp_path: Path, server: StandInServer):  # type: ignore[no-un
     yield make
     for controller in made:
         controller.close()
+
+
+@pytest.fixture
+def display() -> Iterator[str]:
+    read, write = os.pipe()
+    xvfb = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    os.close(write)
+    number = b""
+    while not number.endswith(b"\n"):
+        chunk = os.read(read, 16)
+        if not chunk:
+            break
+        number += chunk
+    os.close(read)
+    try:
+        yield f":{number.decode().strip()}"
+    finally:
+        xvfb.terminate()
+        xvfb.wait(timeout=10)

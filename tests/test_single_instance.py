@@ -184,28 +184,6 @@ needs_x = pytest.mark.skipif(
 )
 
 
-@pytest.fixture
-def display() -> Iterator[str]:
-    read, write = os.pipe()
-    xvfb = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-        pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    os.close(write)
-    number = b""
-    while not number.endswith(b"\n"):
-        chunk = os.read(read, 16)
-        if not chunk:
-            break
-        number += chunk
-    os.close(read)
-    try:
-        yield f":{number.decode().strip()}"
-    finally:
-        xvfb.terminate()
-        xvfb.wait(timeout=10)
-
-
 def windows(env: dict[str, str]) -> list[str]:
     done = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^MONET$"],
                           env=env, capture_output=True, text=True, timeout=30, check=False)

@@ -10,7 +10,6 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,28 +23,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     not (shutil.which("Xvfb") and shutil.which("xdotool")),
     reason="Xvfb and xdotool are not installed (apt-get install xvfb xdotool)",
 )]
-
-
-@pytest.fixture
-def display() -> Iterator[str]:
-    read, write = os.pipe()
-    xvfb = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-        pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    os.close(write)
-    number = b""
-    while not number.endswith(b"\n"):
-        chunk = os.read(read, 16)
-        if not chunk:
-            break
-        number += chunk
-    os.close(read)
-    try:
-        yield f":{number.decode().strip()}"
-    finally:
-        xvfb.terminate()
-        xvfb.wait(timeout=10)
 
 
 def xdotool(env: dict[str, str], *args: str) -> str:
