@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import sqlite3
 import tempfile
 import zipfile
@@ -133,8 +134,13 @@ def make_backup(home: Path, now: datetime, out: Path | None = None,
                 "backup was not written. Keep your older backups.")
         files = {DB_FILENAME: copy}
         for name in TEXT_FILES:
-            if (home / name).is_file():
-                files[name] = home / name
+            # copied first, then hashed and zipped from the copy: a librarian rewriting
+            # the file meanwhile cannot make the archive disagree with its manifest
+            try:
+                shutil.copyfile(home / name, Path(tmp) / name)
+            except FileNotFoundError:
+                continue
+            files[name] = Path(tmp) / name
         manifest = {
             "format": FORMAT, "created": now.isoformat(), "monet_version": _version(),
             "schema_revision": revision, "messages": messages,
