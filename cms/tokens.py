@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import math
+import threading
+from collections import OrderedDict
 from functools import lru_cache
 from typing import Any, Protocol
 
@@ -28,15 +30,36 @@ def _offline_encoding() -> Any:
 
 class TiktokenEstimator:
     """The encoding (~0.14 s to load) is loaded at the first count, not at start: the
-    window paints first (``preload`` warms it in the background meanwhile)."""
+    window paints first (``preload`` warms it in the background meanwhile).
 
-    def __init__(self, ratio: float = 1.0) -> None:
+    Counts are remembered (least recently used first out, up to ``memo_chars`` characters
+    of text in all): the same texts come back at every rebuild (Timeline Index lines, the
+    context block, the pinned block), and encoding is the costliest step of one."""
+
+    def __init__(self, ratio: float = 1.0, memo_chars: int = 4_000_000) -> None:
         self.ratio = ratio
+        self.memo_chars = memo_chars
+        self._memo: OrderedDict[str, int] = OrderedDict()
+        self._memo_size = 0
+        self._lock = threading.Lock()  # the librarian's thread counts too
 
     def count(self, text: str) -> int:
         if not text:
             return 0
+        with self._lock:
+            n = self._memo.get(text)
+            if n is not None:
+                self._memo.move_to_end(text)
+                return math.ceil(n * self.ratio)
         n = len(_offline_encoding().encode(text, disallowed_special=()))
+        if len(text) <= self.memo_chars // 8:
+            with self._lock:
+                if text not in self._memo:
+                    self._memo[text] = n
+                    self._memo_size += len(text)
+                while self._memo_size > self.memo_chars:
+                    old, _ = self._memo.popitem(last=False)
+                    self._memo_size -= len(old)
         return math.ceil(n * self.ratio)
 
 

@@ -40,6 +40,20 @@ def test_token_estimator_works_with_no_network(tmp_path: Path) -> None:
     subprocess.run([sys.executable, "-c", code], check=True, env=env)
 
 
+def test_token_counts_are_remembered_within_a_bound() -> None:
+    from cms.tokens import TiktokenEstimator
+
+    fresh = TiktokenEstimator(memo_chars=400)
+    texts = [f"行 {i}: 今日の話の要約です。" * 3 for i in range(40)]
+    first = [fresh.count(t) for t in texts]
+    again = [fresh.count(t) for t in texts]  # remembered (or counted again) the same
+    assert first == again == [TiktokenEstimator(memo_chars=0).count(t) for t in texts]
+    assert fresh._memo_size <= 400 and len(fresh._memo) < len(texts)  # oldest went out
+    assert texts[-1] in fresh._memo and texts[0] not in fresh._memo
+    scaled = TiktokenEstimator(ratio=1.5)
+    assert scaled.count(texts[0]) == scaled.count(texts[0]) == -(-first[0] * 3 // 2)
+
+
 def test_day_boundary() -> None:
     four = time(4, 0)
     assert day_of(parse_ts("2026-03-03T01:30:00+09:00"), four) == "2026-03-02"

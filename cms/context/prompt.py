@@ -72,8 +72,7 @@ def build_messages(raw: Sequence[Message]) -> list[MessageParam]:
     for message in raw:
         if message.hidden:
             continue  # forgotten: kept for the person, never sent
-        for role, blocks in message_turns(message):
-            blocks = copy.deepcopy(blocks)
+        for role, blocks in message_turns(message):  # fresh objects: safe to merge into
             if messages and messages[-1]["role"] == role:
                 messages[-1]["content"].extend(blocks)  # consecutive turns of one role merge
             else:
