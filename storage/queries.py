@@ -1,4 +1,12 @@
-"""Queries over the tables. Portable SQLAlchemy only (no SQLite-specific SQL here)."""
+"""Queries over the tables. Portable SQLAlchemy only (no SQLite-specific SQL here).
+
+The queries a chat turn runs (committing the message, reading today's talk, storing the
+reply and its usage) are SQLAlchemy Core statements built once, and today's talk comes
+back as plain ``Talk`` values rather than ORM objects: measured on this machine, a Core
+statement inside a transaction costs ~15 us and an ORM ``get`` ~100 us, and a turn made
+of ORM sessions spent most of its time there (docs/ARCHITECTURE.md, "A turn's cost").
+The ORM stays for everything else.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import bindparam, delete, func, insert, update
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
@@ -20,6 +28,7 @@ from storage.models import (
     MemoryStatus,
     Message,
     MessageRole,
+    MessageStatus,
     Presummary,
     PromptState,
     Segment,
@@ -70,39 +79,147 @@ def add_event(session: Session, ts: str, name: str, detail: dict[str, Any]) -> E
     return event
 
 
-def raw_messages_of_day(session: Session, day: str) -> Sequence[Message]:
+# ----- the hot path: what one chat turn reads and writes ------------------------------
+@dataclass(frozen=True, slots=True)
+class Talk:
+    """One stored message as the prompt, the folds and the librarian read it."""
+
+    id: int
+    thread_id: int
+    day: str
+    tab: str
+    tab_label: str
+    role: MessageRole
+    text: str
+    content_json: str | None
+    ts: str
+    token_estimate: int
+    status: MessageStatus
+    segment_id: int | None
+    hidden: bool
+
+
+_TALK = sa_select(*(col(getattr(Message, name)) for name in Talk.__slots__))
+_BY_ID = col(Message.id)
+_RAW_OF_DAY = _TALK.where(
+    col(Message.day) == bindparam("day"), col(Message.segment_id).is_(None)
+).order_by(_BY_ID)
+_RAW_OF_THREAD = _TALK.where(
+    col(Message.thread_id) == bindparam("thread"), _BY_ID >= bindparam("start")
+).order_by(_BY_ID)
+_UNSEGMENTED_BEFORE_DAY = _TALK.where(
+    col(Message.day) < bindparam("day"), col(Message.segment_id).is_(None)
+).order_by(_BY_ID)
+_UNSEGMENTED_OF_THREAD = _TALK.where(
+    col(Message.thread_id) == bindparam("thread"), col(Message.segment_id).is_(None)
+).order_by(_BY_ID)
+_UNSEGMENTED = _TALK.where(col(Message.segment_id).is_(None)).order_by(_BY_ID)
+
+
+def _talk(session: Session, query: Any, **params: Any) -> list[Talk]:
+    return [Talk(*row) for row in session.connection().execute(query, params)]
+
+
+def raw_messages_of_day(session: Session, day: str) -> list[Talk]:
     """Sunset model: today's messages not yet folded."""
-    return session.exec(
-        select(Message)
-        .where(Message.day == day, col(Message.segment_id).is_(None))
-        .order_by(col(Message.id))
-    ).all()
+    return _talk(session, _RAW_OF_DAY, day=day)
 
 
-def raw_messages_of_thread(session: Session, thread: Thread) -> Sequence[Message]:
+def raw_messages_of_thread(session: Session, thread: Thread) -> list[Talk]:
     """Thread model: all of the thread's messages from its raw window start."""
+    return _talk(session, _RAW_OF_THREAD, thread=thread.id, start=thread.raw_from_message_id)
+
+
+def unsegmented_before_day(session: Session, day: str) -> list[Talk]:
+    return _talk(session, _UNSEGMENTED_BEFORE_DAY, day=day)
+
+
+def unsegmented_of_thread(session: Session, thread_id: int) -> list[Talk]:
+    return _talk(session, _UNSEGMENTED_OF_THREAD, thread=thread_id)
+
+
+_BY_IDS = _TALK.where(_BY_ID.in_(bindparam("ids", expanding=True))).order_by(_BY_ID)
+
+
+def talk_by_ids(session: Session, ids: Sequence[int]) -> list[Talk]:
+    """These messages as they are now, oldest first (the deleted ones missing)."""
+    return _talk(session, _BY_IDS, ids=list(ids))
+
+
+def unsegmented_messages(session: Session) -> list[Talk]:
+    """Every message still raw in some prompt (not yet in a segment), oldest first."""
+    return _talk(session, _UNSEGMENTED)
+
+
+_STATE = PromptState.__table__  # type: ignore[attr-defined]
+_TURN_STATE = sa_select(_STATE.c.current_day, _STATE.c.current_tab,
+                        _STATE.c.current_thread_id).where(_STATE.c.id == 1)
+_SET_STATE = update(_STATE).where(_STATE.c.id == 1)
+_DAY_THREAD = sa_select(col(Thread.id)).where(
+    col(Thread.kind) == ThreadKind.DAY, col(Thread.day) == bindparam("day")).limit(1)
+_NEWEST_ID = sa_select(func.max(_BY_ID))
+_MESSAGE_COLUMNS = tuple(c.name for c in Message.__table__.columns  # type: ignore[attr-defined]
+                         if c.name != "id")
+_INSERT_MESSAGE = insert(Message)
+_INSERT_USAGE = insert(UsageRecord)
+_DELETE_SETTING = delete(Setting).where(col(Setting.key) == bindparam("key"))
+_SET_SEGMENT = update(Message).where(_BY_ID.in_(bindparam("ids", expanding=True))).values(
+    segment_id=bindparam("segment"))
+
+
+def turn_state(session: Session) -> tuple[str, str, int | None]:
+    """(current day, current tab, current thread id) of the prompt state (made if new)."""
+    row = session.connection().execute(_TURN_STATE).first()
+    if row is None:
+        state = prompt_state(session)
+        return state.current_day, state.current_tab, state.current_thread_id
+    return row[0], row[1], row[2]
+
+
+def set_turn_state(session: Session, **values: Any) -> None:
+    """Update these columns of the prompt state (which ``turn_state`` made)."""
+    session.connection().execute(_SET_STATE, values)
+
+
+def day_thread_id(session: Session, day: str, created_ts: str) -> int:
+    found = session.connection().execute(_DAY_THREAD, {"day": day}).scalar()
+    if found is not None:
+        return int(found)
+    thread = day_thread(session, day, created_ts)
     assert thread.id is not None
-    return session.exec(
-        select(Message)
-        .where(Message.thread_id == thread.id, col(Message.id) >= thread.raw_from_message_id)
-        .order_by(col(Message.id))
-    ).all()
+    return thread.id
 
 
-def unsegmented_before_day(session: Session, day: str) -> Sequence[Message]:
-    return session.exec(
-        select(Message)
-        .where(Message.day < day, col(Message.segment_id).is_(None))
-        .order_by(col(Message.id))
-    ).all()
+def newest_message_id(session: Session) -> int:
+    return int(session.connection().execute(_NEWEST_ID).scalar() or 0)
 
 
-def unsegmented_of_thread(session: Session, thread_id: int) -> Sequence[Message]:
-    return session.exec(
-        select(Message)
-        .where(Message.thread_id == thread_id, col(Message.segment_id).is_(None))
-        .order_by(col(Message.id))
-    ).all()
+def insert_message(session: Session, message: Message) -> Message:
+    """Store ``message`` (its id is set) with one Core insert."""
+    values = {name: getattr(message, name) for name in _MESSAGE_COLUMNS}
+    result = session.connection().execute(_INSERT_MESSAGE, values)
+    key = result.inserted_primary_key
+    assert key is not None
+    message.id = int(key[0])
+    return message
+
+
+def insert_usage(session: Session, record: UsageRecord) -> UsageRecord:
+    values = record.model_dump(exclude={"id"})
+    result = session.connection().execute(_INSERT_USAGE, values)
+    key = result.inserted_primary_key
+    assert key is not None
+    record.id = int(key[0])
+    return record
+
+
+def delete_setting(session: Session, key: str) -> None:
+    session.connection().execute(_DELETE_SETTING, {"key": key})
+
+
+def set_segment(session: Session, ids: Sequence[int], segment_id: int) -> None:
+    """These messages were folded into the segment ``segment_id``."""
+    session.connection().execute(_SET_SEGMENT, {"ids": list(ids), "segment": segment_id})
 
 
 def messages_of_segment(session: Session, segment_id: int) -> Sequence[Message]:
@@ -421,13 +538,6 @@ def presummary_for(session: Session, first_id: int, last_id: int) -> Presummary 
             Presummary.first_message_id == first_id, Presummary.last_message_id == last_id
         )
     ).first()
-
-
-def unsegmented_messages(session: Session) -> Sequence[Message]:
-    """Every message still raw in some prompt (not yet in a segment), oldest first."""
-    return session.exec(
-        select(Message).where(col(Message.segment_id).is_(None)).order_by(col(Message.id))
-    ).all()
 
 
 def bump_memory(session: Session) -> None:

@@ -46,6 +46,7 @@ from storage.models import (
     TimelineEntry,
     UsageRecord,
 )
+from storage.queries import Talk
 
 #: The TI's tail may grow to this share of the TI budget before the head takes it in.
 TAIL_SHARE = 4
@@ -70,6 +71,19 @@ class PreparedRequest:
     body: RequestBody
     estimated_input_tokens: int
     raw_tokens: int
+    #: The newest stored message when the body was built (what a streaming draft follows).
+    newest_id: int = 0
+
+
+@dataclass(frozen=True)
+class UsageNote:
+    """A request's usage, written to the ledger with the message its reply stored."""
+
+    purpose: str
+    usage: Usage
+    estimated_input: int
+    source: str
+    model: str | None = None
 
 
 class ContextManager:
@@ -142,10 +156,7 @@ class ContextManager:
 
     def newest_message_id(self) -> int:
         with self.db.session() as session:
-            newest = session.exec(
-                select(Message.id).order_by(col(Message.id).desc()).limit(1)
-            ).first()
-            return newest or 0
+            return queries.newest_message_id(session)
 
     def clear_draft(self) -> None:
         with self.db.session() as session:
@@ -175,11 +186,12 @@ class ContextManager:
     def switch_tab(self, tab: str) -> None:
         """A tab only labels and filters: logged, nothing in the body changes."""
         with self.db.session() as session:
-            state = queries.prompt_state(session)
-            if state.current_tab and state.current_tab != tab:
-                self._event(session, EventName.TAB_SWITCH, {"from": state.current_tab, "to": tab})
-            state.current_tab = tab
-            session.add(state)
+            _day, current, _thread = queries.turn_state(session)
+            if current == tab:
+                return
+            if current:
+                self._event(session, EventName.TAB_SWITCH, {"from": current, "to": tab})
+            queries.set_turn_state(session, current_tab=tab)
 
     def open_day(self, day: str) -> None:
         with self.db.session() as session:
@@ -218,56 +230,58 @@ class ContextManager:
             raise EmptyMessageError("The message is empty; nothing was sent.")
         now = self.clock.now()
         ts = now.isoformat()
+        label = self.settings.tab_label(tab)
+        estimate = self.estimator.count(user_turn_text(label, ts, text))
         with self.db.session() as session:
-            state = queries.prompt_state(session)
+            current_day, _tab, current_thread = queries.turn_state(session)
             day = day_of(now, self.settings.day_start_time)
-            if state.current_day and day < state.current_day:
-                day = state.current_day  # a clock that went back never reopens a past day
-            if day != state.current_day:
+            if current_day and day < current_day:
+                day = current_day  # a clock that went back never reopens a past day
+            if day != current_day:
                 self._event(session, EventName.DAY_STARTED, {"day": day})
-                state.current_day = day
+            changes: dict[str, Any] = {"current_day": day, "current_tab": tab}
             if self.settings.sunset_model:
-                thread = queries.day_thread(session, day, ts)
+                thread_id = queries.day_thread_id(session, day, ts)
             else:
-                thread = self._current_topic_thread(session, state, tab, ts)
-            label = self.settings.tab_label(tab)
-            assert thread.id is not None
-            message = Message(
-                thread_id=thread.id,
+                thread_id = self._current_topic_thread(session, current_thread, tab, ts)
+                changes["current_thread_id"] = thread_id
+            message = queries.insert_message(session, Message(
+                thread_id=thread_id,
                 day=day,
                 tab=tab,
                 tab_label=label,
                 role=MessageRole.USER,
                 text=text,
                 ts=ts,
-                token_estimate=self.estimator.count(user_turn_text(label, ts, text)),
-            )
-            session.add(message)
-            state.current_tab = tab
-            session.add(state)
+                token_estimate=estimate,
+            ))
+            queries.set_turn_state(session, **changes)
         return message
 
-    def _current_topic_thread(
-        self, session: Session, state: PromptState, tab: str, ts: str
-    ) -> Thread:
-        if state.current_thread_id is not None:
-            thread = session.get(Thread, state.current_thread_id)
-            if thread is not None:
-                return thread
+    @staticmethod
+    def _current_topic_thread(session: Session, thread_id: int | None, tab: str,
+                              ts: str) -> int:
+        """Thread model: the thread the person is in (the tab's own, at the first message)."""
+        if thread_id is not None and session.get(Thread, thread_id) is not None:
+            return thread_id
         thread = queries.topic_thread(session, tab, ts)
-        state.current_thread_id = thread.id
-        return thread
+        assert thread.id is not None
+        return thread.id
 
     def record_reply(
-        self, text: str, tab: str, *, status: MessageStatus = MessageStatus.COMPLETE
+        self, text: str, tab: str, *, status: MessageStatus = MessageStatus.COMPLETE,
+        usage: UsageNote | None = None,
     ) -> Message:
-        return self._record(MessageRole.ASSISTANT, text, tab, None, status)
+        """Store a reply (and, in the same transaction, the usage of the request that
+        brought it)."""
+        return self._record(MessageRole.ASSISTANT, text, tab, None, status, usage)
 
     def record_tool_round(
-        self, call: list[dict[str, Any]], result: list[ToolResultBlock], text: str, tab: str
+        self, call: list[dict[str, Any]], result: list[ToolResultBlock], text: str, tab: str,
+        usage: UsageNote | None = None,
     ) -> Message:
         content = {"call": call, "result": result}
-        return self._record(MessageRole.TOOL, text, tab, content, MessageStatus.COMPLETE)
+        return self._record(MessageRole.TOOL, text, tab, content, MessageStatus.COMPLETE, usage)
 
     def _record(
         self,
@@ -276,26 +290,21 @@ class ContextManager:
         tab: str,
         content: dict[str, Any] | None,
         status: MessageStatus,
+        usage: UsageNote | None = None,
     ) -> Message:
         """Replies land in today's conversation (the prompt's day or thread), always."""
         text = clean_text(text)
         ts = self.now_ts()
+        content_json = json.dumps(content, ensure_ascii=False) if content else None
+        estimate = count_json(self.estimator, content) if content else self.estimator.count(text)
         with self.db.session() as session:
-            state = queries.prompt_state(session)
-            if self.settings.sunset_model or state.current_thread_id is None:
-                thread = queries.day_thread(session, state.current_day or self.today(), ts)
-            else:
-                found = session.get(Thread, state.current_thread_id)
-                assert found is not None
-                thread = found
-            assert thread.id is not None
-            content_json = json.dumps(content, ensure_ascii=False) if content else None
-            estimate = (
-                count_json(self.estimator, content) if content else self.estimator.count(text)
-            )
-            message = Message(
-                thread_id=thread.id,
-                day=state.current_day or self.today(),
+            current_day, _tab, thread_id = queries.turn_state(session)
+            day = current_day or self.today()
+            if self.settings.sunset_model or thread_id is None:
+                thread_id = queries.day_thread_id(session, day, ts)
+            message = queries.insert_message(session, Message(
+                thread_id=thread_id,
+                day=day,
                 tab=tab,
                 tab_label=self.settings.tab_label(tab),
                 role=role,
@@ -304,13 +313,12 @@ class ContextManager:
                 ts=ts,
                 token_estimate=estimate,
                 status=status,
-            )
-            session.add(message)
+            ))
             if role != MessageRole.USER:
                 # the streaming draft is stored now, in the same transaction
-                draft = session.get(Setting, DRAFT_KEY)
-                if draft is not None:
-                    session.delete(draft)
+                queries.delete_setting(session, DRAFT_KEY)
+            if usage is not None:
+                self._write_usage(session, day, usage)
         return message
 
     # ----- usage and calibration --------------------------------------------------------
@@ -334,27 +342,29 @@ class ContextManager:
         model: str | None = None,
     ) -> UsageRecord:
         """Write one request to the ledger; real usage also refines the token estimate."""
-        model = model or self.settings.model
+        note = UsageNote(purpose, usage, estimated_input, source, model)
         with self.db.session() as session:
-            state = queries.prompt_state(session)
-            record = usage_record(
-                ts=self.now_ts(),
-                day=state.current_day or self.today(),
-                purpose=purpose,
-                model=model,
-                usage=usage,
-                estimated_input=estimated_input,
-                source=source,
-                prices=self._prices,
-            )
-            session.add(record)
-            reported = (
-                usage.input_tokens
-                + usage.cache_creation_input_tokens
-                + usage.cache_read_input_tokens
-            )
-            if source == "api" and purpose == "chat" and estimated_input > 0 and reported > 0:
-                self._calibrate(session, reported / estimated_input)
+            current_day, _tab, _thread = queries.turn_state(session)
+            return self._write_usage(session, current_day or self.today(), note)
+
+    def _write_usage(self, session: Session, day: str, note: UsageNote) -> UsageRecord:
+        usage, estimated_input = note.usage, note.estimated_input
+        record = queries.insert_usage(session, usage_record(
+            ts=self.now_ts(),
+            day=day,
+            purpose=note.purpose,
+            model=note.model or self.settings.model,
+            usage=usage,
+            estimated_input=estimated_input,
+            source=note.source,
+            prices=self._prices,
+        ))
+        reported = (
+            usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens
+        )
+        if note.source == "api" and note.purpose == "chat" and estimated_input > 0 \
+                and reported > 0:
+            self._calibrate(session, reported / estimated_input)
         return record
 
     def _calibrate(self, session: Session, observed: float) -> None:
@@ -414,7 +424,7 @@ class ContextManager:
                 dirty = True
             if self._resolve_pending(session, state):
                 dirty = True
-            raw: Sequence[Message] | None = None
+            raw: Sequence[Talk] | None = None
             if self.settings.sunset_model:
                 raw = self._raw(session, state)
                 if self._ceiling_fold(session, state, raw):
@@ -425,7 +435,7 @@ class ContextManager:
             needed = self.calibrated(prepared.estimated_input_tokens) + self.settings.max_tokens
             if needed > self.settings.context_window:
                 prepared = self._emergency(session, state, prepared)
-            session.add(state)
+            prepared.newest_id = queries.newest_message_id(session)
         return prepared
 
     def emergency_fold(self, reason: str = "prompt_too_long") -> bool:
@@ -473,7 +483,7 @@ class ContextManager:
         return prepared
 
     # ----- folds ------------------------------------------------------------------------
-    def _raw(self, session: Session, state: PromptState) -> Sequence[Message]:
+    def _raw(self, session: Session, state: PromptState) -> Sequence[Talk]:
         if self.settings.sunset_model:
             return queries.raw_messages_of_day(session, state.current_day)
         if state.current_thread_id is None:
@@ -482,7 +492,7 @@ class ContextManager:
         return queries.raw_messages_of_thread(session, thread) if thread else []
 
     def _new_fold(
-        self, session: Session, kind: FoldKind, messages: Sequence[Message], thread_id: int | None
+        self, session: Session, kind: FoldKind, messages: Sequence[Talk], thread_id: int | None
     ) -> tuple[int | None, int]:
         if not messages:
             return None, 0  # an empty day or thread never folds and summarizes nothing
@@ -514,7 +524,7 @@ class ContextManager:
         return self._new_fold(session, FoldKind.THREAD_SWITCH, messages, thread_id)
 
     def _fold_raw(
-        self, session: Session, state: PromptState, folded: Sequence[Message], kind: FoldKind
+        self, session: Session, state: PromptState, folded: Sequence[Talk], kind: FoldKind
     ) -> tuple[int | None, int]:
         """Move the oldest raw exchanges out of the prompt (sunset day or thread window)."""
         unsegmented = [m for m in folded if m.segment_id is None]
@@ -531,7 +541,7 @@ class ContextManager:
         self,
         session: Session,
         state: PromptState,
-        exchanges: Sequence[Sequence[Message]],
+        exchanges: Sequence[Sequence[Talk]],
         count: int,
         kind: FoldKind,
         detail: dict[str, Any],
@@ -547,7 +557,7 @@ class ContextManager:
         )
 
     def _ceiling_fold(self, session: Session, state: PromptState,
-                      raw: Sequence[Message]) -> bool:
+                      raw: Sequence[Talk]) -> bool:
         """Over the ceiling: fold the oldest whole exchanges down to the low-water mark."""
         s = self.settings
         exchanges = timeline.group_exchanges(raw)
@@ -636,7 +646,7 @@ class ContextManager:
         session.add(state)
 
     def _build(self, session: Session, state: PromptState,
-               raw: Sequence[Message] | None = None) -> PreparedRequest:
+               raw: Sequence[Talk] | None = None) -> PreparedRequest:
         """The body from the stored blocks and today's turns (``raw`` when already read in
         this transaction and nothing folded since)."""
         if raw is None:
@@ -666,9 +676,11 @@ class ContextManager:
     def last_user_message(self) -> Message:
         with self.db.session() as session:
             state = queries.prompt_state(session)
-            for message in reversed(self._raw(session, state)):
-                if message.role == MessageRole.USER and not message.hidden:
-                    return message
+            for talk in reversed(self._raw(session, state)):
+                if talk.role == MessageRole.USER and not talk.hidden:
+                    message = session.get(Message, talk.id)
+                    if message is not None:
+                        return message
         raise EmptyMessageError("There is no message waiting for a reply.")
 
     def timeline_entries(self, every_line: bool = False) -> list[tuple[str, TimelineEntry]]:

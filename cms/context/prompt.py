@@ -27,7 +27,8 @@ from cms.model.protocol import (
     TextBlock,
     ToolDefinition,
 )
-from storage.models import Message, MessageRole, MessageStatus
+from storage.models import MessageRole, MessageStatus
+from storage.queries import Talk
 
 TURN_CACHE: CacheControl = {"type": "ephemeral"}
 #: Appended to a reply that broke off or was stopped, wherever it is carried (decision:
@@ -45,7 +46,7 @@ def user_turn_text(tab_label: str, ts: str, text: str) -> str:
     return f"[{tab_label} {parse_ts(ts).strftime('%H:%M')}]\n{text}"
 
 
-def message_turns(message: Message) -> list[tuple[ApiRole, list[ContentBlock]]]:
+def message_turns(message: Talk) -> list[tuple[ApiRole, list[ContentBlock]]]:
     if message.role == MessageRole.USER:
         text = user_turn_text(message.tab_label, message.ts, message.text)
         return [(MessageRole.USER, [{"type": "text", "text": text}])]
@@ -67,7 +68,7 @@ def message_turns(message: Message) -> list[tuple[ApiRole, list[ContentBlock]]]:
     return turns
 
 
-def build_messages(raw: Sequence[Message]) -> list[MessageParam]:
+def build_messages(raw: Sequence[Talk]) -> list[MessageParam]:
     messages: list[MessageParam] = []
     for message in raw:
         if message.hidden:
@@ -94,7 +95,7 @@ def build_body(
     pinned: str,
     context: str,
     timeline: tuple[str, str],
-    raw: Sequence[Message],
+    raw: Sequence[Talk],
     pinned_ttl: str = "1h",
     ti_ttl: str = "1h",
 ) -> RequestBody:

@@ -24,13 +24,13 @@ from storage import queries
 from storage.models import (
     Fold,
     FoldKind,
-    Message,
     MessageRole,
     Segment,
     Thread,
     TimelineEntry,
     TimelineLevel,
 )
+from storage.queries import Talk
 
 PENDING_MARKER = "要約作成中"
 PENDING_TEXT = f"{PENDING_MARKER}…"
@@ -41,11 +41,11 @@ ROLLUP_MAX_CHARS = {TimelineLevel.DAY: 160, TimelineLevel.WEEK: 200, TimelineLev
                     TimelineLevel.YEAR: 300}
 
 
-def group_exchanges(messages: Sequence[Message]) -> list[list[Message]]:
+def group_exchanges(messages: Sequence[Talk]) -> list[list[Talk]]:
     """Whole exchanges: each starts at a user message and carries what answered it.
 
     A tool call and its result live in one ``tool`` row, so they never separate."""
-    exchanges: list[list[Message]] = []
+    exchanges: list[list[Talk]] = []
     for message in messages:
         if message.role == MessageRole.USER or not exchanges:
             exchanges.append([message])
@@ -54,16 +54,16 @@ def group_exchanges(messages: Sequence[Message]) -> list[list[Message]]:
     return exchanges
 
 
-def exchange_tokens(exchange: Sequence[Message]) -> int:
+def exchange_tokens(exchange: Sequence[Talk]) -> int:
     return sum(m.token_estimate for m in exchange)
 
 
 def cut_segments(
-    messages: Sequence[Message], pause_minutes: int, max_tokens: int
-) -> list[list[Message]]:
+    messages: Sequence[Talk], pause_minutes: int, max_tokens: int
+) -> list[list[Talk]]:
     """Split folded messages into segments at exchange boundaries."""
-    segments: list[list[Message]] = []
-    current: list[Message] = []
+    segments: list[list[Talk]] = []
+    current: list[Talk] = []
     current_tokens = 0
     for exchange in group_exchanges(messages):
         head = exchange[0]
@@ -93,7 +93,7 @@ def create_fold(
     kind: FoldKind,
     day: str,
     thread_id: int | None,
-    messages: Sequence[Message],
+    messages: Sequence[Talk],
     created_ts: str,
     pause_minutes: int,
     max_tokens: int,
@@ -123,9 +123,8 @@ def create_fold(
         )
         session.add(segment)
         session.flush()
-        for message in group:
-            message.segment_id = segment.id
-            session.add(message)
+        assert segment.id is not None
+        queries.set_segment(session, [m.id for m in group], segment.id)
         ready = queries.presummary_for(session, first.id, last.id)
         if ready is not None and not ready.summary:
             ready = None  # a librarian is still writing it: a placeholder for now

@@ -12,7 +12,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
 from cms.context.events import RequestLog
-from cms.context.manager import ContextManager
+from cms.context.manager import ContextManager, UsageNote
 from cms.context.tools import run_tool
 from cms.model.protocol import (
     ChatModel,
@@ -85,7 +85,7 @@ class TurnRunner:
             calls: list[ToolCall] = []
             completed: Completed | None = None
             events: Generator[ModelEvent, None, None] | None = None
-            after_id = self.cm.newest_message_id()
+            after_id = prepared.newest_id
             saved_at = time.monotonic()
             try:
                 events = self.model.stream(prepared.body)
@@ -129,23 +129,24 @@ class TurnRunner:
                 return result
             result.usages.append(usage)
             self.log.request(request_ts, "chat", prepared.body, usage.as_dict())
-            if completed is not None:
-                source = self.model.usage_source
-                self.cm.record_usage("chat", usage, prepared.estimated_input_tokens, source)
             if completed is None:
                 result.reply = self.cm.record_reply(
                     "".join(pieces), tab, status=MessageStatus.INCOMPLETE
                 )
                 return result
+            # the ledger line goes in with what the reply stored: one transaction
+            note = UsageNote("chat", usage, prepared.estimated_input_tokens,
+                             self.model.usage_source)
             if calls and rounds < MAX_TOOL_ROUNDS:
                 rounds += 1
-                self._run_tools(completed, calls, tab, user_message)
+                self._run_tools(completed, calls, tab, user_message, note)
                 continue
-            result.reply = self.cm.record_reply("".join(pieces), tab)
+            result.reply = self.cm.record_reply("".join(pieces), tab, usage=note)
             return result
 
     def _run_tools(
-        self, completed: Completed, calls: list[ToolCall], tab: str, user_message: Message
+        self, completed: Completed, calls: list[ToolCall], tab: str, user_message: Message,
+        note: UsageNote,
     ) -> None:
         results: list[ToolResultBlock] = []
         texts: list[str] = []
@@ -161,4 +162,4 @@ class TurnRunner:
                     block["is_error"] = True
                 results.append(block)
                 texts.append(output)
-        self.cm.record_tool_round(list(completed.content), results, "\n".join(texts), tab)
+        self.cm.record_tool_round(list(completed.content), results, "\n".join(texts), tab, note)

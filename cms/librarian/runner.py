@@ -27,7 +27,7 @@ from datetime import time as dt_time
 
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col
 
 from cms.clock import Clock, day_of, parse_ts
 from cms.context.events import EventName, RequestLog
@@ -46,12 +46,12 @@ from storage import Database, queries
 from storage.errors import DatabaseError
 from storage.models import (
     ContextSummary,
-    Message,
     Presummary,
     PromptState,
     Setting,
     TimelineEntry,
 )
+from storage.queries import Talk
 
 log = logging.getLogger("monet.librarian")
 LEASE_SECONDS = 300
@@ -212,7 +212,7 @@ class Librarian:
         return report
 
     # ----- runs still in the prompt, summarized ahead -----------------------------------
-    def closed_runs(self) -> list[list[Message]]:
+    def closed_runs(self) -> list[list[Talk]]:
         """Runs of raw talk that can no longer grow: ended by a tab change, a pause longer
         than the segment pause, the day's end or the segment size. Cut exactly as a fold
         will cut them, so a later fold finds their summaries ready."""
@@ -220,10 +220,10 @@ class Librarian:
         today = day_of(now, self.day_start)
         with self.db.session() as session:
             messages = queries.unsegmented_messages(session)
-        by_thread: dict[int, list[Message]] = {}
+        by_thread: dict[int, list[Talk]] = {}
         for message in messages:
             by_thread.setdefault(message.thread_id, []).append(message)
-        runs: list[list[Message]] = []
+        runs: list[list[Talk]] = []
         for thread_messages in by_thread.values():
             groups = cut_segments(thread_messages, self.pause_minutes, self.segment_tokens)
             for index, group in enumerate(groups):
@@ -270,14 +270,11 @@ class Librarian:
             report.ahead += 1
 
     @staticmethod
-    def _reload(session: Session, run: Sequence[Message]) -> list[Message]:
-        ids = [m.id for m in run if m.id is not None]
-        return list(session.exec(
-            select(Message).where(col(Message.id).in_(ids)).order_by(col(Message.id))
-        ).all())
+    def _reload(session: Session, run: Sequence[Talk]) -> list[Talk]:
+        return queries.talk_by_ids(session, [m.id for m in run])
 
     @staticmethod
-    def _run_intact(session: Session, run: Sequence[Message]) -> bool:
+    def _run_intact(session: Session, run: Sequence[Talk]) -> bool:
         """Every message of the run still exists, is still raw, and is as visible to Claude
         as when it was summarized."""
         hidden = {m.id: m.hidden for m in run}
