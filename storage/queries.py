@@ -105,7 +105,9 @@ _RAW_OF_DAY = _TALK.where(
     col(Message.day) == bindparam("day"), col(Message.segment_id).is_(None)
 ).order_by(_BY_ID)
 _RAW_OF_THREAD = _TALK.where(
-    col(Message.thread_id) == bindparam("thread"), _BY_ID >= bindparam("start")
+    col(Message.thread_id) == bindparam("thread"),
+    _BY_ID >= sa_select(col(Thread.raw_from_message_id))
+    .where(col(Thread.id) == bindparam("thread")).scalar_subquery(),
 ).order_by(_BY_ID)
 _UNSEGMENTED_BEFORE_DAY = _TALK.where(
     col(Message.day) < bindparam("day"), col(Message.segment_id).is_(None)
@@ -125,9 +127,9 @@ def raw_messages_of_day(session: Session, day: str) -> list[Talk]:
     return _talk(session, _RAW_OF_DAY, day=day)
 
 
-def raw_messages_of_thread(session: Session, thread: Thread) -> list[Talk]:
+def raw_messages_of_thread(session: Session, thread_id: int) -> list[Talk]:
     """Thread model: all of the thread's messages from its raw window start."""
-    return _talk(session, _RAW_OF_THREAD, thread=thread.id, start=thread.raw_from_message_id)
+    return _talk(session, _RAW_OF_THREAD, thread=thread_id)
 
 
 def unsegmented_before_day(session: Session, day: str) -> list[Talk]:
@@ -158,13 +160,40 @@ _SET_STATE = update(_STATE).where(_STATE.c.id == 1)
 _DAY_THREAD = sa_select(col(Thread.id)).where(
     col(Thread.kind) == ThreadKind.DAY, col(Thread.day) == bindparam("day")).limit(1)
 _NEWEST_ID = sa_select(func.max(_BY_ID))
-_MESSAGE_COLUMNS = tuple(c.name for c in Message.__table__.columns  # type: ignore[attr-defined]
-                         if c.name != "id")
 _INSERT_MESSAGE = insert(Message)
 _INSERT_USAGE = insert(UsageRecord)
 _DELETE_SETTING = delete(Setting).where(col(Setting.key) == bindparam("key"))
 _SET_SEGMENT = update(Message).where(_BY_ID.in_(bindparam("ids", expanding=True))).values(
     segment_id=bindparam("segment"))
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedPrompt:
+    """What the prompt state holds for building a body between rebuild points."""
+
+    current_day: str
+    current_thread_id: int | None
+    prompt_day: str
+    prompt_thread_id: int | None
+    fingerprint: str
+    memory_version: int
+    memory_rendered: int
+    pinned_text: str
+    pinned_tokens: int
+    context_text: str
+    context_tokens: int
+    ti_text: str
+    ti_head_text: str
+    ti_tokens: int
+
+
+_RENDERED = sa_select(*(_STATE.c[name] for name in RenderedPrompt.__slots__)).where(
+    _STATE.c.id == 1)
+
+
+def rendered_prompt(session: Session) -> RenderedPrompt | None:
+    row = session.connection().execute(_RENDERED).first()
+    return None if row is None else RenderedPrompt(*row)
 
 
 def turn_state(session: Session) -> tuple[str, str, int | None]:
@@ -194,14 +223,13 @@ def newest_message_id(session: Session) -> int:
     return int(session.connection().execute(_NEWEST_ID).scalar() or 0)
 
 
-def insert_message(session: Session, message: Message) -> Message:
-    """Store ``message`` (its id is set) with one Core insert."""
-    values = {name: getattr(message, name) for name in _MESSAGE_COLUMNS}
+def insert_message(session: Session, **values: Any) -> Talk:
+    """Store a message (every ``Talk`` field but ``id`` and ``segment_id``), with one Core
+    insert; returns it as stored."""
     result = session.connection().execute(_INSERT_MESSAGE, values)
     key = result.inserted_primary_key
     assert key is not None
-    message.id = int(key[0])
-    return message
+    return Talk(id=int(key[0]), segment_id=None, **values)
 
 
 def insert_usage(session: Session, record: UsageRecord) -> UsageRecord:
@@ -262,21 +290,33 @@ def pending_entries(session: Session, limit: int | None = None) -> Sequence[Time
     return session.exec(query).all()
 
 
-def unresolved_fold_entries(session: Session) -> dict[int, list[tuple[int, bool]]]:
-    """For every fold not yet resolved: its entries as (entry id, has a summary), in one
-    query (asked before every request, so it must be cheap)."""
-    rows = session.connection().execute(
-        sa_select(col(Segment.fold_id), col(TimelineEntry.id),
-                  col(TimelineEntry.summary).is_not(None))
-        .join(Segment, col(TimelineEntry.segment_id) == col(Segment.id))
-        .join(Fold, col(Fold.id) == col(Segment.fold_id))
-        .where(col(Fold.resolved_ts).is_(None), col(Fold.segment_count) > 0)
-    )
-    folds: dict[int, list[tuple[int, bool]]] = {}
-    for fold_id, entry_id, ready in rows:
-        if fold_id is not None and entry_id is not None:
-            folds.setdefault(fold_id, []).append((entry_id, bool(ready)))
-    return folds
+_RESOLVABLE_FOLDS = (
+    sa_select(col(Segment.fold_id))
+    .join(TimelineEntry, col(TimelineEntry.segment_id) == col(Segment.id))
+    .join(Fold, col(Fold.id) == col(Segment.fold_id))
+    .where(col(Fold.resolved_ts).is_(None), col(Fold.segment_count) > 0)
+    .group_by(col(Segment.fold_id))
+    .having(func.count(col(TimelineEntry.summary)) == func.count(col(TimelineEntry.id)))
+)
+_ENTRIES_OF_FOLDS = (
+    sa_select(col(Segment.fold_id), col(TimelineEntry.id))
+    .join(Segment, col(TimelineEntry.segment_id) == col(Segment.id))
+    .where(col(Segment.fold_id).in_(bindparam("folds", expanding=True)))
+)
+
+
+def resolvable_folds(session: Session) -> dict[int, list[int]]:
+    """Every fold not yet marked resolved whose lines all have their summaries, with its
+    entry ids. Asked before every request, so it is one aggregate over the unresolved
+    folds, and usually answers with nothing."""
+    conn = session.connection()
+    folds = [int(f) for f in conn.execute(_RESOLVABLE_FOLDS).scalars() if f is not None]
+    if not folds:
+        return {}
+    found: dict[int, list[int]] = {f: [] for f in folds}
+    for fold_id, entry_id in conn.execute(_ENTRIES_OF_FOLDS, {"folds": folds}):
+        found[int(fold_id or 0)].append(int(entry_id or 0))  # both are set by the join
+    return found
 
 
 def entries_of_fold(session: Session, fold_id: int) -> Sequence[TimelineEntry]:

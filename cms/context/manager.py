@@ -22,7 +22,7 @@ from sqlmodel import Session, col, select
 
 from cms.clock import Clock, day_of, parse_ts
 from cms.context import context_block, timeline
-from cms.context.core_prompt import pinned_text
+from cms.context.core_prompt import core_path, pinned_text
 from cms.context.events import FOLD_EVENT, EventName, RequestLog
 from cms.context.prompt import build_body, user_turn_text
 from cms.context.tools import TOOLS
@@ -46,7 +46,7 @@ from storage.models import (
     TimelineEntry,
     UsageRecord,
 )
-from storage.queries import Talk
+from storage.queries import RenderedPrompt, Talk
 
 #: The TI's tail may grow to this share of the TI budget before the head takes it in.
 TAIL_SHARE = 4
@@ -103,6 +103,7 @@ class ContextManager:
         self.estimator = estimator
         self.log = log or RequestLog(None)
         self._tools_count: int | None = None
+        self._fingerprint: tuple[tuple[Any, ...], str] | None = None
         self._prices = prices_from_settings(self.settings.prices)
         self.ratio = self._load_calibration()
 
@@ -125,14 +126,26 @@ class ContextManager:
         return pinned_text(self.settings.core_prompt, self.db.home)
 
     def fingerprint(self) -> str:
-        """Everything outside the TI and the turns that shapes the body."""
+        """Everything outside the TI and the turns that shapes the body. Asked before every
+        request: computed again only when these settings, or the core file's size or time,
+        changed."""
         s = self.settings
+        try:
+            stat = core_path(self.db.home).stat()
+            file: tuple[int, int] | None = (stat.st_mtime_ns, stat.st_size)
+        except OSError:
+            file = None
+        version = (s.model, s.max_tokens, s.core_prompt, s.sunset_model, file)
+        if self._fingerprint is not None and self._fingerprint[0] == version:
+            return self._fingerprint[1]
         key = json.dumps(
             [s.model, s.max_tokens, self.pinned(), TOOLS, s.sunset_model],
             ensure_ascii=False,
             sort_keys=True,
         )
-        return hashlib.sha256(key.encode()).hexdigest()[:16]
+        value = hashlib.sha256(key.encode()).hexdigest()[:16]
+        self._fingerprint = (version, value)
+        return value
 
     def today(self) -> str:
         return day_of(self.clock.now(), self.settings.day_start_time)
@@ -164,7 +177,7 @@ class ContextManager:
             if row is not None:
                 session.delete(row)
 
-    def recover_draft(self) -> Message | None:
+    def recover_draft(self) -> Talk | None:
         """A reply that was streaming when the process died is kept, marked incomplete,
         as Stop keeps one; only if nothing was stored after the message it answered."""
         with self.db.session() as session:
@@ -223,7 +236,7 @@ class ContextManager:
                 self._render(session, state)
             session.add(state)
 
-    def commit_user_message(self, text: str, tab: str) -> Message:
+    def commit_user_message(self, text: str, tab: str) -> Talk:
         """Store what the person typed, before any request leaves. Returns the stored row."""
         text = clean_text(text)
         if is_blank(text):
@@ -245,16 +258,20 @@ class ContextManager:
             else:
                 thread_id = self._current_topic_thread(session, current_thread, tab, ts)
                 changes["current_thread_id"] = thread_id
-            message = queries.insert_message(session, Message(
+            message = queries.insert_message(
+                session,
                 thread_id=thread_id,
                 day=day,
                 tab=tab,
                 tab_label=label,
                 role=MessageRole.USER,
                 text=text,
+                content_json=None,
                 ts=ts,
                 token_estimate=estimate,
-            ))
+                status=MessageStatus.COMPLETE,
+                hidden=False,
+            )
             queries.set_turn_state(session, **changes)
         return message
 
@@ -271,7 +288,7 @@ class ContextManager:
     def record_reply(
         self, text: str, tab: str, *, status: MessageStatus = MessageStatus.COMPLETE,
         usage: UsageNote | None = None,
-    ) -> Message:
+    ) -> Talk:
         """Store a reply (and, in the same transaction, the usage of the request that
         brought it)."""
         return self._record(MessageRole.ASSISTANT, text, tab, None, status, usage)
@@ -279,7 +296,7 @@ class ContextManager:
     def record_tool_round(
         self, call: list[dict[str, Any]], result: list[ToolResultBlock], text: str, tab: str,
         usage: UsageNote | None = None,
-    ) -> Message:
+    ) -> Talk:
         content = {"call": call, "result": result}
         return self._record(MessageRole.TOOL, text, tab, content, MessageStatus.COMPLETE, usage)
 
@@ -291,7 +308,7 @@ class ContextManager:
         content: dict[str, Any] | None,
         status: MessageStatus,
         usage: UsageNote | None = None,
-    ) -> Message:
+    ) -> Talk:
         """Replies land in today's conversation (the prompt's day or thread), always."""
         text = clean_text(text)
         ts = self.now_ts()
@@ -302,7 +319,8 @@ class ContextManager:
             day = current_day or self.today()
             if self.settings.sunset_model or thread_id is None:
                 thread_id = queries.day_thread_id(session, day, ts)
-            message = queries.insert_message(session, Message(
+            message = queries.insert_message(
+                session,
                 thread_id=thread_id,
                 day=day,
                 tab=tab,
@@ -313,7 +331,8 @@ class ContextManager:
                 ts=ts,
                 token_estimate=estimate,
                 status=status,
-            ))
+                hidden=False,
+            )
             if role != MessageRole.USER:
                 # the streaming draft is stored now, in the same transaction
                 queries.delete_setting(session, DRAFT_KEY)
@@ -388,54 +407,85 @@ class ContextManager:
     def prepare_request(self) -> PreparedRequest:
         """Apply any due rebuild point, then build the body for the next chat request."""
         with self.db.session() as session:
-            state = queries.prompt_state(session)
-            dirty = False
-            fingerprint = self.fingerprint()
-            if state.fingerprint != fingerprint:
-                if state.fingerprint:
-                    self._event(session, EventName.SETTINGS_CHANGED, {"fingerprint": fingerprint})
-                state.fingerprint = fingerprint
-                state.pinned_text = self.pinned()
-                state.pinned_tokens = self.estimator.count(state.pinned_text)
-                state.prompt_day = state.current_day
-                state.prompt_thread_id = state.current_thread_id
-                dirty = True
-            if self.settings.sunset_model and state.prompt_day != state.current_day:
-                if state.prompt_day:
-                    fold_id, count = self._fold_before_day(session, state.current_day)
-                    self._event(
-                        session,
-                        EventName.SUNSET_FOLD,
-                        {
-                            "fold_id": fold_id,
-                            "day": state.prompt_day,
-                            "new_day": state.current_day,
-                            "segments": count,
-                            "pending": self._pending_of(session, fold_id),
-                        },
-                    )
-                state.prompt_day = state.current_day
-                dirty = True
-            if not self.settings.sunset_model and state.prompt_thread_id != state.current_thread_id:
-                state.prompt_thread_id = state.current_thread_id
-                dirty = True
-            if state.memory_version != state.memory_rendered:
-                self._event(session, EventName.MEMORY_CHANGED, {"version": state.memory_version})
-                dirty = True
-            if self._resolve_pending(session, state):
-                dirty = True
-            raw: Sequence[Talk] | None = None
-            if self.settings.sunset_model:
-                raw = self._raw(session, state)
-                if self._ceiling_fold(session, state, raw):
-                    dirty, raw = True, None  # folded: read today's turns again
-            if dirty or not state.ti_text:
-                self._render(session, state)
-            prepared = self._build(session, state, raw)
-            needed = self.calibrated(prepared.estimated_input_tokens) + self.settings.max_tokens
-            if needed > self.settings.context_window:
-                prepared = self._emergency(session, state, prepared)
+            prepared = self._steady(session) or self._rebuilt(session)
             prepared.newest_id = queries.newest_message_id(session)
+        return prepared
+
+    def _steady(self, session: Session) -> PreparedRequest | None:
+        """The body between rebuild points (nearly every request): the stored blocks and
+        today's turns, read without loading the prompt state as an ORM object. None when
+        any rebuild point is due; ``_rebuilt`` then applies it (the same conditions)."""
+        state = queries.rendered_prompt(session)
+        if (
+            state is None
+            or not state.ti_text
+            or state.fingerprint != self.fingerprint()
+            or state.memory_version != state.memory_rendered
+        ):
+            return None
+        if self.settings.sunset_model:
+            if state.prompt_day != state.current_day:
+                return None
+        elif state.prompt_thread_id != state.current_thread_id:
+            return None
+        if queries.resolvable_folds(session):
+            return None
+        raw = self._raw(session, state)
+        if self.settings.sunset_model and self._over_ceiling(raw):
+            return None
+        prepared = self._build(session, state, raw)
+        needed = self.calibrated(prepared.estimated_input_tokens) + self.settings.max_tokens
+        return None if needed > self.settings.context_window else prepared
+
+    def _rebuilt(self, session: Session) -> PreparedRequest:
+        """Apply every due rebuild point, then build the body."""
+        state = queries.prompt_state(session)
+        dirty = False
+        fingerprint = self.fingerprint()
+        if state.fingerprint != fingerprint:
+            if state.fingerprint:
+                self._event(session, EventName.SETTINGS_CHANGED, {"fingerprint": fingerprint})
+            state.fingerprint = fingerprint
+            state.pinned_text = self.pinned()
+            state.pinned_tokens = self.estimator.count(state.pinned_text)
+            state.prompt_day = state.current_day
+            state.prompt_thread_id = state.current_thread_id
+            dirty = True
+        if self.settings.sunset_model and state.prompt_day != state.current_day:
+            if state.prompt_day:
+                fold_id, count = self._fold_before_day(session, state.current_day)
+                self._event(
+                    session,
+                    EventName.SUNSET_FOLD,
+                    {
+                        "fold_id": fold_id,
+                        "day": state.prompt_day,
+                        "new_day": state.current_day,
+                        "segments": count,
+                        "pending": self._pending_of(session, fold_id),
+                    },
+                )
+            state.prompt_day = state.current_day
+            dirty = True
+        if not self.settings.sunset_model and state.prompt_thread_id != state.current_thread_id:
+            state.prompt_thread_id = state.current_thread_id
+            dirty = True
+        if state.memory_version != state.memory_rendered:
+            self._event(session, EventName.MEMORY_CHANGED, {"version": state.memory_version})
+            dirty = True
+        if self._resolve_pending(session, state):
+            dirty = True
+        raw: Sequence[Talk] | None = None
+        if self.settings.sunset_model:
+            raw = self._raw(session, state)
+            if self._ceiling_fold(session, state, raw):
+                dirty, raw = True, None  # folded: read today's turns again
+        if dirty or not state.ti_text:
+            self._render(session, state)
+        prepared = self._build(session, state, raw)
+        needed = self.calibrated(prepared.estimated_input_tokens) + self.settings.max_tokens
+        if needed > self.settings.context_window:
+            prepared = self._emergency(session, state, prepared)
         return prepared
 
     def emergency_fold(self, reason: str = "prompt_too_long") -> bool:
@@ -483,13 +533,12 @@ class ContextManager:
         return prepared
 
     # ----- folds ------------------------------------------------------------------------
-    def _raw(self, session: Session, state: PromptState) -> Sequence[Talk]:
+    def _raw(self, session: Session, state: PromptState | RenderedPrompt) -> Sequence[Talk]:
         if self.settings.sunset_model:
             return queries.raw_messages_of_day(session, state.current_day)
         if state.current_thread_id is None:
             return []
-        thread = session.get(Thread, state.current_thread_id)
-        return queries.raw_messages_of_thread(session, thread) if thread else []
+        return queries.raw_messages_of_thread(session, state.current_thread_id)
 
     def _new_fold(
         self, session: Session, kind: FoldKind, messages: Sequence[Talk], thread_id: int | None
@@ -556,15 +605,23 @@ class ContextManager:
              "pending": self._pending_of(session, fold_id)},
         )
 
+    def _exchange_sizes(self, exchanges: Sequence[Sequence[Talk]]) -> list[int]:
+        return [self.calibrated(timeline.exchange_tokens(ex)) for ex in exchanges]
+
+    def _over_ceiling(self, raw: Sequence[Talk]) -> bool:
+        """Whether today's turns are over the ceiling (``_ceiling_fold`` then folds)."""
+        sizes = self._exchange_sizes(timeline.group_exchanges(raw))
+        return sum(sizes) > self.settings.ceiling_tokens
+
     def _ceiling_fold(self, session: Session, state: PromptState,
                       raw: Sequence[Talk]) -> bool:
         """Over the ceiling: fold the oldest whole exchanges down to the low-water mark."""
         s = self.settings
         exchanges = timeline.group_exchanges(raw)
-        sizes = [self.calibrated(timeline.exchange_tokens(ex)) for ex in exchanges]
+        sizes = self._exchange_sizes(exchanges)
         before = sum(sizes)
         if before <= s.ceiling_tokens:
-            return False  # equal to the ceiling does not fold
+            return False  # equal to the ceiling does not fold (_over_ceiling agrees)
         remaining, count = before, 0
         while len(exchanges) - count > s.keep_exchanges and remaining > s.low_water_tokens:
             remaining -= sizes[count]
@@ -585,14 +642,12 @@ class ContextManager:
         one ``pending_resolved`` event names every fold it resolves."""
         shown = timeline.pending_ids_from_json(state.ti_pending_ids_json)
         resolved: list[int] = []
-        for fold_id, entries in sorted(queries.unresolved_fold_entries(session).items()):
-            if not all(ready for _id, ready in entries):
-                continue
+        for fold_id, entry_ids in sorted(queries.resolvable_folds(session).items()):
             fold = session.get(Fold, fold_id)
             assert fold is not None
             fold.resolved_ts = self.now_ts()
             session.add(fold)
-            if any(entry_id in shown for entry_id, _ready in entries):
+            if any(entry_id in shown for entry_id in entry_ids):
                 resolved.append(fold_id)
         if resolved:
             self._event(
@@ -645,7 +700,7 @@ class ContextManager:
         state.memory_rendered = state.memory_version
         session.add(state)
 
-    def _build(self, session: Session, state: PromptState,
+    def _build(self, session: Session, state: PromptState | RenderedPrompt,
                raw: Sequence[Talk] | None = None) -> PreparedRequest:
         """The body from the stored blocks and today's turns (``raw`` when already read in
         this transaction and nothing folded since)."""
@@ -673,14 +728,12 @@ class ContextManager:
         return PreparedRequest(body=body, estimated_input_tokens=estimate, raw_tokens=raw_tokens)
 
     # ----- read-only views --------------------------------------------------------------
-    def last_user_message(self) -> Message:
+    def last_user_message(self) -> Talk:
         with self.db.session() as session:
             state = queries.prompt_state(session)
             for talk in reversed(self._raw(session, state)):
                 if talk.role == MessageRole.USER and not talk.hidden:
-                    message = session.get(Message, talk.id)
-                    if message is not None:
-                        return message
+                    return talk
         raise EmptyMessageError("There is no message waiting for a reply.")
 
     def timeline_entries(self, every_line: bool = False) -> list[tuple[str, TimelineEntry]]:

@@ -24,7 +24,8 @@ from cms.model.protocol import (
     Usage,
 )
 from storage.errors import ModelError, PromptTooLongError
-from storage.models import Message, MessageStatus
+from storage.models import MessageStatus
+from storage.queries import Talk
 
 MAX_TOOL_ROUNDS = 4
 #: How often a streaming reply is written down, so that a killed process keeps it.
@@ -33,8 +34,8 @@ DRAFT_SECONDS = 1.0
 
 @dataclass
 class TurnResult:
-    user_message: Message
-    reply: Message | None
+    user_message: Talk
+    reply: Talk | None
     requests: int = 0
     usages: list[Usage] = field(default_factory=list)
     error: str | None = None
@@ -66,7 +67,7 @@ class TurnRunner:
         tab: str,
         on_text: Callable[[str], None] | None = None,
         cancel: threading.Event | None = None,
-        user_message: Message | None = None,
+        user_message: Talk | None = None,
     ) -> TurnResult:
         """Ask for the reply to the newest stored message (a send, or a retry after an
         error: the message is already stored, so nothing is typed twice)."""
@@ -145,7 +146,7 @@ class TurnRunner:
             return result
 
     def _run_tools(
-        self, completed: Completed, calls: list[ToolCall], tab: str, user_message: Message,
+        self, completed: Completed, calls: list[ToolCall], tab: str, user_message: Talk,
         note: UsageNote,
     ) -> None:
         results: list[ToolResultBlock] = []

@@ -82,10 +82,18 @@ class PromptCacheSimulator:
         blocks: list[_Block] = []
         for block in raw:
             control = block.pop("cache_control", None)
-            canonical = json.dumps(block, ensure_ascii=False, sort_keys=True)
+            if block.get("type") == "text" and len(block) <= 3 and ("_role" in block
+                                                                     or len(block) == 2):
+                # a plain text block (most of a body): its role and text, not its JSON, as
+                # the hashed form (cheaper; JSON always starts with "{", so never equal)
+                text = str(block.get("text", ""))
+                canonical = f"T\x1f{block.get('_role', '')}\x1f{text}"
+                tokens = self.estimator.count(text)
+            else:
+                canonical = json.dumps(block, ensure_ascii=False, sort_keys=True)
+                shown = block.get("text") if block.get("type") == "text" else None
+                tokens = self.estimator.count(shown if isinstance(shown, str) else canonical)
             running.update(canonical.encode())
-            text = block.get("text") if block.get("type") == "text" else None
-            tokens = self.estimator.count(text if isinstance(text, str) else canonical)
             ttl = None
             if control is not None:
                 ttl = timedelta(hours=1) if control.get("ttl") == "1h" else timedelta(minutes=5)

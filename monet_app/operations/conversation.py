@@ -13,10 +13,10 @@ from collections.abc import Callable
 
 from cms.context.turn import TurnResult
 from monet_app.wiring import Core
-from storage.models import Message
+from storage.queries import Talk
 
 
-def commit(core: Core, text: str, tab: str) -> Message:
+def commit(core: Core, text: str, tab: str) -> Talk:
     """Store the person's message (refused in words if empty); nothing is sent yet."""
     return core.context.commit_user_message(text, tab)
 
