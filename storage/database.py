@@ -158,7 +158,12 @@ class Database:
                         "short, so it is not a new home. Restore it from a backup, or move "
                         "it away to start a new one; nothing was changed."
                     )
-                self._upgrade()
+                if self._at_head():
+                    return  # another process made it meanwhile
+                if new:
+                    self._create()
+                else:
+                    self._upgrade()
         except (OperationalError, SADatabaseError, sqlite3.DatabaseError) as exc:
             explained = explain_db_error(self.path, exc)
             if explained is None:
@@ -174,6 +179,23 @@ class Database:
             except (OperationalError, SADatabaseError):
                 return False  # no version table yet: a new database
             return row is not None and row[0] == HEAD_REVISION
+
+    def _create(self) -> None:
+        """A new home: the head schema in one transaction (``storage/schema.py``)."""
+        from storage import schema
+
+        with self.engine.begin() as conn:
+            if conn.exec_driver_sql(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+            ).scalar():
+                self._upgrade()  # something made tables meanwhile: let alembic judge
+                return
+            schema.create(conn.connection.driver_connection, HEAD_REVISION)
+
+    def upgrade_with_alembic(self) -> None:
+        """Run the migrations (``storage/schema.py`` dumps what they make)."""
+        with process_lock(self.home, "migrating"):
+            self._upgrade()
 
     def _upgrade(self) -> None:
         from alembic import command

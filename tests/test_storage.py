@@ -27,6 +27,31 @@ def test_the_head_revision_constant_is_alembics_head() -> None:
     assert ScriptDirectory.from_config(config).get_current_head() == HEAD_REVISION == HEAD
 
 
+def test_a_new_home_from_the_schema_snapshot_is_what_the_migrations_make(
+    tmp_path: Path,
+) -> None:
+    """A new home is made from storage/schema.sql; an old one is upgraded by alembic. Both
+    must end with the same tables, indexes, triggers and search tables."""
+    from storage import schema
+
+    migrated = schema.dump(schema.from_migrations(tmp_path / "migrated"))
+    assert schema.statements(schema.SCHEMA_FILE.read_text(encoding="utf-8")) == \
+        schema.statements(migrated), "storage/schema.sql is stale: run python -m storage.schema"
+    snapshot = Database(tmp_path / "snapshot")
+    assert snapshot.schema_revision() == HEAD
+    assert schema.dump(snapshot.path) == migrated
+    with snapshot.session() as session:  # the search triggers work on a snapshot home
+        session.add(Thread(kind="day", day="2026-01-01", title="d", created_ts="t"))
+        session.flush()
+        session.add(Message(thread_id=1, day="2026-01-01", tab="chat", tab_label="chat",
+                            role="user", text="盆栽の水やり", ts="t", token_estimate=3))
+    from storage import fts
+    with snapshot.session() as session:
+        assert [h.text for h in fts.search_any(session, ["盆栽の", "盆栽"], 5)] == \
+            ["盆栽の水やり"]
+    snapshot.close()
+
+
 def test_fresh_home_is_migrated_to_head_in_wal(tmp_path: Path) -> None:
     db = Database(tmp_path / "h")
     assert db.schema_revision() == HEAD

@@ -1,0 +1,223 @@
+-- MONET's head schema, written by `python -m storage.schema` from the migrations
+-- (storage/migrations/versions). Do not edit by hand.
+
+CREATE TABLE alembic_version (
+	version_num VARCHAR(32) NOT NULL, 
+	CONSTRAINT alembic_version_pkc PRIMARY KEY (version_num)
+);
+
+CREATE TABLE event (
+	id INTEGER NOT NULL, 
+	ts VARCHAR NOT NULL, 
+	name VARCHAR NOT NULL, 
+	detail_json VARCHAR NOT NULL, 
+	PRIMARY KEY (id)
+);
+
+CREATE INDEX ix_event_name ON event (name);
+
+CREATE TABLE promptstate (
+	id INTEGER NOT NULL, 
+	fingerprint VARCHAR NOT NULL, 
+	pinned_text VARCHAR NOT NULL, 
+	context_text VARCHAR NOT NULL, 
+	pinned_tokens INTEGER NOT NULL, 
+	context_tokens INTEGER NOT NULL, 
+	ti_text VARCHAR NOT NULL, 
+	ti_tokens INTEGER NOT NULL, 
+	ti_rendered_day VARCHAR NOT NULL, 
+	ti_pending_ids_json VARCHAR NOT NULL, 
+	prompt_day VARCHAR NOT NULL, 
+	prompt_thread_id INTEGER, 
+	current_day VARCHAR NOT NULL, 
+	current_thread_id INTEGER, 
+	current_tab VARCHAR NOT NULL, 
+	librarian_last_run_ts VARCHAR NOT NULL, memory_version INTEGER DEFAULT '0' NOT NULL, memory_rendered INTEGER DEFAULT '0' NOT NULL, ti_head_text VARCHAR DEFAULT '' NOT NULL, 
+	PRIMARY KEY (id)
+);
+
+CREATE TABLE setting (
+	"key" VARCHAR NOT NULL, 
+	value_json VARCHAR NOT NULL, 
+	PRIMARY KEY ("key")
+);
+
+CREATE TABLE thread (
+	id INTEGER NOT NULL, 
+	kind VARCHAR NOT NULL, 
+	day VARCHAR, 
+	title VARCHAR NOT NULL, 
+	created_ts VARCHAR NOT NULL, 
+	raw_from_message_id INTEGER NOT NULL, 
+	PRIMARY KEY (id)
+);
+
+CREATE INDEX ix_thread_day ON thread (day);
+
+CREATE INDEX ix_thread_kind ON thread (kind);
+
+CREATE TABLE fold (
+	id INTEGER NOT NULL, 
+	kind VARCHAR NOT NULL, 
+	day VARCHAR NOT NULL, 
+	thread_id INTEGER, 
+	created_ts VARCHAR NOT NULL, 
+	segment_count INTEGER NOT NULL, 
+	resolved_ts VARCHAR, 
+	PRIMARY KEY (id), 
+	FOREIGN KEY(thread_id) REFERENCES thread (id)
+);
+
+CREATE TABLE segment (
+	id INTEGER NOT NULL, 
+	thread_id INTEGER NOT NULL, 
+	fold_id INTEGER, 
+	day VARCHAR NOT NULL, 
+	tab VARCHAR NOT NULL, 
+	first_message_id INTEGER NOT NULL, 
+	last_message_id INTEGER NOT NULL, 
+	start_ts VARCHAR NOT NULL, 
+	end_ts VARCHAR NOT NULL, 
+	tokens INTEGER NOT NULL, 
+	PRIMARY KEY (id), 
+	FOREIGN KEY(fold_id) REFERENCES fold (id), 
+	FOREIGN KEY(thread_id) REFERENCES thread (id)
+);
+
+CREATE INDEX ix_segment_day ON segment (day);
+
+CREATE INDEX ix_segment_fold_id ON segment (fold_id);
+
+CREATE INDEX ix_segment_thread_id ON segment (thread_id);
+
+CREATE TABLE message (
+	id INTEGER NOT NULL, 
+	thread_id INTEGER NOT NULL, 
+	day VARCHAR NOT NULL, 
+	tab VARCHAR NOT NULL, 
+	tab_label VARCHAR NOT NULL, 
+	role VARCHAR NOT NULL, 
+	text VARCHAR NOT NULL, 
+	content_json VARCHAR, 
+	ts VARCHAR NOT NULL, 
+	token_estimate INTEGER NOT NULL, 
+	status VARCHAR NOT NULL, 
+	segment_id INTEGER, hidden BOOLEAN DEFAULT '0' NOT NULL, 
+	PRIMARY KEY (id), 
+	FOREIGN KEY(segment_id) REFERENCES segment (id), 
+	FOREIGN KEY(thread_id) REFERENCES thread (id)
+);
+
+CREATE INDEX ix_message_day ON message (day);
+
+CREATE INDEX ix_message_segment_id ON message (segment_id);
+
+CREATE INDEX ix_message_thread_id ON message (thread_id);
+
+CREATE TABLE timelineentry (
+	id INTEGER NOT NULL, 
+	level VARCHAR NOT NULL, 
+	segment_id INTEGER, 
+	parent_id INTEGER, 
+	day_from VARCHAR NOT NULL, 
+	day_to VARCHAR NOT NULL, 
+	start_ts VARCHAR NOT NULL, 
+	end_ts VARCHAR NOT NULL, 
+	tabs VARCHAR NOT NULL, 
+	first_message_id INTEGER NOT NULL, 
+	summary VARCHAR, 
+	summary_source VARCHAR, 
+	summarized_ts VARCHAR, 
+	attempts INTEGER NOT NULL, claimed_by VARCHAR, claimed_until VARCHAR, last_error VARCHAR, 
+	PRIMARY KEY (id), 
+	FOREIGN KEY(parent_id) REFERENCES timelineentry (id), 
+	FOREIGN KEY(segment_id) REFERENCES segment (id)
+);
+
+CREATE INDEX ix_timelineentry_day_from ON timelineentry (day_from);
+
+CREATE INDEX ix_timelineentry_first_message_id ON timelineentry (first_message_id);
+
+CREATE INDEX ix_timelineentry_level ON timelineentry (level);
+
+CREATE INDEX ix_timelineentry_parent_id ON timelineentry (parent_id);
+
+CREATE INDEX ix_timelineentry_segment_id ON timelineentry (segment_id);
+
+CREATE TABLE usagerecord (
+	id INTEGER NOT NULL, 
+	ts VARCHAR NOT NULL, 
+	day VARCHAR NOT NULL, 
+	purpose VARCHAR NOT NULL, 
+	model VARCHAR NOT NULL, 
+	source VARCHAR NOT NULL, 
+	input_tokens INTEGER NOT NULL, 
+	cache_write_5m INTEGER NOT NULL, 
+	cache_write_1h INTEGER NOT NULL, 
+	cache_read INTEGER NOT NULL, 
+	output_tokens INTEGER NOT NULL, 
+	dollars FLOAT NOT NULL, 
+	estimated_input INTEGER NOT NULL, 
+	PRIMARY KEY (id)
+);
+
+CREATE INDEX ix_usagerecord_day ON usagerecord (day);
+
+CREATE INDEX ix_usagerecord_purpose ON usagerecord (purpose);
+
+CREATE TABLE contextsummary (
+	id INTEGER NOT NULL, 
+	created_ts VARCHAR NOT NULL, 
+	day VARCHAR NOT NULL, 
+	text VARCHAR NOT NULL, 
+	source VARCHAR NOT NULL, 
+	persona_count INTEGER NOT NULL, 
+	recent_count INTEGER NOT NULL, 
+	PRIMARY KEY (id)
+);
+
+CREATE INDEX ix_contextsummary_day ON contextsummary (day);
+
+CREATE TABLE presummary (
+	id INTEGER NOT NULL, 
+	first_message_id INTEGER NOT NULL, 
+	last_message_id INTEGER NOT NULL, 
+	summary VARCHAR NOT NULL, 
+	source VARCHAR NOT NULL, 
+	created_ts VARCHAR NOT NULL, 
+	PRIMARY KEY (id), 
+	CONSTRAINT uq_presummary_run UNIQUE (first_message_id, last_message_id)
+);
+
+CREATE INDEX ix_presummary_first_message_id ON presummary (first_message_id);
+
+CREATE VIRTUAL TABLE message_fts USING fts5(text, content='message', content_rowid='id', tokenize='trigram');
+
+CREATE TRIGGER message_fts_ai AFTER INSERT ON message BEGIN INSERT INTO message_fts(rowid, text) VALUES (new.id, new.text); END;
+
+CREATE TRIGGER message_fts_ad AFTER DELETE ON message BEGIN INSERT INTO message_fts(message_fts, rowid, text) VALUES ('delete', old.id, old.text); END;
+
+CREATE TRIGGER message_fts_au AFTER UPDATE OF text ON message BEGIN INSERT INTO message_fts(message_fts, rowid, text) VALUES ('delete', old.id, old.text); INSERT INTO message_fts(rowid, text) VALUES (new.id, new.text); END;
+
+CREATE TABLE memoryitem (
+	id INTEGER NOT NULL, 
+	fact VARCHAR NOT NULL, 
+	kind VARCHAR NOT NULL, 
+	"key" VARCHAR NOT NULL, 
+	source_message_ids VARCHAR NOT NULL, 
+	confidence FLOAT NOT NULL, 
+	created_ts VARCHAR NOT NULL, 
+	expires_ts VARCHAR, 
+	status VARCHAR NOT NULL, 
+	supersedes_id INTEGER, 
+	PRIMARY KEY (id)
+);
+
+CREATE INDEX ix_memoryitem_key ON memoryitem ("key");
+
+CREATE INDEX ix_memoryitem_status ON memoryitem (status);
+
+CREATE VIRTUAL TABLE message_fts_vocab USING fts5vocab(message_fts, 'row');
+
+CREATE INDEX ix_message_tail2 ON message (lower(substr(text, -2)));
+
