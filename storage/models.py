@@ -128,6 +128,9 @@ class Message(SQLModel, table=True):
     # Forgotten: kept in the person's browsable history, never sent to Claude again (not in
     # prompts, summaries, search_history or read_day). See cms/memory/forget.py.
     hidden: bool = False
+    # Raised by a trigger at any change to the message (migration 0011): what a reader
+    # that keeps messages between turns compares (storage.queries.TalkReader).
+    rev: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class Fold(SQLModel, table=True):

@@ -11,6 +11,7 @@ The ORM stays for everything else.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -101,14 +102,6 @@ class Talk:
 
 _TALK = sa_select(*(col(getattr(Message, name)) for name in Talk.__slots__))
 _BY_ID = col(Message.id)
-_RAW_OF_DAY = _TALK.where(
-    col(Message.day) == bindparam("day"), col(Message.segment_id).is_(None)
-).order_by(_BY_ID)
-_RAW_OF_THREAD = _TALK.where(
-    col(Message.thread_id) == bindparam("thread"),
-    _BY_ID >= sa_select(col(Thread.raw_from_message_id))
-    .where(col(Thread.id) == bindparam("thread")).scalar_subquery(),
-).order_by(_BY_ID)
 _UNSEGMENTED_BEFORE_DAY = _TALK.where(
     col(Message.day) < bindparam("day"), col(Message.segment_id).is_(None)
 ).order_by(_BY_ID)
@@ -118,18 +111,61 @@ _UNSEGMENTED_OF_THREAD = _TALK.where(
 _UNSEGMENTED = _TALK.where(col(Message.segment_id).is_(None)).order_by(_BY_ID)
 
 
+_REVS_OF_DAY = sa_select(_BY_ID, col(Message.rev)).where(
+    col(Message.day) == bindparam("day"), col(Message.segment_id).is_(None)
+).order_by(_BY_ID)
+_REVS_OF_THREAD = sa_select(_BY_ID, col(Message.rev)).where(
+    col(Message.thread_id) == bindparam("thread"),
+    _BY_ID >= sa_select(col(Thread.raw_from_message_id))
+    .where(col(Thread.id) == bindparam("thread")).scalar_subquery(),
+).order_by(_BY_ID)
+_TALK_REV = sa_select(col(Message.rev), *_TALK.selected_columns).where(
+    _BY_ID.in_(bindparam("ids", expanding=True)))
+
+
+class TalkReader:
+    """Today's raw talk, read before every request, keeping the messages it already holds:
+    each read asks only for the ids and revisions (``Message.rev``, raised by a trigger at
+    any change, from any process) and reads in full the messages it has not seen at that
+    revision. It holds the messages of its last read only."""
+
+    def __init__(self) -> None:
+        self._held: dict[int, tuple[int, Talk]] = {}
+        self._lock = threading.Lock()  # the reply worker and the window's thread may both read
+
+    def raw_of_day(self, session: Session, day: str) -> list[Talk]:
+        """Sunset model: the day's messages not yet folded, oldest first."""
+        return self._read(session, _REVS_OF_DAY, {"day": day})
+
+    def raw_of_thread(self, session: Session, thread_id: int) -> list[Talk]:
+        """Thread model: the thread's messages from its raw window start."""
+        return self._read(session, _REVS_OF_THREAD, {"thread": thread_id})
+
+    def _read(self, session: Session, query: Any, params: dict[str, Any]) -> list[Talk]:
+        with self._lock:
+            return self._read_locked(session, query, params)
+
+    def _read_locked(self, session: Session, query: Any, params: dict[str, Any]) -> list[Talk]:
+        conn = session.connection()
+        revs = conn.execute(query, params).all()
+        held = self._held
+        missing = [i for i, rev in revs if (held.get(i) or (-1, None))[0] != rev]
+        if missing:
+            for row in conn.execute(_TALK_REV, {"ids": missing}):
+                held[row[1]] = (row[0], Talk(*row[1:]))
+        talk = []
+        kept: dict[int, tuple[int, Talk]] = {}
+        for i, _rev in revs:
+            entry = held.get(i)
+            if entry is not None:  # (None: deleted between the two reads)
+                kept[i] = entry
+                talk.append(entry[1])
+        self._held = kept
+        return talk
+
+
 def _talk(session: Session, query: Any, **params: Any) -> list[Talk]:
     return [Talk(*row) for row in session.connection().execute(query, params)]
-
-
-def raw_messages_of_day(session: Session, day: str) -> list[Talk]:
-    """Sunset model: today's messages not yet folded."""
-    return _talk(session, _RAW_OF_DAY, day=day)
-
-
-def raw_messages_of_thread(session: Session, thread_id: int) -> list[Talk]:
-    """Thread model: all of the thread's messages from its raw window start."""
-    return _talk(session, _RAW_OF_THREAD, thread=thread_id)
 
 
 def unsegmented_before_day(session: Session, day: str) -> list[Talk]:

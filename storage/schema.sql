@@ -102,7 +102,7 @@ CREATE TABLE message (
 	ts VARCHAR NOT NULL, 
 	token_estimate INTEGER NOT NULL, 
 	status VARCHAR NOT NULL, 
-	segment_id INTEGER, hidden BOOLEAN DEFAULT '0' NOT NULL, 
+	segment_id INTEGER, hidden BOOLEAN DEFAULT '0' NOT NULL, rev INTEGER DEFAULT '0' NOT NULL, 
 	PRIMARY KEY (id), 
 	FOREIGN KEY(segment_id) REFERENCES segment (id), 
 	FOREIGN KEY(thread_id) REFERENCES thread (id)
@@ -220,4 +220,8 @@ CREATE INDEX ix_memoryitem_status ON memoryitem (status);
 CREATE VIRTUAL TABLE message_fts_vocab USING fts5vocab(message_fts, 'row');
 
 CREATE INDEX ix_message_tail2 ON message (lower(substr(text, -2)));
+
+CREATE TRIGGER message_rev_new AFTER INSERT ON message BEGIN UPDATE message SET rev = random() >> 2 WHERE id = new.id; END;
+
+CREATE TRIGGER message_rev AFTER UPDATE OF thread_id, day, tab, tab_label, role, text, content_json, ts, token_estimate, status, segment_id, hidden ON message BEGIN UPDATE message SET rev = old.rev + 1 WHERE id = new.id; END;
 

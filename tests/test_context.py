@@ -424,3 +424,31 @@ def test_a_past_years_months_roll_up_into_one_year_line_never_this_years(tmp_pat
         (TimelineLevel.YEAR, "2025-10"), (TimelineLevel.MONTH, "2026-01"),
         (TimelineLevel.MONTH, "2026-02")]
     assert timeline.entry_line(top[0]).startswith("2025 [chat] ")
+
+
+def test_todays_talk_kept_between_requests_follows_every_change(home: Path) -> None:
+    """The reader that keeps today's messages between requests (storage.queries.TalkReader)
+    sends what is stored now: a message changed in place by another connection, a reply
+    deleted and replaced (SQLite gives its id to the next message), a hidden message."""
+    import sqlite3
+
+    w = World(home, settings())
+    w.later().turn("最初の質問", reply="最初の返事")
+    w.later().turn("二つ目の質問", reply="古い返事")
+    assert "古い返事" in turn_texts(w.cm.prepare_request().body)  # now held by the reader
+    with sqlite3.connect(w.db.path) as other:  # another process edits and regenerates
+        other.execute("UPDATE message SET text = '直した返事' WHERE text = '最初の返事'")
+        newest = other.execute("SELECT max(id) FROM message").fetchone()[0]
+        other.execute("DELETE FROM message WHERE id = ?", (newest,))
+        other.execute(
+            "INSERT INTO message (id, thread_id, day, tab, tab_label, role, text, ts, "
+            "token_estimate, status, hidden) SELECT ?, thread_id, day, tab, tab_label, "
+            "'assistant', '新しい返事', ts, 5, 'complete', 0 FROM message WHERE id = ?",
+            (newest, newest - 1))
+        other.execute("UPDATE message SET hidden = 1 WHERE text LIKE '%最初の質問%'")
+    body = w.later().turn("三つ目", reply="はい")
+    texts = turn_texts(body)
+    assert "直した返事" in texts and "新しい返事" in texts
+    assert "古い返事" not in texts and "最初の返事" not in texts
+    assert not any("最初の質問" in t for t in texts)
+    w.close()

@@ -104,6 +104,7 @@ class ContextManager:
         self.log = log or RequestLog(None)
         self._tools_count: int | None = None
         self._fingerprint: tuple[tuple[Any, ...], str] | None = None
+        self._talk = queries.TalkReader()  # today's raw talk, kept between requests
         self._prices = prices_from_settings(self.settings.prices)
         self.ratio = self._load_calibration()
 
@@ -535,10 +536,10 @@ class ContextManager:
     # ----- folds ------------------------------------------------------------------------
     def _raw(self, session: Session, state: PromptState | RenderedPrompt) -> Sequence[Talk]:
         if self.settings.sunset_model:
-            return queries.raw_messages_of_day(session, state.current_day)
+            return self._talk.raw_of_day(session, state.current_day)
         if state.current_thread_id is None:
             return []
-        return queries.raw_messages_of_thread(session, state.current_thread_id)
+        return self._talk.raw_of_thread(session, state.current_thread_id)
 
     def _new_fold(
         self, session: Session, kind: FoldKind, messages: Sequence[Talk], thread_id: int | None
