@@ -135,6 +135,7 @@ def replay(
         runner = core.runner
         runner.prepare_timings = timings  # context-manager time per request, model excluded
         cm.app_started()
+        tab_now: str | None = None  # the tab the replay is in (a turn in it switches nothing)
         for line in lines:
             clock.set(parse_ts(line.ts))
             if librarian and keeper.due():
@@ -142,14 +143,15 @@ def replay(
             data = line.data
             action = data.get("action")
             if action == "switch_tab":
-                _switch_tab(cm, settings, str(data["tab"]))
+                tab_now = _switch_tab(cm, settings, str(data["tab"]))
             elif action == "open_day":
                 cm.open_day(str(data.get("date", "")))
             elif action is not None:
                 raise TraceError(f"{trace}:{line.number}: unknown action {action!r}.")
             else:
                 tab = str(data["tab"])
-                _switch_tab(cm, settings, tab)
+                if tab != tab_now:
+                    tab_now = _switch_tab(cm, settings, tab)
                 if isinstance(model, StandInModel):
                     model.expect(str(data.get("assistant", "")), data.get("recall"))
                 result = runner.send(str(data["user"]), tab)
@@ -220,8 +222,9 @@ def _continuation(db: Database, trace: Path, home: Path,
     return [], matched
 
 
-def _switch_tab(cm: ContextManager, settings: Settings, tab: str) -> None:
+def _switch_tab(cm: ContextManager, settings: Settings, tab: str) -> str:
     """A tab change; in the thread model each tab of the trace is a thread."""
     cm.switch_tab(tab)
     if not settings.sunset_model:
         cm.switch_thread(cm.thread_named(tab))
+    return tab

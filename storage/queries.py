@@ -281,6 +281,45 @@ def delete_setting(session: Session, key: str) -> None:
     session.connection().execute(_DELETE_SETTING, {"key": key})
 
 
+_INSERTS: dict[type[Any], Any] = {}
+
+
+def insert_row(session: Session, model: type[Any], **values: Any) -> int:
+    """Insert one row of ``model``'s table with one Core statement; returns its id. (Every
+    column without a server default must be given.)"""
+    statement = _INSERTS.get(model)
+    if statement is None:
+        statement = _INSERTS[model] = insert(model)
+    key = session.connection().execute(statement, values).inserted_primary_key
+    assert key is not None
+    return int(key[0])
+
+
+_PRESUMMARY = sa_select(
+    col(Presummary.summary), col(Presummary.source), col(Presummary.created_ts)
+).where(col(Presummary.first_message_id) == bindparam("first"),
+        col(Presummary.last_message_id) == bindparam("last")).limit(1)
+_PENDING_OF_FOLD = (
+    sa_select(func.count(col(TimelineEntry.id)))
+    .join(Segment, col(TimelineEntry.segment_id) == col(Segment.id))
+    .where(col(Segment.fold_id) == bindparam("fold"), col(TimelineEntry.summary).is_(None))
+)
+
+
+def presummary_text(session: Session, first_id: int, last_id: int) -> tuple[str, str, str] | None:
+    """(summary, source, created) the librarian wrote ahead for exactly this run, or None
+    (none, or a librarian's claim still being written)."""
+    row = session.connection().execute(_PRESUMMARY, {"first": first_id, "last": last_id}).first()
+    if row is None or not row[0]:
+        return None
+    return str(row[0]), str(row[1]), str(row[2])
+
+
+def pending_of_fold(session: Session, fold_id: int) -> int:
+    """How many of the fold's lines wait for a summary (shown as 要約作成中)."""
+    return int(session.connection().execute(_PENDING_OF_FOLD, {"fold": fold_id}).scalar() or 0)
+
+
 def set_segment(session: Session, ids: Sequence[int], segment_id: int) -> None:
     """These messages were folded into the segment ``segment_id``."""
     session.connection().execute(_SET_SEGMENT, {"ids": list(ids), "segment": segment_id})
@@ -298,6 +337,32 @@ def top_level_entries(session: Session) -> Sequence[TimelineEntry]:
         .where(col(TimelineEntry.parent_id).is_(None))
         .order_by(col(TimelineEntry.first_message_id), col(TimelineEntry.id))
     ).all()
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A Timeline Index line as a render reads it (plain values; roll-ups use the ORM)."""
+
+    id: int
+    level: TimelineLevel
+    segment_id: int | None
+    day_from: str
+    day_to: str
+    start_ts: str
+    end_ts: str
+    tabs: str
+    first_message_id: int
+    summary: str | None
+
+
+_TOP_LINES = sa_select(*(col(getattr(TimelineEntry, name)) for name in Line.__slots__)).where(
+    col(TimelineEntry.parent_id).is_(None)
+).order_by(col(TimelineEntry.first_message_id), col(TimelineEntry.id))
+
+
+def top_level_lines(session: Session) -> list[Line]:
+    """``top_level_entries`` as plain values, in the same order."""
+    return [Line(*row) for row in session.connection().execute(_TOP_LINES)]
 
 
 def segments_by_id(session: Session, ids: Sequence[int]) -> dict[int, Segment]:
@@ -353,14 +418,6 @@ def resolvable_folds(session: Session) -> dict[int, list[int]]:
     for fold_id, entry_id in conn.execute(_ENTRIES_OF_FOLDS, {"folds": folds}):
         found[int(fold_id or 0)].append(int(entry_id or 0))  # both are set by the join
     return found
-
-
-def entries_of_fold(session: Session, fold_id: int) -> Sequence[TimelineEntry]:
-    return session.exec(
-        select(TimelineEntry)
-        .join(Segment, col(TimelineEntry.segment_id) == col(Segment.id))
-        .where(Segment.fold_id == fold_id)
-    ).all()
 
 
 def messages_by_ids(session: Session, ids: Sequence[int]) -> list[Message]:

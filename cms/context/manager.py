@@ -546,7 +546,7 @@ class ContextManager:
     ) -> tuple[int | None, int]:
         if not messages:
             return None, 0  # an empty day or thread never folds and summarizes nothing
-        fold, entries = timeline.create_fold(
+        return timeline.create_fold(
             session,
             kind=kind,
             day=messages[-1].day,
@@ -556,14 +556,13 @@ class ContextManager:
             pause_minutes=self.settings.segment_pause_minutes,
             max_tokens=self.settings.segment_max_tokens,
         )
-        return fold.id, len(entries)
 
     @staticmethod
     def _pending_of(session: Session, fold_id: int | None) -> int:
         """How many of the fold's lines wait for a summary (shown as 要約作成中)."""
         if fold_id is None:
             return 0
-        return sum(1 for e in queries.entries_of_fold(session, fold_id) if e.summary is None)
+        return queries.pending_of_fold(session, fold_id)
 
     def _fold_before_day(self, session: Session, day: str) -> tuple[int | None, int]:
         messages = queries.unsegmented_before_day(session, day)

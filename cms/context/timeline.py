@@ -30,7 +30,7 @@ from storage.models import (
     TimelineEntry,
     TimelineLevel,
 )
-from storage.queries import Talk
+from storage.queries import Line, Talk
 
 PENDING_MARKER = "要約作成中"
 PENDING_TEXT = f"{PENDING_MARKER}…"
@@ -97,22 +97,20 @@ def create_fold(
     created_ts: str,
     pause_minutes: int,
     max_tokens: int,
-) -> tuple[Fold, list[TimelineEntry]]:
-    """Move ``messages`` into new segments under one fold. Each segment's TI entry is
-    pending, unless the librarian already summarized exactly that run ahead of time."""
+) -> tuple[int, int]:
+    """Move ``messages`` into new segments under one fold; returns (fold id, segments).
+    Each segment's TI entry is pending, unless the librarian already summarized exactly
+    that run ahead of time. (Core inserts: a fold happens inside a request's preparation.)"""
     groups = cut_segments(messages, pause_minutes, max_tokens)
-    fold = Fold(
-        kind=kind, day=day, thread_id=thread_id, created_ts=created_ts, segment_count=len(groups)
-    )
-    session.add(fold)
-    session.flush()
-    entries: list[TimelineEntry] = []
+    fold_id = queries.insert_row(session, Fold, kind=kind, day=day, thread_id=thread_id,
+                                 created_ts=created_ts, segment_count=len(groups),
+                                 resolved_ts=None)
     for group in groups:
         first, last = group[0], group[-1]
-        assert first.id is not None and last.id is not None
-        segment = Segment(
+        segment_id = queries.insert_row(
+            session, Segment,
             thread_id=first.thread_id,
-            fold_id=fold.id,
+            fold_id=fold_id,
             day=first.day,
             tab=first.tab,
             first_message_id=first.id,
@@ -121,37 +119,32 @@ def create_fold(
             end_ts=last.ts,
             tokens=sum(m.token_estimate for m in group),
         )
-        session.add(segment)
-        session.flush()
-        assert segment.id is not None
-        queries.set_segment(session, [m.id for m in group], segment.id)
-        ready = queries.presummary_for(session, first.id, last.id)
-        if ready is not None and not ready.summary:
-            ready = None  # a librarian is still writing it: a placeholder for now
-        entry = TimelineEntry(
+        queries.set_segment(session, [m.id for m in group], segment_id)
+        ready = queries.presummary_text(session, first.id, last.id)
+        queries.insert_row(
+            session, TimelineEntry,
             level=TimelineLevel.SEGMENT,
-            segment_id=segment.id,
+            segment_id=segment_id,
+            parent_id=None,
             day_from=first.day,
             day_to=last.day,
             start_ts=first.ts,
             end_ts=last.ts,
             tabs=first.tab,
             first_message_id=first.id,
-            summary=ready.summary if ready else None,
-            summary_source=ready.source if ready else None,
-            summarized_ts=ready.created_ts if ready else None,
+            summary=ready[0] if ready else None,
+            summary_source=ready[1] if ready else None,
+            summarized_ts=ready[2] if ready else None,
+            attempts=0,
         )
-        session.add(entry)
-        entries.append(entry)
-    session.flush()
-    return fold, entries
+    return fold_id, len(groups)
 
 
 def _hhmm(ts: str) -> str:
     return parse_ts(ts).strftime("%H:%M")
 
 
-def entry_line(entry: TimelineEntry) -> str:
+def entry_line(entry: TimelineEntry | Line) -> str:
     text = entry.summary if entry.summary is not None else PENDING_TEXT
     tabs = entry.tabs
     if entry.level == TimelineLevel.SEGMENT:
@@ -175,7 +168,7 @@ def ti_header(rendered_day: str = "") -> str:
     return TI_HEADER
 
 
-def render_lines(rendered_day: str, entries: Sequence[TimelineEntry]) -> str:
+def render_lines(rendered_day: str, entries: Sequence[TimelineEntry | Line]) -> str:
     lines = [entry_line(e) for e in entries]
     return ti_header(rendered_day) + "\n" + ("\n".join(lines) if lines else EMPTY_TI)
 
@@ -214,7 +207,7 @@ def split(text: str, head: str) -> tuple[str, str]:
     return text, ""
 
 
-EntryFilter = Callable[[TimelineEntry], bool]
+EntryFilter = Callable[[TimelineEntry | Line], bool]
 
 
 def _period_key(level: TimelineLevel, day_text: str) -> str:
@@ -354,32 +347,32 @@ def render_timeline(
 ) -> RenderedTimeline:
     """Render the TI from the database, rolling up old detail while over ``budget``."""
     summarizer = OfflineSummarizer()
-    line_tokens: dict[int, int] = {}
 
-    def tokens_of(entries: Sequence[TimelineEntry]) -> int:
-        total = estimator.count(ti_header(rendered_day)) + 1
-        for e in entries:
-            assert e.id is not None
-            if e.id not in line_tokens:
-                line_tokens[e.id] = estimator.count(entry_line(e)) + 1
-            total += line_tokens[e.id]
-        return total
+    def tokens_of(entries: Sequence[TimelineEntry | Line]) -> int:
+        """The TI's tokens as the sum of its lines' (each counted once per text: the
+        estimator remembers them), so a render encodes only the lines that are new."""
+        lines = [entry_line(e) for e in entries] or [EMPTY_TI]
+        return estimator.count(ti_header(rendered_day)) + sum(
+            estimator.count(line) + 1 for line in lines)
 
     limit = budget
     while True:
-        entries = [e for e in queries.top_level_entries(session) if visible(e)]
+        # plain rows (a render happens inside a request's preparation); a roll-up, which
+        # rewrites lines, reads them as ORM objects
+        entries = [e for e in queries.top_level_lines(session) if visible(e)]
         total = tokens_of(entries)
         if not roll_up or total <= limit:
             break
-        if not _roll_up_once(session, entries, rendered_day, summarizer, created_ts):
+        rollable = [e for e in queries.top_level_entries(session) if visible(e)]
+        if not _roll_up_once(session, rollable, rendered_day, summarizer, created_ts):
             break
         # once rolling up, go on to well under the budget: roll-ups (which rewrite the
         # cached head) then come every few days, not at every sunset
         limit = int(budget * ROLLUP_LOW_WATER)
     text = render_lines(rendered_day, entries)
-    pending = [e.id for e in entries if e.summary is None and e.id is not None]
+    pending = [e.id for e in entries if e.summary is None]
     first = next((i for i, e in enumerate(entries) if e.summary is None), len(entries))
-    return RenderedTimeline(text=text, tokens=estimator.count(text), pending_ids=pending,
+    return RenderedTimeline(text=text, tokens=total, pending_ids=pending,
                             pending_lines=len(entries) - first)
 
 
@@ -392,7 +385,7 @@ def thread_scope_filter(session: Session, thread: Thread | None) -> EntryFilter:
     ]
     segments = queries.segments_by_id(session, segment_ids)
 
-    def visible(entry: TimelineEntry) -> bool:
+    def visible(entry: TimelineEntry | Line) -> bool:
         if entry.segment_id is None:
             return True
         segment = segments.get(entry.segment_id)
