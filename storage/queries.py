@@ -73,11 +73,10 @@ def topic_thread(session: Session, title: str, created_ts: str) -> Thread:
     return thread
 
 
-def add_event(session: Session, ts: str, name: str, detail: dict[str, Any]) -> Event:
-    event = Event(ts=ts, name=name, detail_json=json.dumps(detail, ensure_ascii=False))
-    session.add(event)
-    session.flush()
-    return event
+def add_event(session: Session, ts: str, name: str, detail: dict[str, Any]) -> int:
+    """Log one event (a Core insert: folds log theirs inside a request's preparation)."""
+    return insert_row(session, Event, ts=ts, name=name,
+                      detail_json=json.dumps(detail, ensure_ascii=False))
 
 
 # ----- the hot path: what one chat turn reads and writes ------------------------------
@@ -203,33 +202,53 @@ _SET_SEGMENT = update(Message).where(_BY_ID.in_(bindparam("ids", expanding=True)
     segment_id=bindparam("segment"))
 
 
-@dataclass(frozen=True, slots=True)
-class RenderedPrompt:
-    """What the prompt state holds for building a body between rebuild points."""
+@dataclass(slots=True)
+class PromptRecord:
+    """The prompt state's row as plain values (``PromptState``'s columns). The context
+    manager reads it with one Core statement and writes back only the columns it changed
+    (``save_prompt``): the librarian and the memory panel write other columns of the row."""
 
-    current_day: str
-    current_thread_id: int | None
-    prompt_day: str
-    prompt_thread_id: int | None
+    id: int
     fingerprint: str
-    memory_version: int
-    memory_rendered: int
     pinned_text: str
-    pinned_tokens: int
     context_text: str
+    pinned_tokens: int
     context_tokens: int
     ti_text: str
     ti_head_text: str
     ti_tokens: int
+    ti_rendered_day: str
+    ti_pending_ids_json: str
+    prompt_day: str
+    prompt_thread_id: int | None
+    current_day: str
+    current_thread_id: int | None
+    current_tab: str
+    librarian_last_run_ts: str
+    memory_version: int
+    memory_rendered: int
 
 
-_RENDERED = sa_select(*(_STATE.c[name] for name in RenderedPrompt.__slots__)).where(
+_PROMPT = sa_select(*(_STATE.c[name] for name in PromptRecord.__slots__)).where(
     _STATE.c.id == 1)
 
 
-def rendered_prompt(session: Session) -> RenderedPrompt | None:
-    row = session.connection().execute(_RENDERED).first()
-    return None if row is None else RenderedPrompt(*row)
+def load_prompt(session: Session) -> PromptRecord:
+    """The prompt state (made if new) as a ``PromptRecord``."""
+    row = session.connection().execute(_PROMPT).first()
+    if row is None:
+        prompt_state(session)
+        row = session.connection().execute(_PROMPT).first()
+        assert row is not None
+    return PromptRecord(*row)
+
+
+def save_prompt(session: Session, record: PromptRecord, loaded: PromptRecord) -> None:
+    """Write the columns of ``record`` that differ from ``loaded`` (as it was read)."""
+    changed = {name: getattr(record, name) for name in PromptRecord.__slots__
+               if getattr(record, name) != getattr(loaded, name)}
+    if changed:
+        session.connection().execute(_SET_STATE, changed)
 
 
 def turn_state(session: Session) -> tuple[str, str, int | None]:
@@ -621,6 +640,17 @@ def last_usage(session: Session, purpose: str) -> UsageRecord | None:
         .order_by(col(UsageRecord.id).desc())
         .limit(1)  # the ORM fetches every row a query returns, first() or not
     ).first()
+
+
+_LATEST_SUMMARY = sa_select(
+    col(ContextSummary.day), col(ContextSummary.text), col(ContextSummary.created_ts)
+).order_by(col(ContextSummary.id).desc()).limit(1)
+
+
+def latest_summary_text(session: Session) -> tuple[str, str, str] | None:
+    """(day, text, created) of the newest daily context summary, or None."""
+    row = session.connection().execute(_LATEST_SUMMARY).first()
+    return None if row is None else (str(row[0]), str(row[1]), str(row[2]))
 
 
 def latest_context_summary(session: Session) -> ContextSummary | None:

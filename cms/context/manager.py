@@ -10,6 +10,7 @@ that a restart sends the same body.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import re
@@ -40,13 +41,12 @@ from storage.models import (
     Message,
     MessageRole,
     MessageStatus,
-    PromptState,
     Setting,
     Thread,
     TimelineEntry,
     UsageRecord,
 )
-from storage.queries import RenderedPrompt, Talk
+from storage.queries import PromptRecord, Talk
 
 #: The TI's tail may grow to this share of the TI budget before the head takes it in.
 TAIL_SHARE = 4
@@ -195,7 +195,7 @@ class ContextManager:
 
     def current_tab(self) -> str:
         with self.db.session() as session:
-            return queries.prompt_state(session).current_tab
+            return queries.turn_state(session)[1]
 
     def switch_tab(self, tab: str) -> None:
         """A tab only labels and filters: logged, nothing in the body changes."""
@@ -220,7 +220,8 @@ class ContextManager:
     def switch_thread(self, thread_id: int) -> None:
         """Thread model: leaving a thread folds it into the TI (placeholders at once)."""
         with self.db.session() as session:
-            state = queries.prompt_state(session)
+            state = queries.load_prompt(session)
+            loaded = copy.copy(state)
             previous = state.current_thread_id
             if previous == thread_id:
                 return
@@ -235,7 +236,7 @@ class ContextManager:
                 )
                 state.prompt_thread_id = thread_id
                 self._render(session, state)
-            session.add(state)
+            queries.save_prompt(session, state, loaded)
 
     def commit_user_message(self, text: str, tab: str) -> Talk:
         """Store what the person typed, before any request leaves. Returns the stored row."""
@@ -416,7 +417,7 @@ class ContextManager:
         """The body between rebuild points (nearly every request): the stored blocks and
         today's turns, read without loading the prompt state as an ORM object. None when
         any rebuild point is due; ``_rebuilt`` then applies it (the same conditions)."""
-        state = queries.rendered_prompt(session)
+        state = queries.load_prompt(session)
         if (
             state is None
             or not state.ti_text
@@ -440,7 +441,8 @@ class ContextManager:
 
     def _rebuilt(self, session: Session) -> PreparedRequest:
         """Apply every due rebuild point, then build the body."""
-        state = queries.prompt_state(session)
+        state = queries.load_prompt(session)
+        loaded = copy.copy(state)
         dirty = False
         fingerprint = self.fingerprint()
         if state.fingerprint != fingerprint:
@@ -487,6 +489,7 @@ class ContextManager:
         needed = self.calibrated(prepared.estimated_input_tokens) + self.settings.max_tokens
         if needed > self.settings.context_window:
             prepared = self._emergency(session, state, prepared)
+        queries.save_prompt(session, state, loaded)
         return prepared
 
     def emergency_fold(self, reason: str = "prompt_too_long") -> bool:
@@ -494,7 +497,8 @@ class ContextManager:
 
         Returns False when only the newest exchange is left, so the caller never loops."""
         with self.db.session() as session:
-            state = queries.prompt_state(session)
+            state = queries.load_prompt(session)
+            loaded = copy.copy(state)
             raw = self._raw(session, state)
             exchanges = timeline.group_exchanges(raw)
             if len(exchanges) <= 1:
@@ -504,11 +508,11 @@ class ContextManager:
                 session, state, exchanges, count, FoldKind.EMERGENCY, {"reason": reason}
             )
             self._render(session, state)
-            session.add(state)
+            queries.save_prompt(session, state, loaded)
         return True
 
     def _emergency(
-        self, session: Session, state: PromptState, prepared: PreparedRequest
+        self, session: Session, state: PromptRecord, prepared: PreparedRequest
     ) -> PreparedRequest:
         window = self.settings.context_window - self.settings.max_tokens
         raw = self._raw(session, state)
@@ -534,7 +538,7 @@ class ContextManager:
         return prepared
 
     # ----- folds ------------------------------------------------------------------------
-    def _raw(self, session: Session, state: PromptState | RenderedPrompt) -> Sequence[Talk]:
+    def _raw(self, session: Session, state: PromptRecord) -> Sequence[Talk]:
         if self.settings.sunset_model:
             return self._talk.raw_of_day(session, state.current_day)
         if state.current_thread_id is None:
@@ -573,7 +577,7 @@ class ContextManager:
         return self._new_fold(session, FoldKind.THREAD_SWITCH, messages, thread_id)
 
     def _fold_raw(
-        self, session: Session, state: PromptState, folded: Sequence[Talk], kind: FoldKind
+        self, session: Session, state: PromptRecord, folded: Sequence[Talk], kind: FoldKind
     ) -> tuple[int | None, int]:
         """Move the oldest raw exchanges out of the prompt (sunset day or thread window)."""
         unsegmented = [m for m in folded if m.segment_id is None]
@@ -589,7 +593,7 @@ class ContextManager:
     def _fold_oldest(
         self,
         session: Session,
-        state: PromptState,
+        state: PromptRecord,
         exchanges: Sequence[Sequence[Talk]],
         count: int,
         kind: FoldKind,
@@ -613,7 +617,7 @@ class ContextManager:
         sizes = self._exchange_sizes(timeline.group_exchanges(raw))
         return sum(sizes) > self.settings.ceiling_tokens
 
-    def _ceiling_fold(self, session: Session, state: PromptState,
+    def _ceiling_fold(self, session: Session, state: PromptRecord,
                       raw: Sequence[Talk]) -> bool:
         """Over the ceiling: fold the oldest whole exchanges down to the low-water mark."""
         s = self.settings
@@ -637,7 +641,7 @@ class ContextManager:
         self._fold_oldest(session, state, exchanges, count, FoldKind.CEILING, detail)
         return True
 
-    def _resolve_pending(self, session: Session, state: PromptState) -> bool:
+    def _resolve_pending(self, session: Session, state: PromptRecord) -> bool:
         """Folds whose placeholders all have summaries get their one re-render, together:
         one ``pending_resolved`` event names every fold it resolves."""
         shown = timeline.pending_ids_from_json(state.ti_pending_ids_json)
@@ -656,13 +660,14 @@ class ContextManager:
         return bool(resolved)
 
     # ----- rendering --------------------------------------------------------------------
-    def _ti_filter(self, session: Session, state: PromptState) -> timeline.EntryFilter:
+    def _ti_filter(self, session: Session, state: PromptRecord) -> timeline.EntryFilter:
         if self.settings.sunset_model or state.current_thread_id is None:
             return lambda entry: True
         return timeline.thread_scope_filter(session, session.get(Thread, state.current_thread_id))
 
-    def _render(self, session: Session, state: PromptState) -> None:
-        """Render the pinned, context and TI blocks at a rebuild point and store them."""
+    def _render(self, session: Session, state: PromptRecord) -> None:
+        """Render the pinned, context and TI blocks at a rebuild point into ``state`` (the
+        caller writes it back, ``queries.save_prompt``)."""
         day = state.current_day or self.today()
         rendered = timeline.render_timeline(
             session,
@@ -686,11 +691,11 @@ class ContextManager:
         # The daily context summary and what is remembered enter here, at a rebuild point,
         # never mid-prompt.
         now = self.clock.now()
-        latest = queries.latest_context_summary(session)
+        latest = queries.latest_summary_text(session)
         summary = None
-        if latest is not None and not expired_since(session, parse_ts(latest.created_ts), now):
+        if latest is not None and not expired_since(session, parse_ts(latest[2]), now):
             # (one that may mention what has expired waits for the librarian's next one)
-            summary = context_block.Summary(day=latest.day, text=latest.text)
+            summary = context_block.Summary(day=latest[0], text=latest[1])
         notes = context_block.render(
             active_items(session, now), summary, self.estimator,
             self.settings.context_budget_tokens,
@@ -698,9 +703,8 @@ class ContextManager:
         state.context_text = context_block.with_date(day, notes)
         state.context_tokens = self.estimator.count(state.context_text)
         state.memory_rendered = state.memory_version
-        session.add(state)
 
-    def _build(self, session: Session, state: PromptState | RenderedPrompt,
+    def _build(self, session: Session, state: PromptRecord,
                raw: Sequence[Talk] | None = None) -> PreparedRequest:
         """The body from the stored blocks and today's turns (``raw`` when already read in
         this transaction and nothing folded since)."""
@@ -730,7 +734,7 @@ class ContextManager:
     # ----- read-only views --------------------------------------------------------------
     def last_user_message(self) -> Talk:
         with self.db.session() as session:
-            state = queries.prompt_state(session)
+            state = queries.load_prompt(session)
             for talk in reversed(self._raw(session, state)):
                 if talk.role == MessageRole.USER and not talk.hidden:
                     return talk
@@ -741,7 +745,7 @@ class ContextManager:
         ``every_line`` keeps the lines the thread model leaves out because the current
         thread's talk is in the prompt word for word."""
         with self.db.session() as session:
-            state = queries.prompt_state(session)
+            state = queries.load_prompt(session)
             visible = (lambda _e: True) if every_line else self._ti_filter(session, state)
             return [
                 (timeline.entry_line(e), e)
@@ -752,5 +756,5 @@ class ContextManager:
     def timeline_now(self) -> str:
         """The TI as it would be rendered now (no roll-up written, nothing stored)."""
         with self.db.session() as session:
-            day = queries.prompt_state(session).current_day or self.today()
+            day = queries.turn_state(session)[0] or self.today()
         return timeline.render_lines(day, [entry for _line, entry in self.timeline_entries()])

@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import lru_cache
 
 from sqlmodel import Session, select
 
@@ -140,7 +141,9 @@ def create_fold(
     return fold_id, len(groups)
 
 
+@lru_cache(maxsize=8192)
 def _hhmm(ts: str) -> str:
+    """HH:MM of a stored time (remembered: every render writes every line's times)."""
     return parse_ts(ts).strftime("%H:%M")
 
 

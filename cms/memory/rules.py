@@ -271,13 +271,14 @@ def admit(session: Session, candidate: Candidate, now: datetime,
     return Decision(True, reason, item)
 
 
+_SHOWN_ITEMS = (select(MemoryItem).where(col(MemoryItem.status).in_(list(SHOWN)))
+                .order_by(col(MemoryItem.id)))
+
+
 def active_items(session: Session, now: datetime) -> list[MemoryItem]:
     """What Claude may use now: active or contested, and not expired."""
     now_utc = now.astimezone(UTC).isoformat()
-    items = session.exec(
-        select(MemoryItem).where(col(MemoryItem.status).in_(list(SHOWN)))
-        .order_by(col(MemoryItem.id))
-    ).all()
+    items = session.exec(_SHOWN_ITEMS).all()
     return [i for i in items if i.expires_ts is None or i.expires_ts > now_utc]
 
 
