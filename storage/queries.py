@@ -260,9 +260,19 @@ def turn_state(session: Session) -> tuple[str, str, int | None]:
     return row[0], row[1], row[2]
 
 
+_LIBRARIAN_LAST_RUN = sa_select(_STATE.c.librarian_last_run_ts).where(_STATE.c.id == 1)
+
+
+def librarian_last_run(session: Session) -> str:
+    """When a librarian pass last ended ("" before the first)."""
+    return str(session.connection().execute(_LIBRARIAN_LAST_RUN).scalar() or "")
+
+
 def set_turn_state(session: Session, **values: Any) -> None:
-    """Update these columns of the prompt state (which ``turn_state`` made)."""
-    session.connection().execute(_SET_STATE, values)
+    """Update these columns of the prompt state (made first if there is none yet)."""
+    if session.connection().execute(_SET_STATE, values).rowcount == 0:
+        prompt_state(session)
+        session.connection().execute(_SET_STATE, values)
 
 
 def day_thread_id(session: Session, day: str, created_ts: str) -> int:

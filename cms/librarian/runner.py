@@ -47,7 +47,6 @@ from storage.errors import DatabaseError
 from storage.models import (
     ContextSummary,
     Presummary,
-    PromptState,
     Setting,
     TimelineEntry,
 )
@@ -149,8 +148,9 @@ class Librarian:
         self.summarizer.close()
 
     def due(self) -> bool:
+        """Is a pass due? (Asked often: one small read.)"""
         with self.db.session() as session:
-            last = queries.prompt_state(session).librarian_last_run_ts
+            last = queries.librarian_last_run(session)
         if not last:
             return True
         now: datetime = self.clock.now()
@@ -206,9 +206,7 @@ class Librarian:
         if report.held_back:
             log.warning("librarian: %s", report.text())
         with self.db.session() as session:
-            state = session.get(PromptState, 1) or queries.prompt_state(session)
-            state.librarian_last_run_ts = self.clock.now().isoformat()
-            session.add(state)
+            queries.set_turn_state(session, librarian_last_run_ts=self.clock.now().isoformat())
         return report
 
     # ----- runs still in the prompt, summarized ahead -----------------------------------
@@ -313,6 +311,11 @@ class Librarian:
         loses nothing: its lease expires and the next pass reads the same messages again.
         A proposer that fails leaves the mark where it is; after ``max_attempts`` failures
         in a row the offline proposer stands in."""
+        with self.db.session() as session:
+            mark = session.get(Setting, MEMORY_MARK)
+            if mark is not None and not queries.user_messages_after(
+                    session, int(mark.value_json), limit=1):
+                return 0  # nothing new said since the last scan: no lease taken
         if not self._claim_scan():
             return 0  # another librarian is reading them
         written = 0
