@@ -127,7 +127,8 @@ class AppController(QObject):
         self.refresh_all()
         w.set_composer_text(self.nav.load_draft())  # what was typed and not sent last time
         w.restore_geometry(self.nav.load_text(GEOMETRY_KEY))
-        self._offer_key()
+        # after the first paint: asking the OS keyring loads its backends (~0.1 s)
+        QTimer.singleShot(0, self._offer_key)
 
     def _name_tabs_for_a_new_home(self, demo: bool) -> None:
         """A first run in English gets English tab names (the defaults are Japanese).

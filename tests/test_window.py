@@ -299,7 +299,7 @@ def test_without_a_key_the_window_offers_a_field_for_it(qtbot, app_for, monkeypa
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     c = app_for(factory=gateway_model)
     box = c.window.key_box
-    assert box.isVisible()
+    qtbot.waitUntil(box.isVisible)  # asked right after the first paint
     assert "session" in box.where.text() or "セッション" in box.where.text()
     box.field.setText("sk-ant-test-key-123456")
     qtbot.keyClick(box.field, Qt.Key.Key_Return)
@@ -313,6 +313,7 @@ def test_with_a_key_no_key_box(qtbot, app_for, monkeypatch) -> None:  # type: ig
 
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-key-123456")
     c = app_for(factory=gateway_model)
+    qtbot.wait(50)  # the key is looked for right after the first paint
     assert not c.window.key_box.isVisible()
 
 
