@@ -37,6 +37,7 @@ RUNTIME_FILES = [
     ("storage", "migrations/env.py"),
     ("storage", "migrations/script.py.mako"),
     ("storage", "migrations/versions/0001_initial_schema.py"),
+    ("storage", "schema.sql"),
 ]
 
 
