@@ -128,7 +128,7 @@ class AppController(QObject):
         w.set_composer_text(self.nav.load_draft())  # what was typed and not sent last time
         w.restore_geometry(self.nav.load_text(GEOMETRY_KEY))
         # after the first paint: asking the OS keyring loads its backends (~0.1 s)
-        QTimer.singleShot(0, self._offer_key)
+        QTimer.singleShot(0, w, self._offer_key)  # (dropped if the window is gone first)
 
     def _name_tabs_for_a_new_home(self, demo: bool) -> None:
         """A first run in English gets English tab names (the defaults are Japanese).
