@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, time, timedelta
+from functools import lru_cache
 from typing import Protocol
 
 
@@ -35,6 +36,13 @@ def parse_ts(text: str) -> datetime:
     if value.tzinfo is None:
         raise ValueError(f"timestamp without an offset: {text!r}")
     return value
+
+
+@lru_cache(maxsize=8192)
+def hhmm(ts: str) -> str:
+    """HH:MM of a stored time, local to its offset (remembered: every request writes its
+    turns' times, every render its lines')."""
+    return parse_ts(ts).strftime("%H:%M")
 
 
 def day_of(moment: datetime, day_start: time) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 
 import platformdirs
 from sqlalchemy import event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, create_engine
@@ -221,6 +221,19 @@ class Database:
         with self.engine.connect() as conn:
             rev: str | None = MigrationContext.configure(conn).get_current_revision()
             return rev
+
+    @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """One transaction on a plain connection, for Core statements only (a chat turn's
+        writes: ~55 us less than a Session); SQLite errors in plain words, as ``session``."""
+        try:
+            with self.engine.begin() as conn:
+                yield conn
+        except (OperationalError, SADatabaseError) as exc:
+            explained = explain_db_error(self.path, exc)
+            if explained is None:
+                raise
+            raise explained from exc
 
     @contextmanager
     def session(self) -> Iterator[Session]:

@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, delete, func, insert, update
 from sqlalchemy import select as sa_select
+from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select
 
 from storage.models import (
@@ -73,9 +74,9 @@ def topic_thread(session: Session, title: str, created_ts: str) -> Thread:
     return thread
 
 
-def add_event(session: Session, ts: str, name: str, detail: dict[str, Any]) -> int:
+def add_event(db: Db, ts: str, name: str, detail: dict[str, Any]) -> int:
     """Log one event (a Core insert: folds log theirs inside a request's preparation)."""
-    return insert_row(session, Event, ts=ts, name=name,
+    return insert_row(db, Event, ts=ts, name=name,
                       detail_json=json.dumps(detail, ensure_ascii=False))
 
 
@@ -251,75 +252,122 @@ def save_prompt(session: Session, record: PromptRecord, loaded: PromptRecord) ->
         session.connection().execute(_SET_STATE, changed)
 
 
-def turn_state(session: Session) -> tuple[str, str, int | None]:
+#: The per-turn functions below take a Session or a plain Connection (``Database.
+#: transaction``: a turn's two writes need no ORM, and a Session costs ~55 us more).
+Db = Session | Connection
+
+
+def _conn(db: Db) -> Connection:
+    return db if isinstance(db, Connection) else db.connection()
+
+
+def _ensure_prompt_state(db: Db) -> None:
+    """Make the prompt state's row (a new home, before the app's first start)."""
+    _conn(db).execute(insert(PromptState), PromptState(id=1).model_dump())
+
+
+def turn_state(db: Db) -> tuple[str, str, int | None]:
     """(current day, current tab, current thread id) of the prompt state (made if new)."""
-    row = session.connection().execute(_TURN_STATE).first()
+    row = _conn(db).execute(_TURN_STATE).first()
     if row is None:
-        state = prompt_state(session)
-        return state.current_day, state.current_tab, state.current_thread_id
+        _ensure_prompt_state(db)
+        row = _conn(db).execute(_TURN_STATE).first()
+        assert row is not None
     return row[0], row[1], row[2]
 
 
 _LIBRARIAN_LAST_RUN = sa_select(_STATE.c.librarian_last_run_ts).where(_STATE.c.id == 1)
 
 
-def librarian_last_run(session: Session) -> str:
+def librarian_last_run(db: Db) -> str:
     """When a librarian pass last ended ("" before the first)."""
-    return str(session.connection().execute(_LIBRARIAN_LAST_RUN).scalar() or "")
+    return str(_conn(db).execute(_LIBRARIAN_LAST_RUN).scalar() or "")
 
 
-def set_turn_state(session: Session, **values: Any) -> None:
+def set_turn_state(db: Db, **values: Any) -> None:
     """Update these columns of the prompt state (made first if there is none yet)."""
-    if session.connection().execute(_SET_STATE, values).rowcount == 0:
-        prompt_state(session)
-        session.connection().execute(_SET_STATE, values)
+    if _conn(db).execute(_SET_STATE, values).rowcount == 0:
+        _ensure_prompt_state(db)
+        _conn(db).execute(_SET_STATE, values)
 
 
-def day_thread_id(session: Session, day: str, created_ts: str) -> int:
-    found = session.connection().execute(_DAY_THREAD, {"day": day}).scalar()
+def day_thread_id(db: Db, day: str, created_ts: str) -> int:
+    """The id of ``day``'s thread (sunset model), made if it has none yet."""
+    found = _conn(db).execute(_DAY_THREAD, {"day": day}).scalar()
     if found is not None:
         return int(found)
-    thread = day_thread(session, day, created_ts)
-    assert thread.id is not None
-    return thread.id
+    return insert_row(db, Thread, kind=ThreadKind.DAY, day=day, title=day,
+                      created_ts=created_ts, raw_from_message_id=0)
 
 
-def newest_message_id(session: Session) -> int:
-    return int(session.connection().execute(_NEWEST_ID).scalar() or 0)
+_THREAD_EXISTS = sa_select(col(Thread.id)).where(col(Thread.id) == bindparam("id"))
+_TOPIC_THREAD = sa_select(col(Thread.id)).where(
+    col(Thread.kind) == ThreadKind.TOPIC, col(Thread.title) == bindparam("title")).limit(1)
 
 
-def insert_message(session: Session, **values: Any) -> Talk:
+def thread_exists(db: Db, thread_id: int) -> bool:
+    return _conn(db).execute(_THREAD_EXISTS, {"id": thread_id}).first() is not None
+
+
+def topic_thread_id(db: Db, title: str, created_ts: str) -> int:
+    """Thread model: the id of the thread named ``title``, made if there is none."""
+    found = _conn(db).execute(_TOPIC_THREAD, {"title": title}).scalar()
+    if found is not None:
+        return int(found)
+    return insert_row(db, Thread, kind=ThreadKind.TOPIC, day=None, title=title,
+                      created_ts=created_ts, raw_from_message_id=0)
+
+
+def newest_message_id(db: Db) -> int:
+    return int(_conn(db).execute(_NEWEST_ID).scalar() or 0)
+
+
+def insert_message(db: Db, **values: Any) -> Talk:
     """Store a message (every ``Talk`` field but ``id`` and ``segment_id``), with one Core
     insert; returns it as stored."""
-    result = session.connection().execute(_INSERT_MESSAGE, values)
-    key = result.inserted_primary_key
+    key = _conn(db).execute(_INSERT_MESSAGE, values).inserted_primary_key
     assert key is not None
     return Talk(id=int(key[0]), segment_id=None, **values)
 
 
-def insert_usage(session: Session, record: UsageRecord) -> UsageRecord:
-    values = record.model_dump(exclude={"id"})
-    result = session.connection().execute(_INSERT_USAGE, values)
-    key = result.inserted_primary_key
+def insert_usage(db: Db, values: dict[str, Any]) -> int:
+    """One line of the ledger (``cms.model.ledger.usage_values``); returns its id."""
+    key = _conn(db).execute(_INSERT_USAGE, values).inserted_primary_key
     assert key is not None
-    record.id = int(key[0])
-    return record
+    return int(key[0])
 
 
-def delete_setting(session: Session, key: str) -> None:
-    session.connection().execute(_DELETE_SETTING, {"key": key})
+def delete_setting(db: Db, key: str) -> None:
+    _conn(db).execute(_DELETE_SETTING, {"key": key})
+
+
+_SETTING = sa_select(col(Setting.value_json)).where(col(Setting.key) == bindparam("key"))
+_UPDATE_SETTING = update(Setting).where(col(Setting.key) == bindparam("name")).values(
+    value_json=bindparam("value"))
+
+
+def setting_json(db: Db, key: str) -> str | None:
+    """The stored JSON text of a setting, or None."""
+    found = _conn(db).execute(_SETTING, {"key": key}).scalar()
+    return None if found is None else str(found)
+
+
+def put_setting(db: Db, key: str, value_json: str) -> None:
+    """Store a setting's JSON text (made or replaced)."""
+    if _conn(db).execute(_UPDATE_SETTING, {"name": key, "value": value_json}).rowcount == 0:
+        _conn(db).execute(insert(Setting), {"key": key, "value_json": value_json})
 
 
 _INSERTS: dict[type[Any], Any] = {}
 
 
-def insert_row(session: Session, model: type[Any], **values: Any) -> int:
+def insert_row(db: Db, model: type[Any], **values: Any) -> int:
     """Insert one row of ``model``'s table with one Core statement; returns its id. (Every
     column without a server default must be given.)"""
     statement = _INSERTS.get(model)
     if statement is None:
         statement = _INSERTS[model] = insert(model)
-    key = session.connection().execute(statement, values).inserted_primary_key
+    key = _conn(db).execute(statement, values).inserted_primary_key
     assert key is not None
     return int(key[0])
 

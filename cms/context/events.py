@@ -13,8 +13,6 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, TextIO
 
-from sqlmodel import Session
-
 from cms.model.protocol import RequestBody
 from storage import queries
 from storage.models import FoldKind
@@ -70,8 +68,8 @@ class RequestLog:
                 self._handle.write(line)
                 self._handle.flush()
 
-    def event(self, session: Session, ts: str, name: EventName, detail: dict[str, Any]) -> None:
-        queries.add_event(session, ts, name, detail)
+    def event(self, db: queries.Db, ts: str, name: EventName, detail: dict[str, Any]) -> None:
+        queries.add_event(db, ts, name, detail)
         self.write({"kind": "event", "ts": ts, "name": name, "detail": detail})
 
     def request(

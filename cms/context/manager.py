@@ -28,7 +28,7 @@ from cms.context.events import FOLD_EVENT, EventName, RequestLog
 from cms.context.prompt import build_body, user_turn_text
 from cms.context.tools import TOOLS
 from cms.memory.rules import active_items, expired_since
-from cms.model.ledger import usage_record
+from cms.model.ledger import usage_values
 from cms.model.pricing import prices_from_settings
 from cms.model.protocol import RequestBody, ToolResultBlock, Usage
 from cms.settings import Settings
@@ -105,6 +105,7 @@ class ContextManager:
         self._tools_count: int | None = None
         self._fingerprint: tuple[tuple[Any, ...], str] | None = None
         self._talk = queries.TalkReader()  # today's raw talk, kept between requests
+        self._day_threads: dict[str, int] = {}
         self._prices = prices_from_settings(self.settings.prices)
         self.ratio = self._load_calibration()
 
@@ -119,8 +120,8 @@ class ContextManager:
     def now_ts(self) -> str:
         return self.clock.now().isoformat()
 
-    def _event(self, session: Session, name: EventName, detail: dict[str, Any]) -> None:
-        self.log.event(session, self.now_ts(), name, detail)
+    def _event(self, db: queries.Db, name: EventName, detail: dict[str, Any]) -> None:
+        self.log.event(db, self.now_ts(), name, detail)
 
     def pinned(self) -> str:
         """The instructions plus the promoted core facts (``system_prompt_core.txt``)."""
@@ -199,13 +200,13 @@ class ContextManager:
 
     def switch_tab(self, tab: str) -> None:
         """A tab only labels and filters: logged, nothing in the body changes."""
-        with self.db.session() as session:
-            _day, current, _thread = queries.turn_state(session)
+        with self.db.transaction() as conn:
+            _day, current, _thread = queries.turn_state(conn)
             if current == tab:
                 return
             if current:
-                self._event(session, EventName.TAB_SWITCH, {"from": current, "to": tab})
-            queries.set_turn_state(session, current_tab=tab)
+                self._event(conn, EventName.TAB_SWITCH, {"from": current, "to": tab})
+            queries.set_turn_state(conn, current_tab=tab)
 
     def open_day(self, day: str) -> None:
         with self.db.session() as session:
@@ -247,21 +248,21 @@ class ContextManager:
         ts = now.isoformat()
         label = self.settings.tab_label(tab)
         estimate = self.estimator.count(user_turn_text(label, ts, text))
-        with self.db.session() as session:
-            current_day, _tab, current_thread = queries.turn_state(session)
+        with self.db.transaction() as conn:
+            current_day, _tab, current_thread = queries.turn_state(conn)
             day = day_of(now, self.settings.day_start_time)
             if current_day and day < current_day:
                 day = current_day  # a clock that went back never reopens a past day
             if day != current_day:
-                self._event(session, EventName.DAY_STARTED, {"day": day})
+                self._event(conn, EventName.DAY_STARTED, {"day": day})
             changes: dict[str, Any] = {"current_day": day, "current_tab": tab}
             if self.settings.sunset_model:
-                thread_id = queries.day_thread_id(session, day, ts)
+                thread_id = self._day_thread(conn, day, ts)
             else:
-                thread_id = self._current_topic_thread(session, current_thread, tab, ts)
+                thread_id = self._current_topic_thread(conn, current_thread, tab, ts)
                 changes["current_thread_id"] = thread_id
             message = queries.insert_message(
-                session,
+                conn,
                 thread_id=thread_id,
                 day=day,
                 tab=tab,
@@ -274,18 +275,23 @@ class ContextManager:
                 status=MessageStatus.COMPLETE,
                 hidden=False,
             )
-            queries.set_turn_state(session, **changes)
+            queries.set_turn_state(conn, **changes)
         return message
 
+    def _day_thread(self, db: queries.Db, day: str, ts: str) -> int:
+        """The day's thread id (kept: a thread is never deleted, nor its id changed)."""
+        found = self._day_threads.get(day)
+        if found is None:
+            found = self._day_threads[day] = queries.day_thread_id(db, day, ts)
+        return found
+
     @staticmethod
-    def _current_topic_thread(session: Session, thread_id: int | None, tab: str,
+    def _current_topic_thread(db: queries.Db, thread_id: int | None, tab: str,
                               ts: str) -> int:
         """Thread model: the thread the person is in (the tab's own, at the first message)."""
-        if thread_id is not None and session.get(Thread, thread_id) is not None:
+        if thread_id is not None and queries.thread_exists(db, thread_id):
             return thread_id
-        thread = queries.topic_thread(session, tab, ts)
-        assert thread.id is not None
-        return thread.id
+        return queries.topic_thread_id(db, tab, ts)
 
     def record_reply(
         self, text: str, tab: str, *, status: MessageStatus = MessageStatus.COMPLETE,
@@ -316,13 +322,13 @@ class ContextManager:
         ts = self.now_ts()
         content_json = json.dumps(content, ensure_ascii=False) if content else None
         estimate = count_json(self.estimator, content) if content else self.estimator.count(text)
-        with self.db.session() as session:
-            current_day, _tab, thread_id = queries.turn_state(session)
+        with self.db.transaction() as conn:
+            current_day, _tab, thread_id = queries.turn_state(conn)
             day = current_day or self.today()
             if self.settings.sunset_model or thread_id is None:
-                thread_id = queries.day_thread_id(session, day, ts)
+                thread_id = self._day_thread(conn, day, ts)
             message = queries.insert_message(
-                session,
+                conn,
                 thread_id=thread_id,
                 day=day,
                 tab=tab,
@@ -337,9 +343,9 @@ class ContextManager:
             )
             if role != MessageRole.USER:
                 # the streaming draft is stored now, in the same transaction
-                queries.delete_setting(session, DRAFT_KEY)
+                queries.delete_setting(conn, DRAFT_KEY)
             if usage is not None:
-                self._write_usage(session, day, usage)
+                self._write_usage(conn, day, usage)
         return message
 
     # ----- usage and calibration --------------------------------------------------------
@@ -366,11 +372,13 @@ class ContextManager:
         note = UsageNote(purpose, usage, estimated_input, source, model)
         with self.db.session() as session:
             current_day, _tab, _thread = queries.turn_state(session)
-            return self._write_usage(session, current_day or self.today(), note)
+            record_id, values = self._write_usage(session, current_day or self.today(), note)
+        return UsageRecord(id=record_id, **values)
 
-    def _write_usage(self, session: Session, day: str, note: UsageNote) -> UsageRecord:
+    def _write_usage(self, db: queries.Db, day: str,
+                     note: UsageNote) -> tuple[int, dict[str, Any]]:
         usage, estimated_input = note.usage, note.estimated_input
-        record = queries.insert_usage(session, usage_record(
+        values = usage_values(
             ts=self.now_ts(),
             day=day,
             purpose=note.purpose,
@@ -379,27 +387,27 @@ class ContextManager:
             estimated_input=estimated_input,
             source=note.source,
             prices=self._prices,
-        ))
+        )
+        record_id = queries.insert_usage(db, values)
         reported = (
             usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens
         )
         if note.source == "api" and note.purpose == "chat" and estimated_input > 0 \
                 and reported > 0:
-            self._calibrate(session, reported / estimated_input)
-        return record
+            self._calibrate(db, reported / estimated_input)
+        return record_id, values
 
-    def _calibrate(self, session: Session, observed: float) -> None:
+    def _calibrate(self, db: queries.Db, observed: float) -> None:
         observed = min(3.0, max(0.5, observed))
-        row = session.get(Setting, self._calibration_key())
-        if row is None:
+        stored = queries.setting_json(db, self._calibration_key())
+        if stored is None:
             ratio, samples = observed, 1
-            row = Setting(key=self._calibration_key(), value_json="")
         else:
-            data = json.loads(row.value_json)
+            data = json.loads(stored)
             samples = int(data.get("samples", 0)) + 1
             ratio = 0.8 * float(data["ratio"]) + 0.2 * observed  # moving average
-        row.value_json = json.dumps({"ratio": round(ratio, 4), "samples": samples})
-        session.add(row)
+        value = json.dumps({"ratio": round(ratio, 4), "samples": samples})
+        queries.put_setting(db, self._calibration_key(), value)
         self.ratio = ratio
 
     def calibrated(self, tokens: int) -> int:

@@ -17,7 +17,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cms.clock import parse_ts
+from cms.clock import hhmm
 from cms.model.protocol import (
     ApiRole,
     CacheControl,
@@ -43,7 +43,7 @@ def cache_marker(ttl: str) -> CacheControl:
 
 def user_turn_text(tab_label: str, ts: str, text: str) -> str:
     """What Claude reads for a person's message: its tab label and local time first."""
-    return f"[{tab_label} {parse_ts(ts).strftime('%H:%M')}]\n{text}"
+    return f"[{tab_label} {hhmm(ts)}]\n{text}"
 
 
 def message_turns(message: Talk) -> list[tuple[ApiRole, list[ContentBlock]]]:

@@ -14,11 +14,10 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
-from functools import lru_cache
 
 from sqlmodel import Session, select
 
-from cms.clock import parse_ts
+from cms.clock import hhmm, parse_ts
 from cms.librarian.summarizer import OfflineSummarizer
 from cms.tokens import TokenEstimator
 from storage import queries
@@ -141,19 +140,13 @@ def create_fold(
     return fold_id, len(groups)
 
 
-@lru_cache(maxsize=8192)
-def _hhmm(ts: str) -> str:
-    """HH:MM of a stored time (remembered: every render writes every line's times)."""
-    return parse_ts(ts).strftime("%H:%M")
-
-
 def entry_line(entry: TimelineEntry | Line) -> str:
     text = entry.summary if entry.summary is not None else PENDING_TEXT
     tabs = entry.tabs
     if entry.level == TimelineLevel.SEGMENT:
-        return f"{entry.day_from} {_hhmm(entry.start_ts)}–{_hhmm(entry.end_ts)} [{tabs}] {text}"
+        return f"{entry.day_from} {hhmm(entry.start_ts)}–{hhmm(entry.end_ts)} [{tabs}] {text}"
     if entry.level == TimelineLevel.DAY:
-        span = f"{_hhmm(entry.start_ts)}–{_hhmm(entry.end_ts)}"
+        span = f"{hhmm(entry.start_ts)}–{hhmm(entry.end_ts)}"
         return f"{entry.day_from} {span} [{tabs}] {text}"
     if entry.level == TimelineLevel.WEEK:
         return f"{entry.day_from}〜{entry.day_to} [{tabs}] {text}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from cms.model.pricing import Price, dollars
 from cms.model.protocol import Usage
@@ -10,7 +11,7 @@ from storage import Database
 from storage.models import UsageRecord
 
 
-def usage_record(
+def usage_values(
     *,
     ts: str,
     day: str,
@@ -20,22 +21,28 @@ def usage_record(
     estimated_input: int,
     source: str,
     prices: Mapping[str, Price] | None = None,
-) -> UsageRecord:
+) -> dict[str, Any]:
+    """A ledger line's columns (``UsageRecord`` without its id)."""
     unsplit = usage.cache_creation_input_tokens - usage.cache_creation_5m - usage.cache_creation_1h
-    return UsageRecord(
-        ts=ts,
-        day=day,
-        purpose=purpose,
-        model=model,
-        source=source,
-        input_tokens=usage.input_tokens,
-        cache_write_5m=usage.cache_creation_5m + max(0, unsplit),
-        cache_write_1h=usage.cache_creation_1h,
-        cache_read=usage.cache_read_input_tokens,
-        output_tokens=usage.output_tokens,
-        dollars=dollars(usage, model, prices),
-        estimated_input=estimated_input,
-    )
+    return {
+        "ts": ts,
+        "day": day,
+        "purpose": purpose,
+        "model": model,
+        "source": source,
+        "input_tokens": usage.input_tokens,
+        "cache_write_5m": usage.cache_creation_5m + max(0, unsplit),
+        "cache_write_1h": usage.cache_creation_1h,
+        "cache_read": usage.cache_read_input_tokens,
+        "output_tokens": usage.output_tokens,
+        "dollars": dollars(usage, model, prices),
+        "estimated_input": estimated_input,
+    }
+
+
+def usage_record(**kwargs: Any) -> UsageRecord:
+    """``usage_values`` as a ``UsageRecord`` (same keywords)."""
+    return UsageRecord(**usage_values(**kwargs))
 
 
 def record(db: Database, row: UsageRecord) -> None:
