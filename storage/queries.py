@@ -42,6 +42,14 @@ from storage.models import (
     UsageRecord,
 )
 
+#: The per-turn functions take a Session or a plain Connection (``Database.
+#: transaction``: a turn's two writes need no ORM, and a Session costs ~55 us more).
+Db = Session | Connection
+
+
+def _conn(db: Db) -> Connection:
+    return db if isinstance(db, Connection) else db.connection()
+
 
 def prompt_state(session: Session) -> PromptState:
     state = session.get(PromptState, 1)
@@ -133,20 +141,19 @@ class TalkReader:
         self._held: dict[int, tuple[int, Talk]] = {}
         self._lock = threading.Lock()  # the reply worker and the window's thread may both read
 
-    def raw_of_day(self, session: Session, day: str) -> list[Talk]:
+    def raw_of_day(self, db: Db, day: str) -> list[Talk]:
         """Sunset model: the day's messages not yet folded, oldest first."""
-        return self._read(session, _REVS_OF_DAY, {"day": day})
+        return self._read(db, _REVS_OF_DAY, {"day": day})
 
-    def raw_of_thread(self, session: Session, thread_id: int) -> list[Talk]:
+    def raw_of_thread(self, db: Db, thread_id: int) -> list[Talk]:
         """Thread model: the thread's messages from its raw window start."""
-        return self._read(session, _REVS_OF_THREAD, {"thread": thread_id})
+        return self._read(db, _REVS_OF_THREAD, {"thread": thread_id})
 
-    def _read(self, session: Session, query: Any, params: dict[str, Any]) -> list[Talk]:
+    def _read(self, db: Db, query: Any, params: dict[str, Any]) -> list[Talk]:
         with self._lock:
-            return self._read_locked(session, query, params)
+            return self._read_locked(_conn(db), query, params)
 
-    def _read_locked(self, session: Session, query: Any, params: dict[str, Any]) -> list[Talk]:
-        conn = session.connection()
+    def _read_locked(self, conn: Connection, query: Any, params: dict[str, Any]) -> list[Talk]:
         revs = conn.execute(query, params).all()
         held = self._held
         missing = [i for i, rev in revs if (held.get(i) or (-1, None))[0] != rev]
@@ -234,12 +241,12 @@ _PROMPT = sa_select(*(_STATE.c[name] for name in PromptRecord.__slots__)).where(
     _STATE.c.id == 1)
 
 
-def load_prompt(session: Session) -> PromptRecord:
+def load_prompt(db: Db) -> PromptRecord:
     """The prompt state (made if new) as a ``PromptRecord``."""
-    row = session.connection().execute(_PROMPT).first()
+    row = _conn(db).execute(_PROMPT).first()
     if row is None:
-        prompt_state(session)
-        row = session.connection().execute(_PROMPT).first()
+        _ensure_prompt_state(db)
+        row = _conn(db).execute(_PROMPT).first()
         assert row is not None
     return PromptRecord(*row)
 
@@ -250,15 +257,6 @@ def save_prompt(session: Session, record: PromptRecord, loaded: PromptRecord) ->
                if getattr(record, name) != getattr(loaded, name)}
     if changed:
         session.connection().execute(_SET_STATE, changed)
-
-
-#: The per-turn functions below take a Session or a plain Connection (``Database.
-#: transaction``: a turn's two writes need no ORM, and a Session costs ~55 us more).
-Db = Session | Connection
-
-
-def _conn(db: Db) -> Connection:
-    return db if isinstance(db, Connection) else db.connection()
 
 
 def _ensure_prompt_state(db: Db) -> None:
@@ -483,11 +481,11 @@ _ENTRIES_OF_FOLDS = (
 )
 
 
-def resolvable_folds(session: Session) -> dict[int, list[int]]:
+def resolvable_folds(db: Db) -> dict[int, list[int]]:
     """Every fold not yet marked resolved whose lines all have their summaries, with its
     entry ids. Asked before every request, so it is one aggregate over the unresolved
     folds, and usually answers with nothing."""
-    conn = session.connection()
+    conn = _conn(db)
     folds = [int(f) for f in conn.execute(_RESOLVABLE_FOLDS).scalars() if f is not None]
     if not folds:
         return {}

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select
 
 from cms.clock import Clock, day_of, parse_ts
@@ -416,19 +417,23 @@ class ContextManager:
     # ----- the request ------------------------------------------------------------------
     def prepare_request(self) -> PreparedRequest:
         """Apply any due rebuild point, then build the body for the next chat request."""
-        with self.db.session() as session:
-            prepared = self._steady(session) or self._rebuilt(session)
+        with self.db.transaction() as conn:  # reads only, on a plain connection
+            prepared = self._steady(conn)
+            if prepared is not None:
+                prepared.newest_id = queries.newest_message_id(conn)
+                return prepared
+        with self.db.session() as session:  # a rebuild point is due: checked again here
+            prepared = self._rebuilt(session)
             prepared.newest_id = queries.newest_message_id(session)
         return prepared
 
-    def _steady(self, session: Session) -> PreparedRequest | None:
+    def _steady(self, conn: Connection) -> PreparedRequest | None:
         """The body between rebuild points (nearly every request): the stored blocks and
         today's turns, read without loading the prompt state as an ORM object. None when
         any rebuild point is due; ``_rebuilt`` then applies it (the same conditions)."""
-        state = queries.load_prompt(session)
+        state = queries.load_prompt(conn)
         if (
-            state is None
-            or not state.ti_text
+            not state.ti_text
             or state.fingerprint != self.fingerprint()
             or state.memory_version != state.memory_rendered
         ):
@@ -438,12 +443,12 @@ class ContextManager:
                 return None
         elif state.prompt_thread_id != state.current_thread_id:
             return None
-        if queries.resolvable_folds(session):
+        if queries.resolvable_folds(conn):
             return None
-        raw = self._raw(session, state)
+        raw = self._raw(conn, state)
         if self.settings.sunset_model and self._over_ceiling(raw):
             return None
-        prepared = self._build(session, state, raw)
+        prepared = self._build(conn, state, raw)
         needed = self.calibrated(prepared.estimated_input_tokens) + self.settings.max_tokens
         return None if needed > self.settings.context_window else prepared
 
@@ -546,12 +551,12 @@ class ContextManager:
         return prepared
 
     # ----- folds ------------------------------------------------------------------------
-    def _raw(self, session: Session, state: PromptRecord) -> Sequence[Talk]:
+    def _raw(self, db: queries.Db, state: PromptRecord) -> Sequence[Talk]:
         if self.settings.sunset_model:
-            return self._talk.raw_of_day(session, state.current_day)
+            return self._talk.raw_of_day(db, state.current_day)
         if state.current_thread_id is None:
             return []
-        return self._talk.raw_of_thread(session, state.current_thread_id)
+        return self._talk.raw_of_thread(db, state.current_thread_id)
 
     def _new_fold(
         self, session: Session, kind: FoldKind, messages: Sequence[Talk], thread_id: int | None
@@ -712,12 +717,12 @@ class ContextManager:
         state.context_tokens = self.estimator.count(state.context_text)
         state.memory_rendered = state.memory_version
 
-    def _build(self, session: Session, state: PromptRecord,
+    def _build(self, db: queries.Db, state: PromptRecord,
                raw: Sequence[Talk] | None = None) -> PreparedRequest:
         """The body from the stored blocks and today's turns (``raw`` when already read in
         this transaction and nothing folded since)."""
         if raw is None:
-            raw = self._raw(session, state)
+            raw = self._raw(db, state)
         body = build_body(
             model=self.settings.model,
             max_tokens=self.settings.max_tokens,
