@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from cms.clock import hhmm
@@ -68,22 +69,32 @@ def message_turns(message: Talk) -> list[tuple[ApiRole, list[ContentBlock]]]:
     return turns
 
 
+@lru_cache(maxsize=1024)  # today's raw turns (the ceiling folds the rest away)
+def _turns_of(message: Talk) -> tuple[tuple[ApiRole, tuple[ContentBlock, ...]], ...]:
+    """``message_turns``, remembered for each stored message as it is (a ``Talk`` is a
+    frozen value: an edited message is a different key). The blocks are shared by every
+    body that carries the message: a body is never changed once built."""
+    return tuple((role, tuple(blocks)) for role, blocks in message_turns(message))
+
+
 def build_messages(raw: Sequence[Talk]) -> list[MessageParam]:
     messages: list[MessageParam] = []
     for message in raw:
         if message.hidden:
             continue  # forgotten: kept for the person, never sent
-        for role, blocks in message_turns(message):  # fresh objects: safe to merge into
+        for role, blocks in _turns_of(message):
             if messages and messages[-1]["role"] == role:
                 messages[-1]["content"].extend(blocks)  # consecutive turns of one role merge
             else:
-                messages.append({"role": role, "content": blocks})
+                messages.append({"role": role, "content": list(blocks)})
     if messages and messages[0]["role"] != MessageRole.USER:
         # Only possible after a flag switch left a reply without its question.
         opening: TextBlock = {"type": "text", "text": "（続き）"}
         messages.insert(0, {"role": MessageRole.USER, "content": [opening]})
     if messages:
-        messages[-1]["content"][-1]["cache_control"] = TURN_CACHE.copy()
+        content = messages[-1]["content"]
+        # a copy of the shared block, with the breakpoint
+        content[-1] = {**content[-1], "cache_control": TURN_CACHE.copy()}
     return messages
 
 
