@@ -381,6 +381,16 @@ _PENDING_OF_FOLD = (
 )
 
 
+_PRESUMMARY_RUNS = sa_select(
+    col(Presummary.first_message_id), col(Presummary.last_message_id)
+).where(col(Presummary.first_message_id) >= bindparam("start"))
+
+
+def presummary_runs(db: Db, from_id: int) -> set[tuple[int, int]]:
+    """(first, last) of every run summarized ahead (or claimed) from message ``from_id``."""
+    return {(int(a), int(b)) for a, b in _conn(db).execute(_PRESUMMARY_RUNS, {"start": from_id})}
+
+
 def presummary_text(session: Session, first_id: int, last_id: int) -> tuple[str, str, str] | None:
     """(summary, source, created) the librarian wrote ahead for exactly this run, or None
     (none, or a librarian's claim still being written)."""

@@ -149,8 +149,8 @@ class Librarian:
 
     def due(self) -> bool:
         """Is a pass due? (Asked often: one small read.)"""
-        with self.db.session() as session:
-            last = queries.librarian_last_run(session)
+        with self.db.transaction() as conn:
+            last = queries.librarian_last_run(conn)
         if not last:
             return True
         now: datetime = self.clock.now()
@@ -218,6 +218,7 @@ class Librarian:
         today = day_of(now, self.day_start)
         with self.db.session() as session:
             messages = queries.unsegmented_messages(session)
+            done = queries.presummary_runs(session, messages[0].id) if messages else set()
         by_thread: dict[int, list[Talk]] = {}
         for message in messages:
             by_thread.setdefault(message.thread_id, []).append(message)
@@ -231,8 +232,8 @@ class Librarian:
                     and last.day >= today
                     and now - parse_ts(last.ts) <= timedelta(minutes=self.pause_minutes)
                 )
-                if not still_open:
-                    runs.append(group)
+                if not still_open and (group[0].id, group[-1].id) not in done:
+                    runs.append(group)  # (one summarized or claimed already is left out)
         return runs
 
     def _presummarize(self, report: LibrarianReport) -> None:
@@ -312,9 +313,9 @@ class Librarian:
         A proposer that fails leaves the mark where it is; after ``max_attempts`` failures
         in a row the offline proposer stands in."""
         with self.db.session() as session:
-            mark = session.get(Setting, MEMORY_MARK)
+            mark = queries.setting_json(session, MEMORY_MARK)
             if mark is not None and not queries.user_messages_after(
-                    session, int(mark.value_json), limit=1):
+                    session, int(mark), limit=1):
                 return 0  # nothing new said since the last scan: no lease taken
         if not self._claim_scan():
             return 0  # another librarian is reading them
@@ -353,22 +354,19 @@ class Librarian:
                         decision = admit(session, candidate, now, self.incognito_days,
                                          self.incognito_tabs)
                         written += decision.written
-                    mark = session.get(Setting, MEMORY_MARK)
-                    assert mark is not None
-                    mark.value_json = str(batch[-1].id or after)
-                    session.add(mark)
+                    queries.put_setting(session, MEMORY_MARK, str(batch[-1].id or after))
             return written
         finally:
             self._release_scan()
 
     @staticmethod
     def _setting(session: Session, key: str, default: str) -> str:
-        row = session.get(Setting, key, populate_existing=True)
-        if row is None:
-            session.add(Setting(key=key, value_json=default))
-            session.flush()
+        """The setting as stored now (made with ``default`` if missing)."""
+        stored = queries.setting_json(session, key)
+        if stored is None:
+            queries.put_setting(session, key, default)
             return default
-        return row.value_json
+        return stored
 
     def _claim_scan(self) -> bool:
         now = self.lease_clock()
@@ -394,18 +392,17 @@ class Librarian:
             return False
 
     def _holds_scan(self, session: Session) -> bool:
-        row = session.get(Setting, MEMORY_CLAIM, populate_existing=True)
-        held = json.loads(row.value_json) if row is not None else {}
+        stored = queries.setting_json(session, MEMORY_CLAIM)
+        held = json.loads(stored) if stored is not None else {}
         until = float(held.get("until", 0))
         return bool(held.get("by") == self.name and until > self.lease_clock())
 
     def _release_scan(self) -> None:
         try:
             with self.db.session() as session:
-                row = session.get(Setting, MEMORY_CLAIM, populate_existing=True)
-                if row is not None and json.loads(row.value_json).get("by") == self.name:
-                    row.value_json = "{}"
-                    session.add(row)
+                stored = queries.setting_json(session, MEMORY_CLAIM)
+                if stored is not None and json.loads(stored).get("by") == self.name:
+                    queries.put_setting(session, MEMORY_CLAIM, "{}")
         except DatabaseError:
             pass  # the lease expires by itself
 
