@@ -76,6 +76,9 @@ def test_watch_beside_a_replay_summarizes_each_segment_exactly_once(tmp_path: Pa
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
+        assert watcher.stdout is not None
+        first = watcher.stdout.readline()  # it is watching (and takes a stop signal) now
+        assert first.startswith("librarian:"), first
         replayed = monet("replay", str(TRACES / "synthetic-tabstorm.jsonl"), "--home", str(home),
                          "--librarian", "on")
         assert replayed.returncode == 0, replayed.stderr
@@ -86,6 +89,7 @@ def test_watch_beside_a_replay_summarizes_each_segment_exactly_once(tmp_path: Pa
         watcher.terminate()
         out, err = watcher.communicate(timeout=30)
     assert watcher.returncode == 0, err
+    out = first + out
     rows = entries(home)
     assert rows and all(e.summary for e in rows)
     # each line was summarized once: either ahead of its fold (a presummary of exactly its
