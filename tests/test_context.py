@@ -253,6 +253,21 @@ def test_huge_paste_over_the_window_is_kept_and_refused_clearly(home: Path) -> N
     w.close()
 
 
+def test_thread_model_huge_paste_folds_away_in_the_same_request(home: Path) -> None:
+    """The thread model's emergency fold moves the thread's raw window and the same
+    request is built from the moved window (read again from the database)."""
+    from storage.errors import PromptTooLargeError
+
+    w = World(home, settings(sunset_model=False, context_window_tokens=5000, max_tokens=500))
+    w.turn("普通の話。")
+    with pytest.raises(PromptTooLargeError):
+        w.turn("x" * 10_000)
+    body = w.turn("短い話。")
+    assert "emergency_fold" in w.events()
+    assert not any("x" * 100 in t for t in turn_texts(body))
+    w.close()
+
+
 def test_thread_model_folds_a_thread_when_it_is_left(home: Path) -> None:
     w = World(home, settings(sunset_model=False))
     work = w.cm.thread_named("work")

@@ -601,6 +601,7 @@ class ContextManager:
             if thread is not None and folded[-1].id is not None:
                 thread.raw_from_message_id = folded[-1].id + 1
                 session.add(thread)
+                session.flush()  # today's talk is read next with Core, from the database
         return fold_id, count
 
     def _fold_oldest(
