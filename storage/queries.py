@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -143,32 +143,42 @@ class TalkReader:
 
     def raw_of_day(self, db: Db, day: str) -> list[Talk]:
         """Sunset model: the day's messages not yet folded, oldest first."""
-        return self._read(db, _REVS_OF_DAY, {"day": day})
+        return self._read(db, _REVS_OF_DAY, {"day": day},
+                          lambda t: t.day == day and t.segment_id is None)
 
     def raw_of_thread(self, db: Db, thread_id: int) -> list[Talk]:
         """Thread model: the thread's messages from its raw window start."""
-        return self._read(db, _REVS_OF_THREAD, {"thread": thread_id})
+        return self._read(db, _REVS_OF_THREAD, {"thread": thread_id},
+                          lambda t: t.thread_id == thread_id)
 
-    def _read(self, db: Db, query: Any, params: dict[str, Any]) -> list[Talk]:
+    def _read(self, db: Db, query: Any, params: dict[str, Any],
+              still: Callable[[Talk], bool]) -> list[Talk]:
         with self._lock:
-            return self._read_locked(_conn(db), query, params)
+            return self._read_locked(_conn(db), query, params, still)
 
-    def _read_locked(self, conn: Connection, query: Any, params: dict[str, Any]) -> list[Talk]:
+    def _read_locked(self, conn: Connection, query: Any, params: dict[str, Any],
+                     still: Callable[[Talk], bool]) -> list[Talk]:
         revs = conn.execute(query, params).all()
         held = self._held
         missing = [i for i, rev in revs if (held.get(i) or (-1, None))[0] != rev]
         if missing:
+            # a second read: without a read transaction the database may change between
+            # the two, so a message read here must still be one the first read asked for
             for row in conn.execute(_TALK_REV, {"ids": missing}):
-                held[row[1]] = (row[0], Talk(*row[1:]))
-        talk = []
+                fresh = Talk(*row[1:])
+                if still(fresh):
+                    held[row[1]] = (row[0], fresh)
+                else:
+                    held.pop(row[1], None)
+        found: list[Talk] = []
         kept: dict[int, tuple[int, Talk]] = {}
         for i, _rev in revs:
             entry = held.get(i)
-            if entry is not None:  # (None: deleted between the two reads)
+            if entry is not None:  # (None: deleted, or folded, between the two reads)
                 kept[i] = entry
-                talk.append(entry[1])
+                found.append(entry[1])
         self._held = kept
-        return talk
+        return found
 
 
 def _talk(session: Session, query: Any, **params: Any) -> list[Talk]:

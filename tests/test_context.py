@@ -467,3 +467,73 @@ def test_todays_talk_kept_between_requests_follows_every_change(home: Path) -> N
     assert "古い返事" not in texts and "最初の返事" not in texts
     assert not any("最初の質問" in t for t in texts)
     w.close()
+
+
+def test_a_core_file_edit_keeping_its_size_and_time_still_rebuilds(home: Path) -> None:
+    """The pinned block's fingerprint is computed again when the core file changes, even
+    when a copy keeps its size and modification time (cp -p, rsync -t, a coarse clock)."""
+    import os
+
+    from cms.context.core_prompt import core_path
+
+    w = World(home, settings())
+    path = core_path(home)
+    path.write_text("- likes cats\n", "utf-8")
+    w.later().turn("hello")
+    stat = path.stat()
+    path.write_text("- likes bats\n", "utf-8")
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    body = w.later().turn("again")
+    assert "bats" in body["system"][0]["text"]
+    assert "settings_changed" in w.events()
+    w.close()
+
+
+def test_a_message_folded_between_the_readers_two_reads_is_left_out(home: Path) -> None:
+    """Today's talk is read in two statements (ids and revisions, then what changed); a
+    message another process folds in between is not sent as raw talk."""
+    import sqlite3
+
+    from storage.models import MessageRole, MessageStatus
+
+    world = World(home, settings())
+    db = world.db
+    with db.transaction() as conn:
+        thread = queries.day_thread_id(conn, "2026-03-02", "2026-03-02T09:00:00+09:00")
+        for i in range(3):
+            queries.insert_message(
+                conn, thread_id=thread, day="2026-03-02", tab="chat", tab_label="chat",
+                role=MessageRole.USER, text=f"m{i}", content_json=None,
+                ts="2026-03-02T09:00:00+09:00", token_estimate=3,
+                status=MessageStatus.COMPLETE, hidden=False)
+    reader = queries.TalkReader()
+    other = sqlite3.connect(db.path)
+    with db.transaction() as conn:
+        real = conn.execute
+        calls = {"n": 0}
+
+        def execute(statement, *args, **kwargs):  # type: ignore[no-untyped-def]
+            result = real(statement, *args, **kwargs)
+            calls["n"] += 1
+            if calls["n"] == 1:  # after the ids and revisions: another writer folds m0
+                rows = result.all()
+                other.execute("INSERT INTO fold (kind, day, created_ts, segment_count) "
+                              "VALUES ('ceiling', '2026-03-02', 'x', 1)")
+                other.execute("INSERT INTO segment (thread_id, fold_id, day, tab, "
+                              "first_message_id, last_message_id, start_ts, end_ts, tokens) "
+                              "VALUES (1, 1, '2026-03-02', 'chat', 1, 1, 'a', 'b', 3)")
+                other.execute("UPDATE message SET segment_id = 1 WHERE id = 1")
+                other.commit()
+
+                class Rows:
+                    def all(self) -> list[object]:
+                        return rows
+
+                return Rows()
+            return result
+
+        conn.execute = execute  # type: ignore[method-assign]
+        talk = reader.raw_of_day(conn, "2026-03-02")
+    other.close()
+    assert [m.text for m in talk] == ["m1", "m2"]
+    world.close()

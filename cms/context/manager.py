@@ -133,9 +133,10 @@ class ContextManager:
         request: computed again only when these settings, or the core file's size or time,
         changed."""
         s = self.settings
-        try:
+        try:  # (ctime too: a copy that keeps the time and size still changes it)
             stat = core_path(self.db.home).stat()
-            file: tuple[int, int] | None = (stat.st_mtime_ns, stat.st_size)
+            file: tuple[int, ...] | None = (stat.st_ino, stat.st_mtime_ns, stat.st_ctime_ns,
+                                            stat.st_size)
         except OSError:
             file = None
         version = (s.model, s.max_tokens, s.core_prompt, s.sunset_model, file)
@@ -261,7 +262,8 @@ class ContextManager:
                 thread_id = self._day_thread(conn, day, ts)
             else:
                 thread_id = self._current_topic_thread(conn, current_thread, tab, ts)
-                changes["current_thread_id"] = thread_id
+                if thread_id != current_thread:  # (written only when it changes, as before)
+                    changes["current_thread_id"] = thread_id
             message = queries.insert_message(
                 conn,
                 thread_id=thread_id,
