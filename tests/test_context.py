@@ -537,3 +537,23 @@ def test_a_message_folded_between_the_readers_two_reads_is_left_out(home: Path) 
     other.close()
     assert [m.text for m in talk] == ["m1", "m2"]
     world.close()
+
+
+def test_a_request_is_in_the_ledger_even_when_storing_its_reply_fails(home: Path) -> None:
+    """The ledger line goes in with the reply; when that fails (a locked database), the
+    line is written on its own: the request was made and paid for."""
+    from storage.errors import DatabaseError
+    from storage.models import UsageRecord
+
+    w = World(home, settings())
+    w.turn("最初")
+
+    def locked(*_args: object, **_kwargs: object) -> object:
+        raise DatabaseError("The database is locked by another program.")
+
+    w.cm.record_reply = locked  # type: ignore[method-assign]
+    with pytest.raises(DatabaseError):
+        w.turn("二つ目")
+    with w.db.session() as session:
+        assert len(session.exec(select(UsageRecord)).all()) == 2
+    w.close()

@@ -138,12 +138,25 @@ class TurnRunner:
             # the ledger line goes in with what the reply stored: one transaction
             note = UsageNote("chat", usage, prepared.estimated_input_tokens,
                              self.model.usage_source)
-            if calls and rounds < MAX_TOOL_ROUNDS:
-                rounds += 1
-                self._run_tools(completed, calls, tab, user_message, note)
-                continue
-            result.reply = self.cm.record_reply("".join(pieces), tab, usage=note)
+            try:
+                if calls and rounds < MAX_TOOL_ROUNDS:
+                    rounds += 1
+                    self._run_tools(completed, calls, tab, user_message, note)
+                    continue
+                result.reply = self.cm.record_reply("".join(pieces), tab, usage=note)
+            except Exception:
+                self._keep_usage(note)
+                raise
             return result
+
+    def _keep_usage(self, note: UsageNote) -> None:
+        """The request was made and paid for: its ledger line is kept even when storing
+        what it brought failed (it goes in with that, normally)."""
+        try:
+            self.cm.record_usage(note.purpose, note.usage, note.estimated_input, note.source,
+                                 note.model)
+        except Exception:  # noqa: BLE001 - the original error is the one to report
+            pass
 
     def _run_tools(
         self, completed: Completed, calls: list[ToolCall], tab: str, user_message: Talk,
