@@ -39,6 +39,7 @@ MIN_CACHEABLE: dict[str, int] = {
     "claude-opus-5": 512,
 }
 DEFAULT_MIN_CACHEABLE = 1024
+_CHAIN_MAX = 50_000
 
 
 def min_cacheable(model: str) -> int:
@@ -64,43 +65,59 @@ class PromptCacheSimulator:
         self.estimator = estimator
         # prefix hash -> (expiry, lifetime); a hit refreshes the expiry by the lifetime
         self._entries: dict[str, tuple[datetime, timedelta]] = {}
+        # (previous prefix hash, block key) -> (this prefix's hash, the block's tokens)
+        self._chain: dict[tuple[Any, ...], tuple[str, int]] = {}
 
     def _blocks(self, body: Mapping[str, Any]) -> list[_Block]:
-        running = hashlib.sha256(json.dumps(body.get("model", "")).encode())
-        raw: list[dict[str, Any]] = [dict(t) for t in body.get("tools", [])]
+        """Each block with the hash of the prefix up to it. A prefix's hash is the hash of
+        the previous prefix's hash and the block, remembered (``_chain``): a replay sends
+        the same prefix again at every request, and hashes only what is new."""
+        prev = hashlib.sha256(json.dumps(body.get("model", "")).encode()).hexdigest()
+        raw: list[tuple[str, Mapping[str, Any]]] = [("", t) for t in body.get("tools", [])]
         system = body.get("system", [])
         if isinstance(system, str):
-            raw.append({"type": "text", "text": system})
+            raw.append(("", {"type": "text", "text": system}))
         else:
-            raw.extend(dict(b) for b in system)
+            raw.extend(("", b) for b in system)
         for message in body.get("messages", []):
             content = message["content"]
             if isinstance(content, str):
                 content = [{"type": "text", "text": content}]
-            for block in content:
-                raw.append({"_role": message["role"], **block})
+            raw.extend((message["role"], block) for block in content)
         blocks: list[_Block] = []
-        for block in raw:
-            control = block.pop("cache_control", None)
-            if block.get("type") == "text" and len(block) <= 3 and ("_role" in block
-                                                                     or len(block) == 2):
-                # a plain text block (most of a body): its role and text, not its JSON, as
-                # the hashed form (cheaper; JSON always starts with "{", so never equal)
-                text = str(block.get("text", ""))
-                canonical = f"T\x1f{block.get('_role', '')}\x1f{text}"
-                tokens = self.estimator.count(text)
-            else:
-                canonical = json.dumps(block, ensure_ascii=False, sort_keys=True)
-                shown = block.get("text") if block.get("type") == "text" else None
-                tokens = self.estimator.count(shown if isinstance(shown, str) else canonical)
-            running.update(canonical.encode())
+        for role, block in raw:
+            control = block.get("cache_control")
+            kind = str(block.get("type", ""))
+            plain = kind == "text" and len(block) - (control is not None) == 2
+            # a plain text block (most of a body) is keyed by its role and text; any other
+            # by its JSON (which starts with "{", so the two never meet)
+            key = (prev, role, block.get("text")) if plain else (prev, self._canonical(role, block))
+            found = self._chain.get(key)
+            if found is None:
+                if plain:
+                    text = str(block.get("text", ""))
+                    data, tokens = f"T\x1f{role}\x1f{text}", self.estimator.count(text)
+                else:
+                    data = str(key[1])
+                    shown = block.get("text") if kind == "text" else None
+                    tokens = self.estimator.count(shown if isinstance(shown, str) else data)
+                if len(self._chain) >= _CHAIN_MAX:
+                    self._chain.clear()
+                digest = hashlib.sha256(f"{prev}\x1e{data}".encode()).hexdigest()
+                found = self._chain[key] = (digest, tokens)
+            prev = found[0]
             ttl = None
             if control is not None:
                 ttl = timedelta(hours=1) if control.get("ttl") == "1h" else timedelta(minutes=5)
-            blocks.append(
-                _Block(running.copy().hexdigest(), tokens, str(block.get("type", "")), ttl)
-            )
+            blocks.append(_Block(prev, found[1], kind, ttl))
         return blocks
+
+    @staticmethod
+    def _canonical(role: str, block: Mapping[str, Any]) -> str:
+        shown = {k: v for k, v in block.items() if k != "cache_control"}
+        if role:
+            shown["_role"] = role
+        return json.dumps(shown, ensure_ascii=False, sort_keys=True)
 
     def usage(self, body: Mapping[str, Any], now: datetime, output_tokens: int = 0) -> Usage:
         blocks = self._blocks(body)
