@@ -23,7 +23,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from storage import queries
@@ -272,17 +271,15 @@ def admit(session: Session, candidate: Candidate, now: datetime,
     return Decision(True, reason, item)
 
 
-_SHOWN_ITEMS = (sa_select(MemoryItem.__table__)  # type: ignore[attr-defined]
-                .where(col(MemoryItem.status).in_(list(SHOWN))).order_by(col(MemoryItem.id)))
+_SHOWN_ITEMS = (select(MemoryItem).where(col(MemoryItem.status).in_(list(SHOWN)))
+                .order_by(col(MemoryItem.id)))
 
 
 def active_items(session: Session, now: datetime) -> list[MemoryItem]:
-    """What Claude may use now: active or contested, and not expired. (Read as plain rows
-    into detached items, for reading: every rebuild of the prompt asks.)"""
+    """What Claude may use now: active or contested, and not expired. (ORM objects: with
+    a hundred items they load faster than rows turned into SQLModel objects, measured.)"""
     now_utc = now.astimezone(UTC).isoformat()
-    session.flush()  # (as the ORM query did: this session's own changes count)
-    rows = session.connection().execute(_SHOWN_ITEMS).mappings()
-    items = [MemoryItem(**row) for row in rows]
+    items = session.exec(_SHOWN_ITEMS).all()
     return [i for i in items if i.expires_ts is None or i.expires_ts > now_utc]
 
 
