@@ -34,14 +34,6 @@ class SearchHit:
     role: MessageRole
     text: str
 
-    @classmethod
-    def of(cls, message: Message) -> SearchHit:
-        assert message.id is not None
-        return cls(
-            id=message.id, day=message.day, ts=message.ts, tab=message.tab,
-            tab_label=message.tab_label, role=message.role, text=message.text,
-        )
-
 
 def _has_fts(session: Session) -> bool:
     bind = session.get_bind()
