@@ -54,11 +54,11 @@ def fill_day(home: Path, count: int, day: str = "2026-03-02") -> None:
 
     start = parse_ts(f"{day}T08:00:00+09:00")
     with db.session() as session:
-        thread = queries.day_thread(session, day, start.isoformat())
+        thread_id = queries.day_thread_id(session, day, start.isoformat())
         for i in range(count):
             text = SAMPLES[i % len(SAMPLES)]
             session.add(Message(
-                thread_id=thread.id or 0, day=day, tab="chat", tab_label="チャット",
+                thread_id=thread_id, day=day, tab="chat", tab_label="チャット",
                 role="user" if i % 2 == 0 else "assistant", text=f"{i}: {text}",
                 ts=(start + timedelta(seconds=8 * i)).isoformat(),
                 token_estimate=estimator.count(text),

@@ -55,13 +55,13 @@ def main() -> None:
             rows = []
             for day_index in range(365):
                 day = (start + timedelta(days=day_index)).date().isoformat()
-                thread = queries.day_thread(session, day, start.isoformat())
+                thread_id = queries.day_thread_id(session, day, start.isoformat())
                 for i in range(per_day):
                     if len(rows) + day_index * 0 >= count:
                         break
                     ts = start + timedelta(days=day_index, seconds=90 * i)
                     rows.append({
-                        "thread_id": thread.id, "day": day, "tab": "chat", "tab_label": "チャット",
+                        "thread_id": thread_id, "day": day, "tab": "chat", "tab_label": "チャット",
                         "role": "user" if i % 2 == 0 else "assistant",
                         "text": rng.choice(lines), "ts": ts.isoformat(), "token_estimate": 20,
                         "status": "complete",

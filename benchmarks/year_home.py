@@ -439,17 +439,9 @@ class YearMaker:
             if message.role == "assistant":
                 continue  # a request goes out after the person's message or a tool round
             exchanges = timeline.group_exchanges(raw)
-            sizes = [sum(m.token_estimate for m in ex) for ex in exchanges]
-            before = sum(sizes)
-            if before <= s.ceiling_tokens:
-                continue
-            remaining, count = before, 0
-            while len(exchanges) - count > s.keep_exchanges and remaining > s.low_water_tokens:
-                remaining -= sizes[count]
-                count += 1
-            while len(exchanges) - count > 1 and remaining > s.ceiling_tokens:
-                remaining -= sizes[count]
-                count += 1
+            count, _left = timeline.ceiling_fold_count(
+                [timeline.exchange_tokens(ex) for ex in exchanges],
+                s.ceiling_tokens, s.keep_exchanges, s.low_water_tokens)
             if count == 0:
                 continue
             folded = [m for ex in exchanges[:count] for m in ex]

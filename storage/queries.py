@@ -52,34 +52,13 @@ def _conn(db: Db) -> Connection:
 
 
 def prompt_state(session: Session) -> PromptState:
+    """The prompt state as an ORM object (made if new, as ``_ensure_prompt_state`` makes it)."""
     state = session.get(PromptState, 1)
     if state is None:
-        state = PromptState(id=1)
-        session.add(state)
-        session.flush()
+        _ensure_prompt_state(session)
+        state = session.get(PromptState, 1)
+        assert state is not None
     return state
-
-
-def day_thread(session: Session, day: str, created_ts: str) -> Thread:
-    thread = session.exec(
-        select(Thread).where(Thread.kind == ThreadKind.DAY, Thread.day == day)
-    ).first()
-    if thread is None:
-        thread = Thread(kind=ThreadKind.DAY, day=day, title=day, created_ts=created_ts)
-        session.add(thread)
-        session.flush()
-    return thread
-
-
-def topic_thread(session: Session, title: str, created_ts: str) -> Thread:
-    thread = session.exec(
-        select(Thread).where(Thread.kind == ThreadKind.TOPIC, Thread.title == title)
-    ).first()
-    if thread is None:
-        thread = Thread(kind=ThreadKind.TOPIC, title=title, created_ts=created_ts)
-        session.add(thread)
-        session.flush()
-    return thread
 
 
 def add_event(db: Db, ts: str, name: str, detail: dict[str, Any]) -> int:
@@ -299,13 +278,18 @@ def set_turn_state(db: Db, **values: Any) -> None:
         _conn(db).execute(_SET_STATE, values)
 
 
+def _thread_id(db: Db, found: Any, **new: Any) -> int:
+    """The id ``found`` by a thread query, or that of a new thread made with ``new``."""
+    if found is not None:
+        return int(found)
+    return insert_row(db, Thread, raw_from_message_id=0, **new)
+
+
 def day_thread_id(db: Db, day: str, created_ts: str) -> int:
     """The id of ``day``'s thread (sunset model), made if it has none yet."""
     found = _conn(db).execute(_DAY_THREAD, {"day": day}).scalar()
-    if found is not None:
-        return int(found)
-    return insert_row(db, Thread, kind=ThreadKind.DAY, day=day, title=day,
-                      created_ts=created_ts, raw_from_message_id=0)
+    return _thread_id(db, found, kind=ThreadKind.DAY, day=day, title=day,
+                      created_ts=created_ts)
 
 
 _THREAD_EXISTS = sa_select(col(Thread.id)).where(col(Thread.id) == bindparam("id"))
@@ -320,10 +304,8 @@ def thread_exists(db: Db, thread_id: int) -> bool:
 def topic_thread_id(db: Db, title: str, created_ts: str) -> int:
     """Thread model: the id of the thread named ``title``, made if there is none."""
     found = _conn(db).execute(_TOPIC_THREAD, {"title": title}).scalar()
-    if found is not None:
-        return int(found)
-    return insert_row(db, Thread, kind=ThreadKind.TOPIC, day=None, title=title,
-                      created_ts=created_ts, raw_from_message_id=0)
+    return _thread_id(db, found, kind=ThreadKind.TOPIC, day=None, title=title,
+                      created_ts=created_ts)
 
 
 def newest_message_id(db: Db) -> int:

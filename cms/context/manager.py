@@ -215,10 +215,8 @@ class ContextManager:
             self._event(session, EventName.OPEN_DAY, {"day": day})
 
     def thread_named(self, title: str) -> int:
-        with self.db.session() as session:
-            thread = queries.topic_thread(session, title, self.now_ts())
-            assert thread.id is not None
-            return thread.id
+        with self.db.transaction() as conn:
+            return queries.topic_thread_id(conn, title, self.now_ts())
 
     def switch_thread(self, thread_id: int) -> None:
         """Thread model: leaving a thread folds it into the TI (placeholders at once)."""
@@ -639,21 +637,11 @@ class ContextManager:
         s = self.settings
         exchanges = timeline.group_exchanges(raw)
         sizes = self._exchange_sizes(exchanges)
-        before = sum(sizes)
-        if before <= s.ceiling_tokens:
-            return False  # equal to the ceiling does not fold (_over_ceiling agrees)
-        remaining, count = before, 0
-        while len(exchanges) - count > s.keep_exchanges and remaining > s.low_water_tokens:
-            remaining -= sizes[count]
-            count += 1
-        # The newest `keep` exchanges alone may exceed the ceiling: then keep fewer, down
-        # to only the newest one.
-        while len(exchanges) - count > 1 and remaining > s.ceiling_tokens:
-            remaining -= sizes[count]
-            count += 1
+        count, remaining = timeline.ceiling_fold_count(
+            sizes, s.ceiling_tokens, s.keep_exchanges, s.low_water_tokens)
         if count == 0:
             return False
-        detail = {"tokens_before": before, "tokens_after": remaining}
+        detail = {"tokens_before": sum(sizes), "tokens_after": remaining}
         self._fold_oldest(session, state, exchanges, count, FoldKind.CEILING, detail)
         return True
 

@@ -58,6 +58,24 @@ def exchange_tokens(exchange: Sequence[Talk]) -> int:
     return sum(m.token_estimate for m in exchange)
 
 
+def ceiling_fold_count(sizes: Sequence[int], ceiling: int, keep: int,
+                       low_water: int) -> tuple[int, int]:
+    """How many of the oldest exchanges (of these token sizes) a ceiling fold takes, and
+    the tokens left. None at or under the ceiling; over it, down to the low-water mark
+    while keeping the newest ``keep``; when those alone exceed the ceiling, fewer are kept,
+    down to only the newest one."""
+    remaining, count = sum(sizes), 0
+    if remaining <= ceiling:
+        return 0, remaining  # equal to the ceiling does not fold
+    while len(sizes) - count > keep and remaining > low_water:
+        remaining -= sizes[count]
+        count += 1
+    while len(sizes) - count > 1 and remaining > ceiling:
+        remaining -= sizes[count]
+        count += 1
+    return count, remaining
+
+
 def cut_segments(
     messages: Sequence[Talk], pause_minutes: int, max_tokens: int
 ) -> list[list[Talk]]:
