@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
 
 from cms.clock import parse_ts
 from monet_app.wiring import Core
@@ -184,10 +183,13 @@ class Navigator:
         whole = not self.sunset_model or self.tab == ALL_TABS
         labels = dict(self.core.settings.tabs)
         # ts is stored as ISO 8601 in the local time it was said: HH:MM is ts[11:16]
+        tab = self.tab
         return [
-            MessageRow(m.id, m.role, m.tab, labels.get(m.tab, m.tab_label), m.ts[11:16],
-                       shown_text(m), m.status, bool(m.hidden))
-            for m in messages if whole or m.tab == self.tab
+            MessageRow(id_, role, tab_id, labels.get(tab_id, label), ts[11:16],
+                       tool_line(text, content) if role == "tool" else text, status,
+                       bool(hidden))
+            for id_, role, tab_id, label, ts, text, content, status, hidden in messages
+            if whole or tab_id == tab
         ]
 
     def day_messages(self) -> list[Message]:
@@ -268,16 +270,14 @@ def _span(entry: TimelineEntry) -> str:
     return f"{start.strftime('%H:%M')}–{end.strftime('%H:%M')}"
 
 
-def shown_text(message: Message | Any) -> str:
-    """A message as the transcript shows it; a tool turn as one line (query → hits)."""
-    if message.role != "tool":
-        return message.text
+def tool_line(text: str, content_json: str | None) -> str:
+    """A tool turn as the transcript shows it: one line, the query and its hit count."""
     try:
-        data = json.loads(message.content_json or "{}")
+        data = json.loads(content_json or "{}")
         calls = [b for b in data.get("call", []) if b.get("type") == "tool_use"]
         results = json.loads(data.get("result", [{}])[0].get("content", "{}"))
         query = calls[0]["input"].get("query", "") if calls else ""
         count = len(results.get("results", []))
         return f"🔎 search_history «{query}» → {count}"
     except (ValueError, KeyError, IndexError, TypeError, AttributeError):
-        return message.text[:200]
+        return text[:200]

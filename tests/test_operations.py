@@ -56,6 +56,41 @@ def test_the_navigator_filters_by_tab_and_shows_past_days_read_only(tmp_path: Pa
         core.close()
 
 
+def test_the_navigator_rows_show_a_tool_round_as_one_line_and_keep_status(
+    tmp_path: Path,
+) -> None:
+    """The rows are read as plain strings (no enum members): what they carry is what the
+    transcript needs, a tool round as one line, a cut reply, a forgotten message."""
+    import json
+
+    from cms.memory.forget import hide_messages
+    from storage.models import MessageStatus
+
+    clock = ManualClock(parse_ts("2026-03-02T10:00:00+09:00"))
+    core = build_core(tmp_path / "home", clock=clock, summarizer="offline")
+    try:
+        asked = core.context.commit_user_message("what did I say about ramen?", "chat")
+        call = [{"type": "tool_use", "id": "t1", "name": "search_history",
+                 "input": {"query": "ラーメン"}}]
+        result = [{"type": "tool_result", "tool_use_id": "t1",
+                   "content": json.dumps({"results": [{"day": "2026-02-01"}] * 3})}]
+        core.context.record_tool_round(call, result, "", "chat")  # type: ignore[arg-type]
+        core.context.record_reply("You liked the one in Kyoto", "chat",
+                                  status=MessageStatus.INCOMPLETE)
+        hide_messages(core.db, [asked.id], clock.now())
+        nav = Navigator(core)
+        rows = nav.rows()
+        assert [(r.role, r.text, r.status, r.hidden) for r in rows] == [
+            ("user", "what did I say about ramen?", "complete", True),
+            ("tool", "🔎 search_history «ラーメン» → 3", "complete", False),
+            ("assistant", "You liked the one in Kyoto", "incomplete", False),
+        ]
+        assert all(type(r.role) is str and type(r.status) is str for r in rows)
+        assert rows[0].time == "10:00" and rows[0].tab_label
+    finally:
+        core.close()
+
+
 def test_the_throttle_runs_at_once_then_collapses_calls(qtbot) -> None:  # type: ignore[no-untyped-def]
     from ui.throttle import Throttle
 
