@@ -40,6 +40,10 @@ from ui.look import apply_palette, ui_language
 from ui.main_window import MainWindow
 
 DAY_CHECK_MS = 60_000
+#: When the key is looked for after the window opens: after its first frames and the
+#: first rows' layout (a worker thread still takes the interpreter's lock now and then),
+#: and before anyone could have read the window and pasted a key.
+KEY_LOOKUP_DELAY_MS = 300
 
 
 class AppController(QObject):
@@ -127,8 +131,10 @@ class AppController(QObject):
         self.refresh_all()
         w.set_composer_text(self.nav.load_draft())  # what was typed and not sent last time
         w.restore_geometry(self.nav.load_text(GEOMETRY_KEY))
-        # after the first paint: asking the OS keyring loads its backends (~0.1 s)
-        QTimer.singleShot(0, w, self._offer_key)  # (dropped if the window is gone first)
+        # Once the window has painted, off the GUI thread: asking the OS keyring loads its
+        # backends (~0.1 s of imports) and may wait on D-Bus or a locked keychain.
+        QTimer.singleShot(KEY_LOOKUP_DELAY_MS, w, self._look_for_key)  # (dropped if the
+        # window is gone first)
 
     def _name_tabs_for_a_new_home(self, demo: bool) -> None:
         """A first run in English gets English tab names (the defaults are Japanese).
@@ -437,12 +443,33 @@ class AppController(QObject):
         self.window.set_composer_text(self._draft_before_edit)
 
     # ----- the key and the draft --------------------------------------------------------
+    def _key_state(self) -> tuple[bool, bool]:
+        """(answers need a key and none is found, an OS keyring exists). Safe off the GUI
+        thread: it only reads the environment and the keyring."""
+        missing = self._needs_key and load_api_key()[0] is None
+        return missing, keyring_available() if missing else True
+
+    def _look_for_key(self) -> None:
+        """The key check at start, in the background: the window answers meanwhile. A
+        message sent before it ends is not held up (the request finds the key itself)."""
+        if not self._needs_key:
+            self.window.hide_key_box()
+            return
+        run_op(self._key_state, self._show_key_state,
+               lambda _sentence: self._show_key_state((True, False)), self._bug)
+
     def _offer_key(self) -> None:
         """No key where answers need one: say so and offer a field to paste it."""
-        if self._needs_key and load_api_key()[0] is None:
+        self._show_key_state(self._key_state())
+
+    def _show_key_state(self, state: tuple[bool, bool]) -> None:
+        if self._closed:
+            return
+        missing, keyring = state
+        if missing:
             days = self.nav.days()
             self.window.show_key_box(first_run=len(days) == 1 and not days[0].count,
-                                     keyring=keyring_available())
+                                     keyring=keyring)
         else:
             self.window.hide_key_box()
 
