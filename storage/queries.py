@@ -160,8 +160,8 @@ class TalkReader:
         return found
 
 
-def _talk(session: Session, query: Any, **params: Any) -> list[Talk]:
-    return [Talk(*row) for row in session.connection().execute(query, params)]
+def _talk(db: Db, query: Any, **params: Any) -> list[Talk]:
+    return [Talk(*row) for row in _conn(db).execute(query, params)]
 
 
 def unsegmented_before_day(session: Session, day: str) -> list[Talk]:
@@ -175,9 +175,9 @@ def unsegmented_of_thread(session: Session, thread_id: int) -> list[Talk]:
 _BY_IDS = _TALK.where(_BY_ID.in_(bindparam("ids", expanding=True))).order_by(_BY_ID)
 
 
-def talk_by_ids(session: Session, ids: Sequence[int]) -> list[Talk]:
+def talk_by_ids(db: Db, ids: Sequence[int]) -> list[Talk]:
     """These messages as they are now, oldest first (the deleted ones missing)."""
-    return _talk(session, _BY_IDS, ids=list(ids))
+    return _talk(db, _BY_IDS, ids=list(ids))
 
 
 def unsegmented_messages(session: Session) -> list[Talk]:
@@ -334,12 +334,22 @@ def delete_setting(db: Db, key: str) -> None:
 _SETTING = sa_select(col(Setting.value_json)).where(col(Setting.key) == bindparam("key"))
 _UPDATE_SETTING = update(Setting).where(col(Setting.key) == bindparam("name")).values(
     value_json=bindparam("value"))
+_REPLACE_SETTING = update(Setting).where(
+    col(Setting.key) == bindparam("name"), col(Setting.value_json) == bindparam("expected")
+).values(value_json=bindparam("value"))
 
 
 def setting_json(db: Db, key: str) -> str | None:
     """The stored JSON text of a setting, or None."""
     found = _conn(db).execute(_SETTING, {"key": key}).scalar()
     return None if found is None else str(found)
+
+
+def replace_setting(db: Db, key: str, expected_json: str, value_json: str) -> bool:
+    """Compare and set: store ``value_json`` only if the setting still holds
+    ``expected_json``. Returns whether it did."""
+    return bool(_conn(db).execute(_REPLACE_SETTING, {
+        "name": key, "expected": expected_json, "value": value_json}).rowcount)
 
 
 def put_setting(db: Db, key: str, value_json: str) -> None:
@@ -455,6 +465,19 @@ def pending_count(session: Session) -> int:
         select(func.count(col(TimelineEntry.id))).where(
             TimelineEntry.level == TimelineLevel.SEGMENT, col(TimelineEntry.summary).is_(None))
     ).one())
+
+
+_PENDING_IDS = (
+    sa_select(col(TimelineEntry.id))
+    .where(col(TimelineEntry.level) == TimelineLevel.SEGMENT.value,
+           col(TimelineEntry.summary).is_(None))
+    .order_by(col(TimelineEntry.id))
+)
+
+
+def pending_entry_ids(db: Db) -> list[int]:
+    """The ids of the segment lines still waiting for their summary, oldest first."""
+    return [i for i in _conn(db).execute(_PENDING_IDS).scalars() if i is not None]
 
 
 def pending_entries(session: Session, limit: int | None = None) -> Sequence[TimelineEntry]:
@@ -713,10 +736,16 @@ def latest_summary_text(session: Session) -> tuple[str, str, str] | None:
     return None if row is None else (str(row[0]), str(row[1]), str(row[2]))
 
 
-def latest_context_summary(session: Session) -> ContextSummary | None:
-    return session.exec(
-        select(ContextSummary).order_by(col(ContextSummary.id).desc()).limit(1)
-    ).first()
+_LATEST_CONTEXT_SUMMARY = (
+    sa_select(col(ContextSummary.day), col(ContextSummary.created_ts))
+    .order_by(col(ContextSummary.id).desc()).limit(1)
+)
+
+
+def latest_context_summary_when(db: Db) -> tuple[str, str] | None:
+    """(day, created_ts) of the newest daily context summary, or None before the first."""
+    row = _conn(db).execute(_LATEST_CONTEXT_SUMMARY).first()
+    return None if row is None else (str(row[0]), str(row[1]))
 
 
 def superseded_sources(session: Session) -> set[int]:
@@ -727,11 +756,14 @@ def superseded_sources(session: Session) -> set[int]:
     return {int(i) for row in rows for i in json.loads(row)}
 
 
-def superseded_since(session: Session, since: datetime) -> bool:
-    """Has a memory item superseded another since ``since``?"""
-    rows = session.exec(
-        select(MemoryItem.created_ts).where(col(MemoryItem.supersedes_id).is_not(None))
-    ).all()
+_SUPERSEDING_TS = sa_select(col(MemoryItem.created_ts)).where(
+    col(MemoryItem.supersedes_id).is_not(None))
+
+
+def superseded_since(db: Db, since: datetime) -> bool:
+    """Has a memory item superseded another since ``since``? (Compared as times: the
+    stored stamps may carry different UTC offsets.)"""
+    rows = _conn(db).execute(_SUPERSEDING_TS).scalars()
     return any(datetime.fromisoformat(ts) > since for ts in rows)
 
 
@@ -755,12 +787,32 @@ def latest_summaries(session: Session, limit: int) -> Sequence[TimelineEntry]:
     ).all()
 
 
-def presummary_for(session: Session, first_id: int, last_id: int) -> Presummary | None:
-    return session.exec(
-        select(Presummary).where(
-            Presummary.first_message_id == first_id, Presummary.last_message_id == last_id
-        )
-    ).first()
+_RUN = (col(Presummary.first_message_id) == bindparam("first"),
+        col(Presummary.last_message_id) == bindparam("last"))
+_FILL_CLAIMED_RUN = update(Presummary).where(
+    *_RUN, col(Presummary.source) == bindparam("claim"), col(Presummary.summary) == "",
+    ~sa_select(_BY_ID).where(_BY_ID.in_(bindparam("ids", expanding=True)),
+                             col(Message.segment_id).is_not(None)).exists(),
+).values(summary=bindparam("summary"), source=bindparam("source"))
+_DROP_CLAIMED_RUN = delete(Presummary).where(
+    *_RUN, col(Presummary.source) == bindparam("claim"), col(Presummary.summary) == "")
+
+
+def fill_claimed_run(db: Db, first_id: int, last_id: int, run_ids: Sequence[int], claim: str,
+                     summary: str, source: str) -> bool:
+    """Write the summary of a run claimed as ``claim`` (an empty row), only while none of
+    its messages is folded: the statement itself checks, so a fold committed by another
+    process a moment before is never followed by a summary of its run ahead (the fold
+    made a placeholder; the line is summarized once, as a pending entry). Returns whether
+    it wrote."""
+    return bool(_conn(db).execute(_FILL_CLAIMED_RUN, {
+        "first": first_id, "last": last_id, "ids": list(run_ids), "claim": claim,
+        "summary": summary, "source": source}).rowcount)
+
+
+def drop_claimed_run(db: Db, first_id: int, last_id: int, claim: str) -> None:
+    """Give up a run claimed as ``claim`` and not yet written."""
+    _conn(db).execute(_DROP_CLAIMED_RUN, {"first": first_id, "last": last_id, "claim": claim})
 
 
 def bump_memory(session: Session) -> None:
@@ -770,11 +822,26 @@ def bump_memory(session: Session) -> None:
     session.add(state)
 
 
-def user_messages_after(session: Session, after_id: int, limit: int = 2000) -> Sequence[Message]:
-    return session.exec(
-        select(Message)
-        .where(col(Message.id) > after_id, Message.role == MessageRole.USER,
-               col(Message.hidden).is_(False))
-        .order_by(col(Message.id))
-        .limit(limit)
-    ).all()
+_SAID_AFTER = sa_select(_BY_ID).where(
+    _BY_ID > bindparam("after"), col(Message.role) == MessageRole.USER.value,
+    col(Message.hidden).is_(False)).limit(1)
+
+
+def said_after(db: Db, after_id: int) -> bool:
+    """Has the person said anything Claude still sees after message ``after_id``?"""
+    return _conn(db).execute(_SAID_AFTER, {"after": after_id}).first() is not None
+
+
+_USER_MESSAGES_AFTER = (
+    select(Message)
+    .where(col(Message.id) > bindparam("after"), Message.role == MessageRole.USER,
+           col(Message.hidden).is_(False))
+    .order_by(col(Message.id))
+    .limit(2000)
+)
+
+
+def user_messages_after(session: Session, after_id: int) -> Sequence[Message]:
+    """The person's messages Claude still sees after message ``after_id``, oldest first
+    (at most 2,000: a scan reads the rest at its next pass)."""
+    return session.exec(_USER_MESSAGES_AFTER, params={"after": after_id}).all()

@@ -346,6 +346,37 @@ def test_runs_summarized_ahead_make_a_sunset_a_single_rebuild(tmp_path: Path) ->
     assert events.count("sunset_fold") == 1 and "pending_resolved" not in events
 
 
+def test_a_run_folded_while_its_summary_is_written_keeps_one_summary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process folds a run after the librarian checked it and before it writes the
+    summary ahead: the write refuses (the statement itself checks the fold), the claim is
+    dropped, and the line is summarized once, as the fold's pending entry."""
+    from cms.settings import Settings
+    from storage.models import Presummary
+    from tests.helpers import World
+
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-02T09:00:00+09:00").turn("朝の仕事の段取りを決めた", tab="work")
+    w.at("2026-03-02T21:00:00+09:00").turn("夜の雑談", tab="chat")
+    folded: list[object] = []
+
+    def fold_between(_db: object, _run: object) -> bool:
+        if not folded:  # the sunset of the next morning, as the app would fold it
+            folded.append(w.at("2026-03-03T08:00:00+09:00").turn("おはよう"))
+        return True  # the check itself passed: the fold came just after it
+
+    monkeypatch.setattr(Librarian, "_run_intact", staticmethod(fold_between))
+    report = w.librarian.run_pass()
+    assert folded and report.ahead == 0
+    with w.db.session() as session:
+        assert session.exec(select(Presummary)).all() == []  # no summary ahead, no claim
+    monkeypatch.undo()
+    w.librarian.run_pass()
+    rows = [e for e in entries(w.home) if e.first_message_id == 1]
+    assert len(rows) == 1 and rows[0].summary and rows[0].attempts == 1
+
+
 def test_with_the_api_down_a_pass_stops_calling_and_backs_off(tmp_path: Path) -> None:
     """The circuit breaker: after a few failures in a row a pass stops calling the model,
     keeps the placeholders, says why, and the next passes wait longer."""

@@ -47,7 +47,6 @@ from storage.errors import DatabaseError
 from storage.models import (
     ContextSummary,
     Presummary,
-    Setting,
     TimelineEntry,
 )
 from storage.queries import Talk
@@ -185,8 +184,8 @@ class Librarian:
     def run_pass(self) -> LibrarianReport:
         report = LibrarianReport()
         self._failures_in_row = 0
-        with self.db.session() as session:
-            pending_ids = [e.id for e in queries.pending_entries(session) if e.id is not None]
+        with self.db.transaction() as conn:
+            pending_ids = queries.pending_entry_ids(conn)
         for entry_id in pending_ids:
             self._work(entry_id, report)
         self._presummarize(report)
@@ -205,8 +204,8 @@ class Librarian:
         self._tripped_passes = self._tripped_passes + 1 if report.held_back else 0
         if report.held_back:
             log.warning("librarian: %s", report.text())
-        with self.db.session() as session:
-            queries.set_turn_state(session, librarian_last_run_ts=self.clock.now().isoformat())
+        with self.db.transaction() as conn:
+            queries.set_turn_state(conn, librarian_last_run_ts=self.clock.now().isoformat())
         return report
 
     # ----- runs still in the prompt, summarized ahead -----------------------------------
@@ -244,8 +243,8 @@ class Librarian:
                 continue  # the fold shows a placeholder; a later pass writes the line
             if not self._claim_run(first, last):
                 continue
-            with self.db.session() as session:  # read again: a forget may have come between
-                run = self._reload(session, run)
+            with self.db.transaction() as conn:  # read again: a forget may have come between
+                run = self._reload(conn, run)
             shown = [Turn(m.role, m.text) for m in run if not m.hidden]
             try:
                 summary = self.summarizer.summarize(shown) if shown else FORGOTTEN_TEXT
@@ -254,42 +253,46 @@ class Librarian:
                 self._model_failed(exc, report)
                 continue
             self._model_answered()
-            with self.db.session() as session:
-                row = queries.presummary_for(session, first, last)
-                ours = row is not None and row.source == f"claim:{self.name}" and not row.summary
-                if not ours:
+            with self.db.transaction() as conn:
+                if not self._run_intact(conn, run):
+                    # a message was deleted, hidden or folded meanwhile
+                    queries.drop_claimed_run(conn, first, last, self._claim_name)
                     continue
-                assert row is not None
-                if not self._run_intact(session, run):
-                    session.delete(row)  # a message was deleted, hidden or folded meanwhile
-                    continue
-                row.summary = " ".join(summary.split()) or "（内容なし）"
-                row.source = self.summarizer.name
-                session.add(row)
-            report.ahead += 1
+                if queries.fill_claimed_run(conn, first, last, [m.id for m in run],
+                                            self._claim_name,
+                                            " ".join(summary.split()) or "（内容なし）",
+                                            self.summarizer.name):
+                    report.ahead += 1
+                else:  # folded meanwhile (by another process): the fold made a placeholder
+                    queries.drop_claimed_run(conn, first, last, self._claim_name)
+
+    @property
+    def _claim_name(self) -> str:
+        """How this librarian marks a run it is summarizing (an empty summary)."""
+        return f"claim:{self.name}"
 
     @staticmethod
-    def _reload(session: Session, run: Sequence[Talk]) -> list[Talk]:
-        return queries.talk_by_ids(session, [m.id for m in run])
+    def _reload(db: queries.Db, run: Sequence[Talk]) -> list[Talk]:
+        return queries.talk_by_ids(db, [m.id for m in run])
 
     @staticmethod
-    def _run_intact(session: Session, run: Sequence[Talk]) -> bool:
+    def _run_intact(db: queries.Db, run: Sequence[Talk]) -> bool:
         """Every message of the run still exists, is still raw, and is as visible to Claude
         as when it was summarized."""
         hidden = {m.id: m.hidden for m in run}
-        rows = Librarian._reload(session, run)
+        rows = Librarian._reload(db, run)
         return len(rows) == len(run) and all(
             r.segment_id is None and r.hidden == hidden.get(r.id) for r in rows
         )
 
     def _claim_run(self, first: int, last: int) -> bool:
+        """Claim a run for this librarian: an empty row (one per run: the table's unique
+        key refuses a second)."""
         try:
-            with self.db.session() as session:
-                if queries.presummary_for(session, first, last) is not None:
-                    return False
-                session.add(Presummary(first_message_id=first, last_message_id=last, summary="",
-                                       source=f"claim:{self.name}",
-                                       created_ts=self.clock.now().isoformat()))
+            with self.db.transaction() as conn:
+                queries.insert_row(conn, Presummary, first_message_id=first,
+                                   last_message_id=last, summary="", source=self._claim_name,
+                                   created_ts=self.clock.now().isoformat())
         except IntegrityError:
             return False  # another librarian took it
         except DatabaseError:
@@ -297,10 +300,8 @@ class Librarian:
         return True
 
     def _drop_run(self, first: int, last: int) -> None:
-        with self.db.session() as session:
-            row = queries.presummary_for(session, first, last)
-            if row is not None and row.source == f"claim:{self.name}":
-                session.delete(row)
+        with self.db.transaction() as conn:
+            queries.drop_claimed_run(conn, first, last, self._claim_name)
 
     # ----- memories ---------------------------------------------------------------------
     def _remember(self, report: LibrarianReport) -> int:
@@ -312,10 +313,9 @@ class Librarian:
         loses nothing: its lease expires and the next pass reads the same messages again.
         A proposer that fails leaves the mark where it is; after ``max_attempts`` failures
         in a row the offline proposer stands in."""
-        with self.db.session() as session:
-            mark = queries.setting_json(session, MEMORY_MARK)
-            if mark is not None and not queries.user_messages_after(
-                    session, int(mark), limit=1):
+        with self.db.transaction() as conn:
+            mark = queries.setting_json(conn, MEMORY_MARK)
+            if mark is not None and not queries.said_after(conn, int(mark)):
                 return 0  # nothing new said since the last scan: no lease taken
         if not self._claim_scan():
             return 0  # another librarian is reading them
@@ -360,36 +360,29 @@ class Librarian:
             self._release_scan()
 
     @staticmethod
-    def _setting(session: Session, key: str, default: str) -> str:
+    def _setting(db: queries.Db, key: str, default: str) -> str:
         """The setting as stored now (made with ``default`` if missing)."""
-        stored = queries.setting_json(session, key)
+        stored = queries.setting_json(db, key)
         if stored is None:
-            queries.put_setting(session, key, default)
+            queries.put_setting(db, key, default)
             return default
         return stored
 
     def _claim_scan(self) -> bool:
+        """Take the scan's lease: a compare-and-set of ``memory_scan_claim`` in one short
+        transaction, refused while another librarian's lease runs."""
         now = self.lease_clock()
         try:
-            with self.db.session() as session:
-                self._setting(session, MEMORY_MARK, "0")
-                current = self._setting(session, MEMORY_CLAIM, "{}")
+            with self.db.transaction() as conn:
+                self._setting(conn, MEMORY_MARK, "0")
+                current = self._setting(conn, MEMORY_CLAIM, "{}")
+                held = json.loads(current)
+                if held.get("by") not in (None, self.name) and float(held.get("until", 0)) > now:
+                    return False
+                mine = json.dumps({"by": self.name, "until": now + LEASE_SECONDS})
+                return queries.replace_setting(conn, MEMORY_CLAIM, current, mine)
         except (IntegrityError, DatabaseError):
             return False  # another librarian made the rows, or holds the write lock
-        held = json.loads(current)
-        if held.get("by") not in (None, self.name) and float(held.get("until", 0)) > now:
-            return False
-        mine = json.dumps({"by": self.name, "until": now + LEASE_SECONDS})
-        try:
-            with self.db.session() as session:
-                claimed = session.exec(
-                    update(Setting)
-                    .where(col(Setting.key) == MEMORY_CLAIM, col(Setting.value_json) == current)
-                    .values(value_json=mine)
-                )
-                return bool(claimed.rowcount)
-        except DatabaseError:
-            return False
 
     def _holds_scan(self, session: Session) -> bool:
         stored = queries.setting_json(session, MEMORY_CLAIM)
@@ -399,10 +392,10 @@ class Librarian:
 
     def _release_scan(self) -> None:
         try:
-            with self.db.session() as session:
-                stored = queries.setting_json(session, MEMORY_CLAIM)
+            with self.db.transaction() as conn:
+                stored = queries.setting_json(conn, MEMORY_CLAIM)
                 if stored is not None and json.loads(stored).get("by") == self.name:
-                    queries.put_setting(session, MEMORY_CLAIM, "{}")
+                    queries.put_setting(conn, MEMORY_CLAIM, "{}")
         except DatabaseError:
             pass  # the lease expires by itself
 
@@ -411,12 +404,12 @@ class Librarian:
         """Once a day, from the day boundary (04:00 by default) on, and again when a
         memory was superseded since the last one."""
         today = day_of(self.clock.now(), self.day_start)
-        with self.db.session() as session:
-            latest = queries.latest_context_summary(session)
-            if latest is None or latest.day < today:
+        with self.db.transaction() as conn:
+            latest = queries.latest_context_summary_when(conn)
+            if latest is None or latest[0] < today:
                 return True
             # a newer statement superseded an older one: rewrite without the old value
-            return queries.superseded_since(session, parse_ts(latest.created_ts))
+            return queries.superseded_since(conn, parse_ts(latest[1]))
 
     def write_context_summary(self) -> ContextSummary | None:
         """Summarize the latest 25 persona and 75 recent memories into the context block.
