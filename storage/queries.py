@@ -195,7 +195,7 @@ _NEWEST_ID = sa_select(func.max(_BY_ID))
 _INSERT_MESSAGE = insert(Message)
 _INSERT_USAGE = insert(UsageRecord)
 _DELETE_SETTING = delete(Setting).where(col(Setting.key) == bindparam("key"))
-_SET_SEGMENT = update(Message).where(_BY_ID.in_(bindparam("ids", expanding=True))).values(
+_SET_SEGMENT = update(Message).where(_BY_ID == bindparam("mid")).values(
     segment_id=bindparam("segment"))
 
 
@@ -372,10 +372,38 @@ def insert_row(db: Db, model: type[Any], **values: Any) -> int:
     return int(key[0])
 
 
-_PRESUMMARY = sa_select(
-    col(Presummary.summary), col(Presummary.source), col(Presummary.created_ts)
-).where(col(Presummary.first_message_id) == bindparam("first"),
-        col(Presummary.last_message_id) == bindparam("last")).limit(1)
+_INSERTS_RETURNING: dict[tuple[type[Any], str], Any] = {}
+
+
+def insert_rows(db: Db, model: type[Any], rows: Sequence[dict[str, Any]],
+                key: str) -> dict[Any, int]:
+    """Insert these rows of ``model``'s table with one statement (SQLite's multi-row
+    ``INSERT ... RETURNING``); returns their ids by the value of column ``key``, which
+    must differ between the rows (SQLite does not promise RETURNING's order)."""
+    if not rows:
+        return {}
+    statement = _INSERTS_RETURNING.get((model, key))
+    if statement is None:
+        table = model.__table__
+        statement = _INSERTS_RETURNING[(model, key)] = insert(table).returning(
+            table.c[key], table.c.id)
+    return {k: int(i) for k, i in _conn(db).execute(statement, list(rows))}
+
+
+def insert_many(db: Db, model: type[Any], rows: Sequence[dict[str, Any]]) -> None:
+    """Insert these rows of ``model``'s table with one statement."""
+    if not rows:
+        return
+    statement = _INSERTS.get(model)
+    if statement is None:
+        statement = _INSERTS[model] = insert(model)
+    _conn(db).execute(statement, list(rows))
+
+
+_PRESUMMARIES_FROM = sa_select(
+    col(Presummary.first_message_id), col(Presummary.last_message_id),
+    col(Presummary.summary), col(Presummary.source), col(Presummary.created_ts),
+).where(col(Presummary.first_message_id).in_(bindparam("firsts", expanding=True)))
 _PENDING_OF_FOLD = (
     sa_select(func.count(col(TimelineEntry.id)))
     .join(Segment, col(TimelineEntry.segment_id) == col(Segment.id))
@@ -393,13 +421,18 @@ def presummary_runs(db: Db, from_id: int) -> set[tuple[int, int]]:
     return {(int(a), int(b)) for a, b in _conn(db).execute(_PRESUMMARY_RUNS, {"start": from_id})}
 
 
-def presummary_text(session: Session, first_id: int, last_id: int) -> tuple[str, str, str] | None:
-    """(summary, source, created) the librarian wrote ahead for exactly this run, or None
-    (none, or a librarian's claim still being written)."""
-    row = session.connection().execute(_PRESUMMARY, {"first": first_id, "last": last_id}).first()
-    if row is None or not row[0]:
-        return None
-    return str(row[0]), str(row[1]), str(row[2])
+def presummary_texts(
+    db: Db, runs: Sequence[tuple[int, int]]
+) -> dict[tuple[int, int], tuple[str, str, str]]:
+    """(summary, source, created) the librarian wrote ahead for exactly these runs (first,
+    last message id), by run; a run with none, or a librarian's claim still being written,
+    is missing."""
+    if not runs:
+        return {}
+    wanted = set(runs)
+    rows = _conn(db).execute(_PRESUMMARIES_FROM, {"firsts": sorted({a for a, _ in runs})})
+    return {(a, b): (str(text), str(source), str(created))
+            for a, b, text, source, created in rows if (a, b) in wanted and text}
 
 
 def pending_of_fold(session: Session, fold_id: int) -> int:
@@ -407,9 +440,11 @@ def pending_of_fold(session: Session, fold_id: int) -> int:
     return int(session.connection().execute(_PENDING_OF_FOLD, {"fold": fold_id}).scalar() or 0)
 
 
-def set_segment(session: Session, ids: Sequence[int], segment_id: int) -> None:
-    """These messages were folded into the segment ``segment_id``."""
-    session.connection().execute(_SET_SEGMENT, {"ids": list(ids), "segment": segment_id})
+def set_segments(db: Db, segment_of: dict[int, int]) -> None:
+    """These messages (by id) were folded into these segments (one statement, run for
+    each message by the driver)."""
+    if segment_of:
+        _conn(db).execute(_SET_SEGMENT, [{"mid": m, "segment": s} for m, s in segment_of.items()])
 
 
 def messages_of_segment(session: Session, segment_id: int) -> Sequence[Message]:

@@ -123,38 +123,31 @@ def create_fold(
     fold_id = queries.insert_row(session, Fold, kind=kind, day=day, thread_id=thread_id,
                                  created_ts=created_ts, segment_count=len(groups),
                                  resolved_ts=None)
-    for group in groups:
+    by_first = queries.insert_rows(session, Segment, [
+        {"thread_id": group[0].thread_id, "fold_id": fold_id, "day": group[0].day,
+         "tab": group[0].tab, "first_message_id": group[0].id,
+         "last_message_id": group[-1].id, "start_ts": group[0].ts, "end_ts": group[-1].ts,
+         "tokens": sum(m.token_estimate for m in group)}
+        for group in groups
+    ], key="first_message_id")
+    segment_ids = [by_first[group[0].id] for group in groups]
+    queries.set_segments(session, {m.id: segment_id for group, segment_id
+                                   in zip(groups, segment_ids, strict=True) for m in group})
+    ahead = queries.presummary_texts(session, [(g[0].id, g[-1].id) for g in groups])
+    entries = []
+    for group, segment_id in zip(groups, segment_ids, strict=True):
         first, last = group[0], group[-1]
-        segment_id = queries.insert_row(
-            session, Segment,
-            thread_id=first.thread_id,
-            fold_id=fold_id,
-            day=first.day,
-            tab=first.tab,
-            first_message_id=first.id,
-            last_message_id=last.id,
-            start_ts=first.ts,
-            end_ts=last.ts,
-            tokens=sum(m.token_estimate for m in group),
-        )
-        queries.set_segment(session, [m.id for m in group], segment_id)
-        ready = queries.presummary_text(session, first.id, last.id)
-        queries.insert_row(
-            session, TimelineEntry,
-            level=TimelineLevel.SEGMENT,
-            segment_id=segment_id,
-            parent_id=None,
-            day_from=first.day,
-            day_to=last.day,
-            start_ts=first.ts,
-            end_ts=last.ts,
-            tabs=first.tab,
-            first_message_id=first.id,
-            summary=ready[0] if ready else None,
-            summary_source=ready[1] if ready else None,
-            summarized_ts=ready[2] if ready else None,
-            attempts=0,
-        )
+        ready = ahead.get((first.id, last.id))
+        entries.append({
+            "level": TimelineLevel.SEGMENT.value, "segment_id": segment_id, "parent_id": None,
+            "day_from": first.day, "day_to": last.day, "start_ts": first.ts,
+            "end_ts": last.ts, "tabs": first.tab, "first_message_id": first.id,
+            "summary": ready[0] if ready else None,
+            "summary_source": ready[1] if ready else None,
+            "summarized_ts": ready[2] if ready else None,
+            "attempts": 0,
+        })
+    queries.insert_many(session, TimelineEntry, entries)
     return fold_id, len(groups)
 
 
