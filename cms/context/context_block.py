@@ -16,9 +16,10 @@ dropped, the oldest summary lines and the oldest ordinary memories first.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 
 from cms.memory.rules import instruction_like
 from cms.tokens import TokenEstimator
@@ -53,6 +54,14 @@ def with_date(day: str, notes: str) -> str:
     return f"{today}\n\n{notes}" if notes else today
 
 
+def tokens(text: str, cost: Callable[[str], int]) -> int:
+    """The block's tokens as the sum of its lines' and line breaks' (as the Timeline
+    Index's): each line is counted once and remembered by the estimator, so a block made
+    again of known lines encodes nothing. (The tokenizer splits at line breaks, so the sum
+    is the count of the whole, or a little above it where a break joins a mark before it.)"""
+    return sum(cost(line) for line in text.split("\n") if line) + text.count("\n")
+
+
 def memory_line(item: MemoryItem) -> str:
     flag = "（矛盾あり・本人に確認）" if item.status == MemoryStatus.CONTESTED else ""
     return f"- {item.fact}{flag}（{item.created_ts[:10]}）"
@@ -64,6 +73,7 @@ def _priority(item: MemoryItem) -> tuple[int, int]:
     return (0 if urgent else 1, -(item.id or 0))
 
 
+@lru_cache(maxsize=4096)
 def clean_line(line: str) -> str:
     """A summary line without the sentences that read like instructions to the assistant."""
     text = line.strip()
@@ -116,7 +126,7 @@ def render(items: Sequence[MemoryItem], summary: Summary | None,
 
     text = assemble(by_id, kept_recent)
     # Token counts of joined text can differ from the sum of the parts: trim until it fits.
-    while text and cost(text) > budget:
+    while text and tokens(text, cost) > budget:
         if kept_recent:
             kept_recent.pop(0)
         elif by_id:

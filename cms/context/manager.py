@@ -705,7 +705,7 @@ class ContextManager:
             self.settings.context_budget_tokens,
         )
         state.context_text = context_block.with_date(day, notes)
-        state.context_tokens = self.estimator.count(state.context_text)
+        state.context_tokens = context_block.tokens(state.context_text, self.estimator.count)
         state.memory_rendered = state.memory_version
 
     def _build(self, db: queries.Db, state: PromptRecord,

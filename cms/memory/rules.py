@@ -22,7 +22,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 
+from sqlalchemy import bindparam
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from storage import queries
@@ -95,9 +98,11 @@ _QUESTION = re.compile(r"[?？]\s*$|^(?:what|how|why|when|where|which|who|do|doe
 MAX_FACT_CHARS = 200
 
 
+@lru_cache(maxsize=8192)
 def instruction_like(text: str) -> bool:
     """Does this read as something addressed to the assistant (an instruction, a role-play
-    set-up, a request) rather than something said about the person?"""
+    set-up, a request) rather than something said about the person? (Remembered: every
+    rebuild asks again for each memory and summary sentence.)"""
     return bool(_INSTRUCTION.search(text.strip()))
 
 _PROMISE = re.compile(r"(約束する|約束します|\bi promise\b)", re.IGNORECASE)
@@ -305,15 +310,16 @@ def delete(session: Session, item_id: int) -> None:
     queries.bump_memory(session)
 
 
+_EXPIRED_BETWEEN = sa_select(col(MemoryItem.id)).where(
+    col(MemoryItem.expires_ts).is_not(None),
+    col(MemoryItem.expires_ts) > bindparam("low"),
+    col(MemoryItem.expires_ts) <= bindparam("high"),
+).limit(1)
+
+
 def expired_since(session: Session, since: datetime, now: datetime) -> bool:
     """Did a remembered item expire after ``since``? Then a summary written at ``since``
     may still mention it and must not be sent any more."""
     low, high = since.astimezone(UTC).isoformat(), now.astimezone(UTC).isoformat()
-    item = session.exec(
-        select(MemoryItem).where(
-            col(MemoryItem.expires_ts).is_not(None),
-            col(MemoryItem.expires_ts) > low,
-            col(MemoryItem.expires_ts) <= high,
-        ).limit(1)
-    ).first()
-    return item is not None
+    found = session.connection().execute(_EXPIRED_BETWEEN, {"low": low, "high": high})
+    return found.first() is not None
