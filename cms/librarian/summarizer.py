@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Protocol
 
 from cms.model.protocol import ChatModel, Completed, RequestBody, TextDelta, Usage
@@ -41,7 +42,6 @@ class Summarizer(Protocol):
 _SENTENCE_END = re.compile(r"(?<=[。！？!?])|\n+|(?<=[.;])\s+")
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’\-]{2,}")
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f々〆ー]+")
-_HIRAGANA = re.compile(r"^[\u3040-\u309fー]+$")
 _SPACES = re.compile(r"\s+")
 _NUMBER = re.compile(
     r"[0-9０-９]+(?:[.,:/][0-9０-９]+)*|\b(?:one|two|three|four|five|six|seven|eight|nine|ten"
@@ -67,23 +67,28 @@ _STOPWORDS = frozenset(
 )
 
 
-def _terms(text: str) -> list[str]:
-    terms = [w.lower() for w in _LATIN_WORD.findall(text)]
-    terms = [t for t in terms if t not in _STOPWORDS]
+#: The characters of a hiragana-only bigram (a particle or an ending, not a content word).
+_HIRAGANA_CHARS = frozenset(chr(c) for c in range(0x3040, 0x30A0)) | {"ー"}
+
+
+@lru_cache(maxsize=4096)
+def _terms(text: str) -> tuple[str, ...]:
+    """The content words of ``text``: Latin words (no stopwords) and the bigrams of its
+    CJK runs that are not hiragana only. (Remembered: a message's text is read again by
+    every summary of a run that holds it.)"""
+    terms = [t for t in (w.lower() for w in _LATIN_WORD.findall(text)) if t not in _STOPWORDS]
+    hiragana = _HIRAGANA_CHARS
     for run in _CJK_RUN.findall(text):
-        if len(run) == 1:
-            continue
-        for i in range(len(run) - 1):
-            gram = run[i : i + 2]
-            if not _HIRAGANA.match(gram):
-                terms.append(gram)
-    return terms
+        terms.extend(run[i : i + 2] for i in range(len(run) - 1)
+                     if not (run[i] in hiragana and run[i + 1] in hiragana))
+    return tuple(terms)
 
 
-def _sentences(text: str) -> list[str]:
+@lru_cache(maxsize=4096)
+def _sentences(text: str) -> tuple[str, ...]:
     text = _LABEL.sub("", text.strip())
     parts = (_SPACES.sub(" ", p).strip() for p in _SENTENCE_END.split(text))
-    return [p for p in parts if len(p) >= 2]
+    return tuple(p for p in parts if len(p) >= 2)
 
 
 def _trim(text: str, max_chars: int) -> str:
@@ -135,9 +140,10 @@ class OfflineSummarizer:
         for turn in turns:
             if turn.role == MessageRole.TOOL:
                 continue
-            factor = 2 if turn.role == MessageRole.USER else 1
-            for term in _terms(turn.text):
-                weights[term] += factor
+            terms = _terms(turn.text)
+            weights.update(terms)
+            if turn.role == MessageRole.USER:
+                weights.update(terms)  # the person's own words count twice
             (user_sentences if turn.role == MessageRole.USER else other_sentences).extend(
                 _sentences(turn.text)
             )
