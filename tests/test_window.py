@@ -317,6 +317,65 @@ def test_with_a_key_no_key_box(qtbot, app_for, monkeypatch) -> None:  # type: ig
     assert not c.window.key_box.isVisible()
 
 
+class _SlowKeyring:
+    """A keyring that takes its time, as a locked keychain or a slow D-Bus does."""
+
+    def __init__(self) -> None:
+        self.asked_on_main_thread: list[bool] = []
+
+    def get_password(self, service_name: str, username: str) -> str | None:
+        import threading
+        import time
+
+        self.asked_on_main_thread.append(threading.current_thread() is threading.main_thread())
+        time.sleep(0.4)
+        return None
+
+    def set_password(self, service_name: str, username: str, password: str) -> None:
+        raise AssertionError("nothing is stored here")
+
+    def delete_password(self, service_name: str, username: str) -> None:
+        raise AssertionError("nothing is deleted here")
+
+
+def test_the_key_is_looked_for_off_the_gui_thread(qtbot, app_for, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QTimer
+
+    from monet_app import keys
+    from monet_app.wiring import gateway_model
+
+    ring = _SlowKeyring()
+    monkeypatch.setattr(keys, "_keyring", lambda: ring)
+    monkeypatch.setattr(keys, "_session_key", None)
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    c = app_for(factory=gateway_model)
+    qtbot.waitUntil(lambda: bool(ring.asked_on_main_thread), timeout=3000)
+    ticks: list[int] = []
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(1))
+    timer.start(20)
+    qtbot.waitUntil(c.window.key_box.isVisible, timeout=5000)  # no key: the box, after
+    timer.stop()
+    assert ring.asked_on_main_thread == [False]
+    assert len(ticks) >= 3  # the window went on answering while the keyring was asked
+
+
+def test_a_window_closed_before_the_keyring_answers_is_left_alone(qtbot, app_for, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from monet_app import keys
+    from monet_app.wiring import gateway_model
+
+    ring = _SlowKeyring()
+    monkeypatch.setattr(keys, "_keyring", lambda: ring)
+    monkeypatch.setattr(keys, "_session_key", None)
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    c = app_for(factory=gateway_model)
+    qtbot.waitUntil(lambda: bool(ring.asked_on_main_thread), timeout=3000)
+    c.close()  # quit while the keyring is still being asked
+    c.window.close()
+    qtbot.wait(700)  # its answer arrives now, to a closed controller: dropped, no error
+    assert not c.window.key_box.isVisible()
+
+
 # ----- issue 14: the daily backup and restoring from the window -------------------------
 def test_the_daily_backup_is_made_and_said_and_a_failure_is_said_loudly(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
     from monet_app import backup
