@@ -35,6 +35,7 @@ from monet_app.streaming import StreamPresenter
 from monet_app.wiring import Core, ModelFactory, build_core, env_request_log, gateway_model
 from storage import queries
 from storage.errors import ModelError, UserFacingError
+from ui.background import run_in_background
 from ui.items import ALL_TABS, MemoryRow, SearchItem, SettingsValues
 from ui.look import apply_palette, ui_language
 from ui.main_window import MainWindow
@@ -75,6 +76,7 @@ class AppController(QObject):
         self._editing = 0  # the id of the message being edited, 0 when none
         self._draft_before_edit = ""
         self._closed = False
+        self._key_checks = 0  # key checks asked so far; only the latest one's answer counts
         self._bug = self.tr(
             "Something went wrong ({kind}). Nothing you typed was lost; details are in monet.log."
         )
@@ -451,15 +453,27 @@ class AppController(QObject):
 
     def _look_for_key(self) -> None:
         """The key check at start, in the background: the window answers meanwhile. A
-        message sent before it ends is not held up (the request finds the key itself)."""
+        message sent before it ends is not held up (the request finds the key itself).
+        An answer older than a later check (the person saved a key meanwhile) is dropped."""
         if not self._needs_key:
             self.window.hide_key_box()
             return
-        run_op(self._key_state, self._show_key_state,
-               lambda _sentence: self._show_key_state((True, False)), self._bug)
+        self._key_checks += 1
+        asked = self._key_checks
+
+        def answer(state: tuple[bool, bool]) -> None:
+            if asked == self._key_checks:
+                self._show_key_state(state)
+
+        def failed(exc: BaseException) -> None:
+            describe(exc, self._bug)  # logged; the box is offered as if no keyring worked
+            answer((True, False))
+
+        run_in_background(self._key_state, answer, failed, own_thread=True)
 
     def _offer_key(self) -> None:
         """No key where answers need one: say so and offer a field to paste it."""
+        self._key_checks += 1  # (an older check still running is answered too late)
         self._show_key_state(self._key_state())
 
     def _show_key_state(self, state: tuple[bool, bool]) -> None:
@@ -479,6 +493,7 @@ class AppController(QObject):
         except UserFacingError as exc:
             self._show_problem(str(exc))
             return
+        self._key_checks += 1  # a check still running at start answers too late now
         self.core.drop_model()  # the next request builds a client with this key
         self.window.hide_key_box()
         self.window.clear_error()

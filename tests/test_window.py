@@ -318,24 +318,28 @@ def test_with_a_key_no_key_box(qtbot, app_for, monkeypatch) -> None:  # type: ig
 
 
 class _SlowKeyring:
-    """A keyring that takes its time, as a locked keychain or a slow D-Bus does."""
+    """A keyring whose first answer takes its time, as a locked keychain or a slow D-Bus
+    does; it answers with what it holds when asked."""
 
     def __init__(self) -> None:
         self.asked_on_main_thread: list[bool] = []
+        self.stored: str | None = None
 
     def get_password(self, service_name: str, username: str) -> str | None:
         import threading
         import time
 
+        held = self.stored
         self.asked_on_main_thread.append(threading.current_thread() is threading.main_thread())
-        time.sleep(0.4)
-        return None
+        if len(self.asked_on_main_thread) == 1:
+            time.sleep(0.4)
+        return held
 
     def set_password(self, service_name: str, username: str, password: str) -> None:
-        raise AssertionError("nothing is stored here")
+        self.stored = password
 
     def delete_password(self, service_name: str, username: str) -> None:
-        raise AssertionError("nothing is deleted here")
+        self.stored = None
 
 
 def test_the_key_is_looked_for_off_the_gui_thread(qtbot, app_for, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -374,6 +378,25 @@ def test_a_window_closed_before_the_keyring_answers_is_left_alone(qtbot, app_for
     c.window.close()
     qtbot.wait(700)  # its answer arrives now, to a closed controller: dropped, no error
     assert not c.window.key_box.isVisible()
+
+
+def test_a_key_saved_while_the_keyring_is_slow_is_not_undone_by_the_old_answer(qtbot, app_for, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from monet_app import keys
+    from monet_app.wiring import gateway_model
+
+    ring = _SlowKeyring()
+    monkeypatch.setattr(keys, "_keyring", lambda: ring)
+    monkeypatch.setattr(keys, "_session_key", None)
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    c = app_for(factory=gateway_model)
+    qtbot.waitUntil(lambda: bool(ring.asked_on_main_thread), timeout=3000)
+    # Settings → a key, saved while the check at start is still waiting on the keyring
+    values = replace(c.settings_values(), api_key="sk-ant-saved-meanwhile-123456")
+    assert c.apply_settings(values) is None
+    assert not c.window.key_box.isVisible()
+    qtbot.wait(700)  # the check at start answers "no key" now: too late, dropped
+    assert not c.window.key_box.isVisible()
+    assert keys.load_api_key() == ("sk-ant-saved-meanwhile-123456", "keyring")
 
 
 # ----- issue 14: the daily backup and restoring from the window -------------------------

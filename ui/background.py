@@ -45,7 +45,12 @@ def run_in_background(
     on_done: Callable[[Any], None] | None = None,
     on_error: Callable[[BaseException], None] | None = None,
     pool: QThreadPool | None = None,
+    *,
+    own_thread: bool = False,
 ) -> None:
+    """``own_thread``: run on a daemon thread of its own rather than the pool, for a call
+    that may hang on something outside MONET (the OS keyring): it never holds a pool
+    thread that replies and searches need, nor delays quitting."""
     bridge = _Bridge()
     _alive.add(bridge)
 
@@ -61,7 +66,11 @@ def run_in_background(
 
     bridge.done.connect(finish_ok)
     bridge.failed.connect(finish_err)
-    (pool or QThreadPool.globalInstance()).start(_Task(fn, bridge))
+    task = _Task(fn, bridge)
+    if own_thread:
+        threading.Thread(target=task.run, name="monet-background", daemon=True).start()
+    else:
+        (pool or QThreadPool.globalInstance()).start(task)
 
 
 class Streamer(QObject):

@@ -71,11 +71,12 @@ _STOPWORDS = frozenset(
 _HIRAGANA_CHARS = frozenset(chr(c) for c in range(0x3040, 0x30A0)) | {"ー"}
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=128)
 def _terms(text: str) -> tuple[str, ...]:
     """The content words of ``text``: Latin words (no stopwords) and the bigrams of its
-    CJK runs that are not hiragana only. (Remembered: a message's text is read again by
-    every summary of a run that holds it.)"""
+    CJK runs that are not hiragana only. (The latest texts' are remembered: a message is
+    read again by each summary of a run that holds it, within a few passes. A long text's
+    bigrams take ~0.1 MB, hence so few.)"""
     terms = [t for t in (w.lower() for w in _LATIN_WORD.findall(text)) if t not in _STOPWORDS]
     hiragana = _HIRAGANA_CHARS
     for run in _CJK_RUN.findall(text):
@@ -84,7 +85,7 @@ def _terms(text: str) -> tuple[str, ...]:
     return tuple(terms)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=128)
 def _sentences(text: str) -> tuple[str, ...]:
     text = _LABEL.sub("", text.strip())
     parts = (_SPACES.sub(" ", p).strip() for p in _SENTENCE_END.split(text))
