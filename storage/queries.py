@@ -51,6 +51,11 @@ def _conn(db: Db) -> Connection:
     return db if isinstance(db, Connection) else db.connection()
 
 
+def run(db: Db, statement: Any, params: dict[str, Any] | None = None) -> Any:
+    """Execute a Core statement on a connection or a session's (rows back as tuples)."""
+    return _conn(db).execute(statement, params or {})
+
+
 def prompt_state(session: Session) -> PromptState:
     """The prompt state as an ORM object (made if new, as ``_ensure_prompt_state`` makes it)."""
     state = session.get(PromptState, 1)

@@ -28,7 +28,7 @@ from cms.context.core_prompt import core_path, pinned_text
 from cms.context.events import FOLD_EVENT, EventName, RequestLog
 from cms.context.prompt import build_body, user_turn_text
 from cms.context.tools import TOOLS
-from cms.memory.rules import active_items, expired_since
+from cms.memory.rules import expired_since, shown_notes
 from cms.model.ledger import usage_values
 from cms.model.pricing import prices_from_settings
 from cms.model.protocol import RequestBody, ToolResultBlock, Usage
@@ -701,7 +701,7 @@ class ContextManager:
             # (one that may mention what has expired waits for the librarian's next one)
             summary = context_block.Summary(day=latest[0], text=latest[1])
         notes = context_block.render(
-            active_items(session, now), summary, self.estimator,
+            shown_notes(session, now), summary, self.estimator,
             self.settings.context_budget_tokens,
         )
         state.context_text = context_block.with_date(day, notes)

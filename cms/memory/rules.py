@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 
-from sqlalchemy import bindparam
+from sqlalchemy import String, bindparam, type_coerce
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
@@ -278,6 +278,36 @@ def admit(session: Session, candidate: Candidate, now: datetime,
 
 _SHOWN_ITEMS = (select(MemoryItem).where(col(MemoryItem.status).in_(list(SHOWN)))
                 .order_by(col(MemoryItem.id)))
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A remembered item as the context block shows it (plain values, read at a rebuild)."""
+
+    id: int
+    fact: str
+    kind: str
+    status: str
+    created_ts: str
+
+
+_SHOWN_NOTES = (
+    sa_select(col(MemoryItem.id), col(MemoryItem.fact),
+              type_coerce(col(MemoryItem.kind), String),
+              type_coerce(col(MemoryItem.status), String), col(MemoryItem.created_ts),
+              col(MemoryItem.expires_ts))
+    .where(col(MemoryItem.status).in_([s.value for s in SHOWN]))
+    .order_by(col(MemoryItem.id))
+)
+
+
+def shown_notes(db: queries.Db, now: datetime) -> list[Note]:
+    """``active_items`` as plain values, for the context block: one Core statement (a
+    rebuild renders the block every time; ORM objects cost ~0.3 ms even for none)."""
+    now_utc = now.astimezone(UTC).isoformat()
+    return [Note(i, fact, kind, status, created)
+            for i, fact, kind, status, created, expires in queries.run(db, _SHOWN_NOTES)
+            if expires is None or expires > now_utc]
 
 
 def active_items(session: Session, now: datetime) -> list[MemoryItem]:
