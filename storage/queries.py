@@ -445,6 +445,16 @@ def pending_of_fold(session: Session, fold_id: int) -> int:
     return int(session.connection().execute(_PENDING_OF_FOLD, {"fold": fold_id}).scalar() or 0)
 
 
+_RESOLVE_FOLDS = update(Fold).where(col(Fold.id).in_(bindparam("ids", expanding=True))).values(
+    resolved_ts=bindparam("ts"))
+
+
+def mark_folds_resolved(db: Db, fold_ids: Sequence[int], ts: str) -> None:
+    """Every placeholder of these folds has its summary now (their one re-render is due)."""
+    if fold_ids:
+        _conn(db).execute(_RESOLVE_FOLDS, {"ids": list(fold_ids), "ts": ts})
+
+
 def set_segments(db: Db, segment_of: dict[int, int]) -> None:
     """These messages (by id) were folded into these segments (one statement, run for
     each message by the driver)."""

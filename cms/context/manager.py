@@ -37,7 +37,6 @@ from cms.tokens import TokenEstimator, count_json
 from storage import Database, queries
 from storage.errors import EmptyMessageError, PromptTooLargeError
 from storage.models import (
-    Fold,
     FoldKind,
     Message,
     MessageRole,
@@ -649,14 +648,11 @@ class ContextManager:
         """Folds whose placeholders all have summaries get their one re-render, together:
         one ``pending_resolved`` event names every fold it resolves."""
         shown = timeline.pending_ids_from_json(state.ti_pending_ids_json)
-        resolved: list[int] = []
-        for fold_id, entry_ids in sorted(queries.resolvable_folds(session).items()):
-            fold = session.get(Fold, fold_id)
-            assert fold is not None
-            fold.resolved_ts = self.now_ts()
-            session.add(fold)
-            if any(entry_id in shown for entry_id in entry_ids):
-                resolved.append(fold_id)
+        resolvable = sorted(queries.resolvable_folds(session).items())
+        queries.mark_folds_resolved(session, [fold_id for fold_id, _ in resolvable],
+                                    self.now_ts())
+        resolved = [fold_id for fold_id, entry_ids in resolvable
+                    if any(entry_id in shown for entry_id in entry_ids)]
         if resolved:
             self._event(
                 session, EventName.PENDING_RESOLVED, {"fold_id": resolved[0], "fold_ids": resolved}
