@@ -176,7 +176,11 @@ def ti_header(rendered_day: str = "") -> str:
 
 
 def render_lines(rendered_day: str, entries: Sequence[TimelineEntry | Line]) -> str:
-    lines = [entry_line(e) for e in entries]
+    return ti_text(rendered_day, [entry_line(e) for e in entries])
+
+
+def ti_text(rendered_day: str, lines: Sequence[str]) -> str:
+    """The TI as sent: its head, then its lines (or a line saying there are none yet)."""
     return ti_header(rendered_day) + "\n" + ("\n".join(lines) if lines else EMPTY_TI)
 
 
@@ -355,19 +359,19 @@ def render_timeline(
     """Render the TI from the database, rolling up old detail while over ``budget``."""
     summarizer = OfflineSummarizer()
 
-    def tokens_of(entries: Sequence[TimelineEntry | Line]) -> int:
+    def tokens_of(lines: Sequence[str]) -> int:
         """The TI's tokens as the sum of its lines' (each counted once per text: the
         estimator remembers them), so a render encodes only the lines that are new."""
-        lines = [entry_line(e) for e in entries] or [EMPTY_TI]
         return estimator.count(ti_header(rendered_day)) + sum(
-            estimator.count(line) + 1 for line in lines)
+            estimator.count(line) + 1 for line in (lines or [EMPTY_TI]))
 
     limit = budget
     while True:
         # plain rows (a render happens inside a request's preparation); a roll-up, which
         # rewrites lines, reads them as ORM objects
         entries = [e for e in queries.top_level_lines(session) if visible(e)]
-        total = tokens_of(entries)
+        lines = [entry_line(e) for e in entries]
+        total = tokens_of(lines)
         if not roll_up or total <= limit:
             break
         rollable = [e for e in queries.top_level_entries(session) if visible(e)]
@@ -376,7 +380,7 @@ def render_timeline(
         # once rolling up, go on to well under the budget: roll-ups (which rewrite the
         # cached head) then come every few days, not at every sunset
         limit = int(budget * ROLLUP_LOW_WATER)
-    text = render_lines(rendered_day, entries)
+    text = ti_text(rendered_day, lines)
     pending = [e.id for e in entries if e.summary is None]
     first = next((i for i, e in enumerate(entries) if e.summary is None), len(entries))
     return RenderedTimeline(text=text, tokens=total, pending_ids=pending,
