@@ -773,3 +773,35 @@ def test_button_labels_and_keys() -> None:
         "copy": "Alt+C", "regenerate": "Alt+R", "continue": "Alt+O", "edit": "Alt+E"}
     assert action_keys([("continue", "Co&ntinue")])["continue"].toString() == "Alt+N"
     assert action_keys([("copy", "コピー(&C)")])["copy"].toString() == "Alt+C"
+
+
+# ----- the end of the conversation ------------------------------------------------------------
+def test_a_long_day_opens_at_its_newest_message_once_laid_out(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+    """Rows are laid out in batches after they are set; the view lands on the newest one
+    when that is done, not where the first batch ended."""
+    model = view.model()
+    assert isinstance(model, TranscriptModel)
+    model.set_rows([row(i, "user" if i % 2 else "assistant", f"message {i}\n\nsecond line")
+                    for i in range(1, 601)])
+    view.follow_end()
+    bar = view.verticalScrollBar()
+    newest = model.index(599, 0)
+    qtbot.waitUntil(lambda: view.visualRect(newest).intersects(view.viewport().rect())
+                    and bar.value() == bar.maximum(), timeout=10000)
+    assert view.following
+
+
+def test_scrolling_up_while_a_reply_grows_stops_following_it(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+    model = show(view, [row(i, "user" if i % 2 else "assistant", f"message {i}\n\nmore")
+                        for i in range(1, 41)])
+    view.follow_end()
+    bar = view.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum(), timeout=5000)
+    bar.setValue(bar.maximum() // 2)  # the person scrolls up to read
+    assert not view.following
+    model.update_last_text("a reply that grows\n\n" * 30)
+    qtbot.wait(100)
+    assert bar.value() == bar.maximum() // 2 or bar.value() < bar.maximum()  # left where read
+    view.follow_end()  # a new message of the person's: back to the end
+    qtbot.waitUntil(lambda: bar.value() == bar.maximum(), timeout=5000)
+    assert view.following

@@ -698,7 +698,9 @@ class MainWindow(QMainWindow):
         )
         self.model.set_rows(rows)
         if scroll_to_end:
-            self.view.scrollToBottom()
+            self.view.follow_end()
+        else:
+            self.view.stop_following()
 
     def set_message_actions(self, latest_user: int, latest_reply: int,
                             can_continue: bool) -> None:
@@ -800,15 +802,18 @@ class MainWindow(QMainWindow):
     def append_streaming_row(self, row: MessageRow) -> None:
         """The reply being written, as one more row at the end."""
         self.model.append(row)
-        self.view.scrollToBottom()
+        self.view.follow_end()
 
     def update_streaming_text(self, text: str) -> None:
+        """The reply grows; the view follows it unless the person scrolled up to read."""
         self.model.update_last_text(text)
-        self.view.scrollToBottom()
+        if self.view.following:
+            self.view.scrollToBottom()
 
     def reveal_message(self, message_id: int) -> None:
         """Select and scroll to a message of the transcript (from the TI or a search)."""
         index = self.model.index(self.model.row_of_message(message_id))
+        self.view.stop_following()
         self.view.setCurrentIndex(index)
         self.view.scrollTo(index)
 

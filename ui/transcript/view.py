@@ -52,6 +52,11 @@ from ui.transcript.layout import (
 )
 from ui.transcript.model import ROW_ROLE, _Index, is_growing
 
+#: Pixels from the end that still count as "at the end" (a rounding, a last layout step).
+_END_SLACK = 4
+#: How long the scroll range must stay still before the view moves to the new end.
+_SETTLE_MS = 30
+
 
 class TranscriptView(QListView):
     notice = Signal(str)  # something to tell the person briefly ("Copied")
@@ -65,7 +70,7 @@ class TranscriptView(QListView):
         self.setVerticalScrollMode(QListView.ScrollMode.ScrollPerPixel)
         self.setResizeMode(QListView.ResizeMode.Adjust)
         self.setLayoutMode(QListView.LayoutMode.Batched)
-        self.setBatchSize(50)  # one batch of rows laid out stays under a frame
+        self.setBatchSize(32)  # one batch of rows laid out stays well under a frame
         self.setUniformItemSizes(False)
         self.setWordWrap(True)
         self.setSelectionMode(QListView.SelectionMode.SingleSelection)
@@ -79,6 +84,17 @@ class TranscriptView(QListView):
         self._armed: tuple[QPersistentModelIndex, int] | None = None  # a pressed Copy
         self._armed_action: tuple[QPersistentModelIndex, str] | None = None  # a pressed action
         self.verticalScrollBar().valueChanged.connect(self._rows_moved)
+        #: Keep the newest row in view (set by ``follow_end``): the rows are laid out in
+        #: batches after they are set, so the end moves down for a while; a reply grows.
+        #: Scrolling away from the end stops it, as in any chat.
+        self._following = False
+        self._last_value = 0
+        self._settled = QTimer(self)  # the end is shown again once the layout settles
+        self._settled.setSingleShot(True)
+        self._settled.setInterval(_SETTLE_MS)
+        self._settled.timeout.connect(self._show_end)
+        self.verticalScrollBar().rangeChanged.connect(self._range_changed)
+        self.verticalScrollBar().valueChanged.connect(self._value_changed)
         self._copied_timer = QTimer(self)
         self._copied_timer.setSingleShot(True)
         self._copied_timer.setInterval(1600)
@@ -87,6 +103,42 @@ class TranscriptView(QListView):
     @property
     def delegate(self) -> MessageDelegate:
         return self._delegate
+
+    # ----- the end of the conversation ---------------------------------------------------
+    def follow_end(self) -> None:
+        """Show the newest row now and keep it in view while rows are laid out or a reply
+        grows, until the person scrolls away from the end."""
+        self._following = True
+        self._last_value = self.verticalScrollBar().value()
+        self.scrollToBottom()
+
+    def stop_following(self) -> None:
+        """Another row is shown on purpose (a search hit, a Timeline Index line)."""
+        self._following = False
+
+    @property
+    def following(self) -> bool:
+        return self._following
+
+    def _range_changed(self, _minimum: int, maximum: int) -> None:
+        """The rows below grew (a batch laid out, a reply's new line). Moving the view
+        while Qt lays rows out in batches disturbs it, so the end is shown once the range
+        has stopped growing for a moment."""
+        if self._following:
+            self._settled.start()
+
+    def _show_end(self) -> None:
+        if self._following:
+            self.scrollToBottom()
+
+    def _value_changed(self, value: int) -> None:
+        # The view only moves itself down, to the end; a range that shrinks for a moment
+        # (Qt's batched layout does) pulls it up but leaves it at the end. A move up that
+        # leaves the end is the person's.
+        moved_up = value < self._last_value
+        if self._following and moved_up and value < self.verticalScrollBar().maximum() - _END_SLACK:
+            self._following = False
+        self._last_value = value
 
 
     # ----- what is where -----------------------------------------------------------------
