@@ -179,7 +179,8 @@ def screenshots(folder: Path) -> None:
             window.resize(width, height)
             window.show()
             if scene == "search":
-                window.search_box.setText("ラーメン" if lang == "ja" else "ramen")
+                # the history is Japanese: an English window searches it in Japanese too
+                window.search_box.setText("ラーメン")
                 controller.search(window.search_box.text())
                 from PySide6.QtCore import QThreadPool
 
