@@ -805,3 +805,16 @@ def test_scrolling_up_while_a_reply_grows_stops_following_it(qtbot, view: Transc
     view.follow_end()  # a new message of the person's: back to the end
     qtbot.waitUntil(lambda: bar.value() == bar.maximum(), timeout=5000)
     assert view.following
+
+
+def test_a_revealed_message_past_the_first_batch_is_shown_once_laid_out(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+    """A search hit or a TI line opens a long day on that message, not at the top."""
+    model = view.model()
+    assert isinstance(model, TranscriptModel)
+    model.set_rows([row(i, "user" if i % 2 else "assistant", f"message {i}\n\nsecond line")
+                    for i in range(1, 601)])
+    hit = model.index(550, 0)
+    view.reveal(hit)
+    qtbot.waitUntil(lambda: view.visualRect(hit).intersects(view.viewport().rect()),
+                    timeout=10000)
+    assert view.currentIndex().row() == 550 and not view.following

@@ -813,9 +813,7 @@ class MainWindow(QMainWindow):
     def reveal_message(self, message_id: int) -> None:
         """Select and scroll to a message of the transcript (from the TI or a search)."""
         index = self.model.index(self.model.row_of_message(message_id))
-        self.view.stop_following()
-        self.view.setCurrentIndex(index)
-        self.view.scrollTo(index)
+        self.view.reveal(index)
 
     def selected_message_text(self) -> str:
         selected = self.view.currentIndex()

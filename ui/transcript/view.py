@@ -89,12 +89,16 @@ class TranscriptView(QListView):
         #: Scrolling away from the end stops it, as in any chat.
         self._following = False
         self._last_value = 0
-        self._settled = QTimer(self)  # the end is shown again once the layout settles
+        #: A row shown on purpose (a search hit, a TI line), kept in view the same way
+        #: until the person scrolls, clicks or types in the transcript.
+        self._target: QPersistentModelIndex | None = None
+        self._settled = QTimer(self)  # the end or the target is shown again once settled
         self._settled.setSingleShot(True)
         self._settled.setInterval(_SETTLE_MS)
-        self._settled.timeout.connect(self._show_end)
+        self._settled.timeout.connect(self._show_again)
         self.verticalScrollBar().rangeChanged.connect(self._range_changed)
         self.verticalScrollBar().valueChanged.connect(self._value_changed)
+        self.verticalScrollBar().sliderPressed.connect(self._person_moves)
         self._copied_timer = QTimer(self)
         self._copied_timer.setSingleShot(True)
         self._copied_timer.setInterval(1600)
@@ -108,13 +112,25 @@ class TranscriptView(QListView):
     def follow_end(self) -> None:
         """Show the newest row now and keep it in view while rows are laid out or a reply
         grows, until the person scrolls away from the end."""
-        self._following = True
+        self._following, self._target = True, None
         self._last_value = self.verticalScrollBar().value()
         self.scrollToBottom()
 
     def stop_following(self) -> None:
-        """Another row is shown on purpose (a search hit, a Timeline Index line)."""
+        """Neither the end nor a chosen row is kept in view any more."""
+        self._following, self._target = False, None
+
+    def reveal(self, index: QModelIndex) -> None:
+        """Make ``index`` the current row and show it, again once the rows before it are
+        laid out (a row past the first batch has no place yet)."""
         self._following = False
+        self._target = QPersistentModelIndex(index)
+        self.setCurrentIndex(index)
+        self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        self._settled.start()
+
+    def _person_moves(self) -> None:
+        self._target = None  # (following the end stops only when they leave it)
 
     @property
     def following(self) -> bool:
@@ -124,12 +140,15 @@ class TranscriptView(QListView):
         """The rows below grew (a batch laid out, a reply's new line). Moving the view
         while Qt lays rows out in batches disturbs it, so the end is shown once the range
         has stopped growing for a moment."""
-        if self._following:
+        if self._following or self._target is not None:
             self._settled.start()
 
-    def _show_end(self) -> None:
+    def _show_again(self) -> None:
         if self._following:
             self.scrollToBottom()
+        elif self._target is not None and self._target.isValid():
+            index = self.model().index(self._target.row(), 0)
+            self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
 
     def _value_changed(self, value: int) -> None:
         # The view only moves itself down, to the end; a range that shrinks for a moment
@@ -483,7 +502,9 @@ class TranscriptView(QListView):
 
     def viewportEvent(self, event: QEvent) -> bool:
         """The buttons hide when the mouse leaves the rows; over one, its tooltip says its
-        key."""
+        key. A wheel or a click is the person moving: a revealed row is no longer held."""
+        if event.type() in (QEvent.Type.Wheel, QEvent.Type.MouseButtonPress):
+            self._person_moves()
         if event.type() == QEvent.Type.Leave:
             self._track(None)
         elif event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
@@ -551,6 +572,7 @@ class TranscriptView(QListView):
         super().mouseReleaseEvent(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        self._person_moves()
         if event.matches(QKeySequence.StandardKey.Copy):
             self.copy_message()
             event.accept()
