@@ -94,7 +94,11 @@ def measure(count: int) -> None:
         # window answers input between batches. Turn the loop until it has been idle a while;
         # the longest turn is the longest the window could not answer.
         idle, busy_until, longest = 0, time.perf_counter(), 0.0
-        while idle < 50:
+        view = window.view
+        last = view.model().index(view.model().rowCount() - 1, 0)
+        # (until the last row has its place and the loop has been idle a while: a pause in
+        # the batches, the key check starting, is not the end)
+        while idle < 50 or not view.visualRect(last).isValid():
             t0 = time.perf_counter()
             app.processEvents()
             spent = time.perf_counter() - t0

@@ -222,13 +222,13 @@ class AppController(QObject):
         self.window.set_busy(False)
         if not self.nav.showing(self.stream.tab, self.stream.day):
             self._unread.add(self.stream.tab)  # a dot on its tab until it is seen
-        self.refresh_all()
+        self.refresh_all(keep_place=True)
 
     def _reply_failed(self, exc: BaseException) -> None:
         self.window.set_busy(False)
         self.core.drop_model()  # a fresh client next time (a new key, a network back)
         self.window.show_error(self.model_problem(exc))
-        self.refresh_all()
+        self.refresh_all(keep_place=True)
 
     def model_problem(self, exc: BaseException) -> str:
         """What went wrong with a reply, in the window's language. The gateway's English
@@ -323,10 +323,13 @@ class AppController(QObject):
         self.refresh_side()
 
     # ----- showing ----------------------------------------------------------------------
-    def refresh_all(self) -> None:
+    def refresh_all(self, keep_place: bool = False) -> None:
+        """Everything shown, read again. ``keep_place``: the same day and tab with what
+        just changed (a reply stored, a forget): the transcript stays where the person is
+        reading (``MainWindow.set_messages``)."""
         self.window.set_incognito(self.nav.today() in self.core.settings.incognito_days)
         self.refresh_side()
-        self.refresh_messages()
+        self.refresh_messages(None if keep_place else True)
         self.refresh_timeline()
 
     def refresh_side(self) -> None:
@@ -335,7 +338,7 @@ class AppController(QObject):
         else:
             self.window.set_threads(self.nav.threads())
 
-    def refresh_messages(self, scroll_to_end: bool = True) -> None:
+    def refresh_messages(self, scroll_to_end: bool | None = True) -> None:
         self.window.set_read_only(self.nav.read_only, self.nav.view_day)
         if self.nav.tab == ALL_TABS:
             self.window.set_send_tab(self.core.settings.tab_label(self.nav.send_tab))
@@ -361,13 +364,13 @@ class AppController(QObject):
     def edit_memory(self, item_id: int, text: str) -> str | None:
         problem = run_inline(partial(memory.correct_memory, self.core, item_id, text),
                              self._bug)[1]
-        self.refresh_all()  # the old fact's messages are now marked as forgotten
+        self.refresh_all(keep_place=True)  # the old fact's messages are now forgotten
         return problem
 
     def delete_memory(self, item_id: int, delete_sources: bool = False) -> str | None:
         problem = run_inline(partial(memory.delete_memory, self.core, item_id, delete_sources),
                              self._bug)[1]
-        self.refresh_all()
+        self.refresh_all(keep_place=True)
         return problem
 
     def set_incognito_today(self, on: bool) -> None:

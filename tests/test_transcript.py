@@ -791,20 +791,57 @@ def test_a_long_day_opens_at_its_newest_message_once_laid_out(qtbot, view: Trans
     assert view.following
 
 
-def test_scrolling_up_while_a_reply_grows_stops_following_it(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
-    model = show(view, [row(i, "user" if i % 2 else "assistant", f"message {i}\n\nmore")
-                        for i in range(1, 41)])
+def _long_day(view: TranscriptView, qtbot, count: int = 600) -> TranscriptModel:  # type: ignore[no-untyped-def]
+    model = view.model()
+    assert isinstance(model, TranscriptModel)
+    model.set_rows([row(i, "user" if i % 2 else "assistant", f"message {i}\n\nmore")
+                    for i in range(1, count + 1)])
     view.follow_end()
     bar = view.verticalScrollBar()
-    qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum(), timeout=5000)
-    bar.setValue(bar.maximum() // 2)  # the person scrolls up to read
+    last = model.index(count - 1, 0)
+    qtbot.waitUntil(lambda: view.visualRect(last).isValid() and bar.value() == bar.maximum(),
+                    timeout=10000)
+    qtbot.wait(100)  # the layout settled: from here on, one pass from remembered heights
+    return model
+
+
+def test_a_reply_growing_on_a_long_day_stays_in_view_while_followed(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+    model = _long_day(view, qtbot)
+    model.append(row(0, "assistant", "…", "streaming"))
+    view.follow_end()
+    bar = view.verticalScrollBar()
+    seen: list[tuple[int, int]] = []
+    bar.valueChanged.connect(lambda value: seen.append((value, bar.maximum())))
+    for k in range(1, 6):
+        model.update_last_text("a reply that grows\n\n" * (3 * k))
+        if view.following:
+            view.scrollToBottom()
+        qtbot.wait(60)
+    assert view.following and bar.value() == bar.maximum()
+    # it never went back to the top of the day on the way (a batched pass would)
+    assert all(value > bar.maximum() // 2 for value, _ in seen)
+
+
+def test_reading_higher_up_keeps_its_place_while_a_reply_grows_and_is_stored(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+    model = _long_day(view, qtbot)
+    model.append(row(0, "assistant", "…", "streaming"))
+    view.follow_end()
+    bar = view.verticalScrollBar()
+    bar.triggerAction(bar.SliderAction.SliderPageStepSub)  # the person pages up to read
+    bar.setValue(bar.maximum() // 2)
     assert not view.following
-    model.update_last_text("a reply that grows\n\n" * 30)
-    qtbot.wait(100)
-    assert bar.value() == bar.maximum() // 2 or bar.value() < bar.maximum()  # left where read
-    view.follow_end()  # a new message of the person's: back to the end
-    qtbot.waitUntil(lambda: bar.value() == bar.maximum(), timeout=5000)
-    assert view.following
+    reading = view.top_row()
+    for k in range(1, 4):
+        model.update_last_text("a reply that grows\n\n" * (3 * k))
+        qtbot.wait(60)
+    assert view.top_row() == reading
+    # the reply is stored and the day read again (MainWindow.set_messages(..., None))
+    top_id = model.rows[reading].id
+    model.set_rows([*model.rows[:-1], row(601, "assistant", "the stored reply")])
+    view.keep_at_top(model.row_of_message(top_id))
+    qtbot.waitUntil(lambda: view.top_row() == reading, timeout=10000)
+    qtbot.wait(200)
+    assert view.top_row() == reading and not view.following
 
 
 def test_a_revealed_message_past_the_first_batch_is_shown_once_laid_out(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]

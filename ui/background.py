@@ -32,9 +32,16 @@ class _Task(QRunnable):
             result = self.fn()
         except BaseException as exc:  # noqa: BLE001 - reported to the main thread
             exc.__monet_traceback__ = traceback.format_exc()  # type: ignore[attr-defined]
-            self.bridge.failed.emit(exc)
+            self._report(self.bridge.failed, exc)
         else:
-            self.bridge.done.emit(result)
+            self._report(self.bridge.done, result)
+
+    @staticmethod
+    def _report(signal: Any, value: Any) -> None:
+        try:
+            signal.emit(value)
+        except RuntimeError:
+            pass  # the application quit meanwhile (its objects are gone): nobody to tell
 
 
 _alive: set[_Bridge] = set()

@@ -691,16 +691,25 @@ class MainWindow(QMainWindow):
     def read_only(self) -> bool:
         return self._read_only
 
-    def set_messages(self, rows: list[MessageRow], scroll_to_end: bool = True) -> None:
+    def set_messages(self, rows: list[MessageRow], scroll_to_end: bool | None = True) -> None:
+        """``scroll_to_end``: True, show the newest row (another day or tab, a message
+        sent); False, the caller shows a row itself; None, the same rows again (a reply
+        stored, a forget): the view stays where the person is reading, or at the end if it
+        was there."""
         self.view.empty_text = (
             self.tr("Nothing in this tab on this day.") if self._read_only
             else self.tr("Nothing in this tab yet today. Write below; Claude sees every tab.")
         )
+        top = self.view.top_row()
+        top_id = self.model.rows[top].id if scroll_to_end is None and top >= 0 else 0
+        stay = scroll_to_end is None and not self.view.following and top_id > 0
         self.model.set_rows(rows)
-        if scroll_to_end:
-            self.view.follow_end()
-        else:
+        if stay:
+            self.view.keep_at_top(self.model.row_of_message(top_id))
+        elif scroll_to_end is False:
             self.view.stop_following()
+        else:
+            self.view.follow_end()
 
     def set_message_actions(self, latest_user: int, latest_reply: int,
                             can_continue: bool) -> None:

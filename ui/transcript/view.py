@@ -27,6 +27,7 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QPalette,
+    QResizeEvent,
     QWheelEvent,
 )
 from PySide6.QtWidgets import (
@@ -69,8 +70,15 @@ class TranscriptView(QListView):
         self.setItemDelegate(self._delegate)
         self.setVerticalScrollMode(QListView.ScrollMode.ScrollPerPixel)
         self.setResizeMode(QListView.ResizeMode.Adjust)
+        # New rows (another day, a tab) and a new width are laid out in batches, each well
+        # under a frame, so a long day never freezes the window; once every row has its
+        # height, a reply that grows or a row that changes is laid out in one pass from
+        # the remembered heights. (A batched pass starts from the top and pulls the view
+        # there for its duration: during a streamed reply that was a flicker, and the
+        # place of someone reading higher up was lost.)
         self.setLayoutMode(QListView.LayoutMode.Batched)
-        self.setBatchSize(32)  # one batch of rows laid out stays well under a frame
+        self.setBatchSize(32)
+        self._batching = True
         self.setUniformItemSizes(False)
         self.setWordWrap(True)
         self.setSelectionMode(QListView.SelectionMode.SingleSelection)
@@ -92,6 +100,7 @@ class TranscriptView(QListView):
         #: A row shown on purpose (a search hit, a TI line), kept in view the same way
         #: until the person scrolls, clicks or types in the transcript.
         self._target: QPersistentModelIndex | None = None
+        self._target_hint = QAbstractItemView.ScrollHint.PositionAtCenter
         self._settled = QTimer(self)  # the end or the target is shown again once settled
         self._settled.setSingleShot(True)
         self._settled.setInterval(_SETTLE_MS)
@@ -99,6 +108,8 @@ class TranscriptView(QListView):
         self.verticalScrollBar().rangeChanged.connect(self._range_changed)
         self.verticalScrollBar().valueChanged.connect(self._value_changed)
         self.verticalScrollBar().sliderPressed.connect(self._person_moves)
+        # an arrow, a page click or a wheel on the scroll bar (the person's moves only)
+        self.verticalScrollBar().actionTriggered.connect(lambda _action: self._person_moves())
         self._copied_timer = QTimer(self)
         self._copied_timer.setSingleShot(True)
         self._copied_timer.setInterval(1600)
@@ -123,10 +134,24 @@ class TranscriptView(QListView):
     def reveal(self, index: QModelIndex) -> None:
         """Make ``index`` the current row and show it, again once the rows before it are
         laid out (a row past the first batch has no place yet)."""
-        self._following = False
-        self._target = QPersistentModelIndex(index)
         self.setCurrentIndex(index)
-        self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        self._hold(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+
+    def top_row(self) -> int:
+        """The row at the top of the view (-1 when there is none)."""
+        return self.indexAt(self.viewport().rect().topLeft()).row()
+
+    def keep_at_top(self, row: int) -> None:
+        """Keep ``row`` at the top of the view (the place of someone reading higher up),
+        again once new rows or a new width are laid out."""
+        index = self.model().index(row, 0) if row >= 0 else QModelIndex()
+        if index.isValid():
+            self._hold(index, QAbstractItemView.ScrollHint.PositionAtTop)
+
+    def _hold(self, index: QModelIndex, hint: QAbstractItemView.ScrollHint) -> None:
+        self._following = False
+        self._target, self._target_hint = QPersistentModelIndex(index), hint
+        self.scrollTo(index, hint)
         self._settled.start()
 
     def _person_moves(self) -> None:
@@ -140,15 +165,44 @@ class TranscriptView(QListView):
         """The rows below grew (a batch laid out, a reply's new line). Moving the view
         while Qt lays rows out in batches disturbs it, so the end is shown once the range
         has stopped growing for a moment."""
-        if self._following or self._target is not None:
+        if self._following or self._target is not None or self._batching:
             self._settled.start()
 
+    def _lay_out_in_batches(self) -> None:
+        self._batching = True
+        self.setLayoutMode(QListView.LayoutMode.Batched)
+        self._settled.start()
+
+    def reset(self) -> None:
+        """New rows: laid out in batches (a long day takes a second or two)."""
+        self._lay_out_in_batches()
+        super().reset()
+
+    def _width_changes(self) -> None:
+        """The rows' width changes (the window, a pane, the scroll bar appearing): every
+        row's height changes, so they are laid out in batches again, keeping the place of
+        someone reading higher up."""
+        if not self._following and self._target is None and self.top_row() >= 0:
+            self.keep_at_top(self.top_row())
+        self._lay_out_in_batches()
+
+    def _laid_out(self) -> bool:
+        """Has the batched layout reached the last row? (The scroll range changes only at
+        its start and its end, so a quiet range alone does not say it is done.)"""
+        rows = self.model().rowCount() if self.model() is not None else 0
+        return rows == 0 or self.visualRect(self.model().index(rows - 1, 0)).isValid()
+
     def _show_again(self) -> None:
+        if self._batching:
+            if not self._laid_out():
+                self._settled.start()  # batches still to come
+                return
+            self._batching = False  # from now on, one pass from the remembered heights
+            self.setLayoutMode(QListView.LayoutMode.SinglePass)
         if self._following:
             self.scrollToBottom()
         elif self._target is not None and self._target.isValid():
-            index = self.model().index(self._target.row(), 0)
-            self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+            self.scrollTo(self.model().index(self._target.row(), 0), self._target_hint)
 
     def _value_changed(self, value: int) -> None:
         # The view only moves itself down, to the end; a range that shrinks for a moment
@@ -505,6 +559,9 @@ class TranscriptView(QListView):
         key. A wheel or a click is the person moving: a revealed row is no longer held."""
         if event.type() in (QEvent.Type.Wheel, QEvent.Type.MouseButtonPress):
             self._person_moves()
+        elif (event.type() == QEvent.Type.Resize and isinstance(event, QResizeEvent)
+              and event.size().width() != event.oldSize().width()):
+            self._width_changes()
         if event.type() == QEvent.Type.Leave:
             self._track(None)
         elif event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
