@@ -162,9 +162,9 @@ class TranscriptView(QListView):
         return self._following
 
     def _range_changed(self, _minimum: int, maximum: int) -> None:
-        """The rows below grew (a batch laid out, a reply's new line). Moving the view
-        while Qt lays rows out in batches disturbs it, so the end is shown once the range
-        has stopped growing for a moment."""
+        """The rows' extent changed (batches laid out, a reply's new line): the end, or the
+        row held, is shown again once the range has been still for a moment and the
+        batches, if any, are done."""
         if self._following or self._target is not None or self._batching:
             self._settled.start()
 
@@ -178,10 +178,10 @@ class TranscriptView(QListView):
         self._lay_out_in_batches()
         super().reset()
 
-    def _width_changes(self) -> None:
-        """The rows' width changes (the window, a pane, the scroll bar appearing): every
-        row's height changes, so they are laid out in batches again, keeping the place of
-        someone reading higher up."""
+    def _heights_change(self) -> None:
+        """Every row's height changes (a new width: the window, a pane, the scroll bar
+        appearing; a new palette or font): the rows are laid out in batches again, keeping
+        the place of someone reading higher up."""
         if not self._following and self._target is None and self.top_row() >= 0:
             self.keep_at_top(self.top_row())
         self._lay_out_in_batches()
@@ -212,7 +212,6 @@ class TranscriptView(QListView):
         if self._following and moved_up and value < self.verticalScrollBar().maximum() - _END_SLACK:
             self._following = False
         self._last_value = value
-
 
     # ----- what is where -----------------------------------------------------------------
     def _plain(self, index: _Index) -> QModelIndex:
@@ -561,7 +560,7 @@ class TranscriptView(QListView):
             self._person_moves()
         elif (event.type() == QEvent.Type.Resize and isinstance(event, QResizeEvent)
               and event.size().width() != event.oldSize().width()):
-            self._width_changes()
+            self._heights_change()
         if event.type() == QEvent.Type.Leave:
             self._track(None)
         elif event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
@@ -658,6 +657,7 @@ class TranscriptView(QListView):
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.FontChange,
                             QEvent.Type.StyleChange):
             self._delegate.clear()  # documents carry palette colours and the font
+            self._heights_change()
             self.scheduleDelayedItemsLayout()
         super().changeEvent(event)
 
