@@ -366,13 +366,18 @@ def put_setting(db: Db, key: str, value_json: str) -> None:
 _INSERTS: dict[type[Any], Any] = {}
 
 
-def insert_row(db: Db, model: type[Any], **values: Any) -> int:
-    """Insert one row of ``model``'s table with one Core statement; returns its id. (Every
-    column without a server default must be given.)"""
+def _insert_of(model: type[Any]) -> Any:
+    """The Core insert of ``model``'s table, built once."""
     statement = _INSERTS.get(model)
     if statement is None:
         statement = _INSERTS[model] = insert(model)
-    key = _conn(db).execute(statement, values).inserted_primary_key
+    return statement
+
+
+def insert_row(db: Db, model: type[Any], **values: Any) -> int:
+    """Insert one row of ``model``'s table with one Core statement; returns its id. (Every
+    column without a server default must be given.)"""
+    key = _conn(db).execute(_insert_of(model), values).inserted_primary_key
     assert key is not None
     return int(key[0])
 
@@ -397,12 +402,8 @@ def insert_rows(db: Db, model: type[Any], rows: Sequence[dict[str, Any]],
 
 def insert_many(db: Db, model: type[Any], rows: Sequence[dict[str, Any]]) -> None:
     """Insert these rows of ``model``'s table with one statement."""
-    if not rows:
-        return
-    statement = _INSERTS.get(model)
-    if statement is None:
-        statement = _INSERTS[model] = insert(model)
-    _conn(db).execute(statement, list(rows))
+    if rows:
+        _conn(db).execute(_insert_of(model), list(rows))
 
 
 _PRESUMMARIES_FROM = sa_select(
@@ -872,9 +873,10 @@ def bump_memory(session: Session) -> None:
     session.add(state)
 
 
-_SAID_AFTER = sa_select(_BY_ID).where(
-    _BY_ID > bindparam("after"), col(Message.role) == MessageRole.USER.value,
-    col(Message.hidden).is_(False)).limit(1)
+#: The person's messages Claude still sees after message ``after``.
+_SAID_BY_PERSON_AFTER = (_BY_ID > bindparam("after"), col(Message.role) == MessageRole.USER.value,
+                         col(Message.hidden).is_(False))
+_SAID_AFTER = sa_select(_BY_ID).where(*_SAID_BY_PERSON_AFTER).limit(1)
 
 
 def said_after(db: Db, after_id: int) -> bool:
@@ -883,11 +885,7 @@ def said_after(db: Db, after_id: int) -> bool:
 
 
 _USER_MESSAGES_AFTER = (
-    select(Message)
-    .where(col(Message.id) > bindparam("after"), Message.role == MessageRole.USER,
-           col(Message.hidden).is_(False))
-    .order_by(col(Message.id))
-    .limit(2000)
+    select(Message).where(*_SAID_BY_PERSON_AFTER).order_by(_BY_ID).limit(2000)
 )
 
 

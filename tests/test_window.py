@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -342,9 +343,9 @@ class _SlowKeyring:
         self.stored = None
 
 
-def test_the_key_is_looked_for_off_the_gui_thread(qtbot, app_for, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from PySide6.QtCore import QTimer
-
+@pytest.fixture
+def slow_key_app(qtbot, app_for, monkeypatch):  # type: ignore[no-untyped-def]
+    """A window with no key, whose key check at start is waiting on a slow keyring."""
     from monet_app import keys
     from monet_app.wiring import gateway_model
 
@@ -354,6 +355,13 @@ def test_the_key_is_looked_for_off_the_gui_thread(qtbot, app_for, monkeypatch) -
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     c = app_for(factory=gateway_model)
     qtbot.waitUntil(lambda: bool(ring.asked_on_main_thread), timeout=3000)
+    return c, ring
+
+
+def test_the_key_is_looked_for_off_the_gui_thread(qtbot, slow_key_app) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QTimer
+
+    c, ring = slow_key_app
     ticks: list[int] = []
     timer = QTimer()
     timer.timeout.connect(lambda: ticks.append(1))
@@ -364,32 +372,18 @@ def test_the_key_is_looked_for_off_the_gui_thread(qtbot, app_for, monkeypatch) -
     assert len(ticks) >= 3  # the window went on answering while the keyring was asked
 
 
-def test_a_window_closed_before_the_keyring_answers_is_left_alone(qtbot, app_for, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from monet_app import keys
-    from monet_app.wiring import gateway_model
-
-    ring = _SlowKeyring()
-    monkeypatch.setattr(keys, "_keyring", lambda: ring)
-    monkeypatch.setattr(keys, "_session_key", None)
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    c = app_for(factory=gateway_model)
-    qtbot.waitUntil(lambda: bool(ring.asked_on_main_thread), timeout=3000)
+def test_a_window_closed_before_the_keyring_answers_is_left_alone(qtbot, slow_key_app) -> None:  # type: ignore[no-untyped-def]
+    c, _ring = slow_key_app
     c.close()  # quit while the keyring is still being asked
     c.window.close()
     qtbot.wait(700)  # its answer arrives now, to a closed controller: dropped, no error
     assert not c.window.key_box.isVisible()
 
 
-def test_a_key_saved_while_the_keyring_is_slow_is_not_undone_by_the_old_answer(qtbot, app_for, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_key_saved_while_the_keyring_is_slow_is_not_undone_by_the_old_answer(qtbot, slow_key_app) -> None:  # type: ignore[no-untyped-def]
     from monet_app import keys
-    from monet_app.wiring import gateway_model
 
-    ring = _SlowKeyring()
-    monkeypatch.setattr(keys, "_keyring", lambda: ring)
-    monkeypatch.setattr(keys, "_session_key", None)
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    c = app_for(factory=gateway_model)
-    qtbot.waitUntil(lambda: bool(ring.asked_on_main_thread), timeout=3000)
+    c, _ring = slow_key_app
     # Settings → a key, saved while the check at start is still waiting on the keyring
     values = replace(c.settings_values(), api_key="sk-ant-saved-meanwhile-123456")
     assert c.apply_settings(values) is None

@@ -254,16 +254,13 @@ class Librarian:
                 continue
             self._model_answered()
             with self.db.transaction() as conn:
-                if not self._run_intact(conn, run):
-                    # a message was deleted, hidden or folded meanwhile
-                    queries.drop_claimed_run(conn, first, last, self._claim_name)
-                    continue
-                if queries.fill_claimed_run(conn, first, last, [m.id for m in run],
-                                            self._claim_name,
-                                            " ".join(summary.split()) or "（内容なし）",
-                                            self.summarizer.name):
+                # a message deleted, hidden or folded meanwhile (the fill itself refuses a
+                # fold committed by another process since): the claim is given up
+                if self._run_intact(conn, run) and queries.fill_claimed_run(
+                        conn, first, last, [m.id for m in run], self._claim_name,
+                        " ".join(summary.split()) or "（内容なし）", self.summarizer.name):
                     report.ahead += 1
-                else:  # folded meanwhile (by another process): the fold made a placeholder
+                else:
                     queries.drop_claimed_run(conn, first, last, self._claim_name)
 
     @property
