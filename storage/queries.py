@@ -253,9 +253,14 @@ def save_prompt(session: Session, record: PromptRecord, loaded: PromptRecord) ->
         session.connection().execute(_SET_STATE, changed)
 
 
+_MAKE_PROMPT_STATE = insert(PromptState).prefix_with("OR IGNORE")
+
+
 def _ensure_prompt_state(db: Db) -> None:
-    """Make the prompt state's row (a new home, before the app's first start)."""
-    _conn(db).execute(insert(PromptState), PromptState(id=1).model_dump())
+    """Make the prompt state's row (a new home, before the app's first start). Another
+    process may make it at the same moment (a replay and a watching librarian on a new
+    home): the second insert is then a no-op, not an error."""
+    _conn(db).execute(_MAKE_PROMPT_STATE, PromptState(id=1).model_dump())
 
 
 def turn_state(db: Db) -> tuple[str, str, int | None]:

@@ -193,3 +193,23 @@ def test_an_emptied_database_is_not_taken_for_a_new_home(tmp_path: Path) -> None
         Database(home)
     assert "empty (0 bytes)" in str(info.value)
     assert (home / "monet.db").stat().st_size == 0  # nothing was changed
+
+
+def test_the_prompt_state_made_by_two_processes_at_once_is_one_row(tmp_path: Path) -> None:
+    """A replay and a watching librarian on a new home may both find no prompt state and
+    make it: the second one finds it made, nothing fails."""
+    from storage import queries
+    from storage.models import PromptState
+
+    first, second = Database(tmp_path / "home"), Database(tmp_path / "home")
+    try:
+        with first.transaction() as a:
+            assert queries.turn_state(a) == ("", "", None)  # made here
+        with second.transaction() as b:
+            queries._ensure_prompt_state(b)  # as the other process, a moment later
+            queries.set_turn_state(b, librarian_last_run_ts="2026-03-02T09:00:00+09:00")
+        with first.session() as session:
+            assert len(session.exec(select(PromptState)).all()) == 1
+    finally:
+        first.close()
+        second.close()
