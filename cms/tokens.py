@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import threading
 from collections import OrderedDict
 from functools import lru_cache
@@ -73,6 +74,24 @@ class CharEstimator:
 
     def count(self, text: str) -> int:
         return len(text)
+
+
+#: Where a line starts after a line break (the break stays with the line before it).
+_LINE_STARTS = re.compile(r"(?<=\n)(?=\S)")
+
+
+def count_by_lines(estimator: TokenEstimator, text: str) -> int:
+    """``estimator.count(text)``, as the sum of the counts of its lines (each with the
+    line breaks after it), which the estimator remembers: a text made mostly of known
+    lines (the Timeline Index's tail at a rebuild) encodes only its new lines.
+
+    The sum is exact. tiktoken encodes each piece of its pre-split on its own, and no piece
+    of ``cl100k_base``'s pre-split runs from a line break into a following non-space
+    character: a break ends the piece it is in (``\\s*[\\r\\n]+`` or a mark's
+    ``[\\r\\n]*``), and a letter's or a digit's piece cannot start with one. A line that
+    starts with a space or a break is not cut from the one before it. (One token per
+    character is exact too; an estimator's ``ratio`` other than 1 rounds each line.)"""
+    return sum(estimator.count(piece) for piece in _LINE_STARTS.split(text))
 
 
 def count_json(estimator: TokenEstimator, value: Any) -> int:

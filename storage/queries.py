@@ -415,13 +415,6 @@ _PRESUMMARIES_FROM = sa_select(
     col(Presummary.first_message_id), col(Presummary.last_message_id),
     col(Presummary.summary), col(Presummary.source), col(Presummary.created_ts),
 ).where(col(Presummary.first_message_id).in_(bindparam("firsts", expanding=True)))
-_PENDING_OF_FOLD = (
-    sa_select(func.count(col(TimelineEntry.id)))
-    .join(Segment, col(TimelineEntry.segment_id) == col(Segment.id))
-    .where(col(Segment.fold_id) == bindparam("fold"), col(TimelineEntry.summary).is_(None))
-)
-
-
 _PRESUMMARY_RUNS = sa_select(
     col(Presummary.first_message_id), col(Presummary.last_message_id)
 ).where(col(Presummary.first_message_id) >= bindparam("start"))
@@ -444,11 +437,6 @@ def presummary_texts(
     rows = _conn(db).execute(_PRESUMMARIES_FROM, {"firsts": sorted({a for a, _ in runs})})
     return {(a, b): (str(text), str(source), str(created))
             for a, b, text, source, created in rows if (a, b) in wanted and text}
-
-
-def pending_of_fold(session: Session, fold_id: int) -> int:
-    """How many of the fold's lines wait for a summary (shown as 要約作成中)."""
-    return int(session.connection().execute(_PENDING_OF_FOLD, {"fold": fold_id}).scalar() or 0)
 
 
 _RESOLVE_FOLDS = update(Fold).where(col(Fold.id).in_(bindparam("ids", expanding=True))).values(

@@ -10,6 +10,7 @@ from pathlib import Path
 from cms.clock import day_of, parse_ts
 from cms.context.tools import query_terms
 from cms.librarian.summarizer import OfflineSummarizer, Turn
+from cms.tokens import CharEstimator
 
 
 def test_cms_and_storage_do_not_load_qt() -> None:
@@ -52,6 +53,28 @@ def test_token_counts_are_remembered_within_a_bound() -> None:
     assert texts[-1] in fresh._memo and texts[0] not in fresh._memo
     scaled = TiktokenEstimator(ratio=1.5)
     assert scaled.count(texts[0]) == scaled.count(texts[0]) == -(-first[0] * 3 // 2)
+
+
+def test_a_text_counted_by_its_lines_counts_as_a_whole() -> None:
+    """``count_by_lines`` sums the remembered counts of a text's lines (the TI's tail at a
+    rebuild); the sum must be the whole text's count, or a head decision would change."""
+    import random
+
+    from cms.tokens import TiktokenEstimator, count_by_lines
+
+    whole = TiktokenEstimator(memo_chars=0)
+    by_lines = TiktokenEstimator()
+    alphabet = list("ab xyz AB。、！？「」…—–-:;.,!?'\"()[]（）〜\t\n\n\n\r0123456789"
+                    "日本語のテキストですカタカナ漢字🙂👍🏽é\u3000\u200b ")
+    rng = random.Random(7)
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60)))
+             for _ in range(3000)]
+    texts += ["\n2026-05-01 09:00–09:40 [chat] ラーメンの話。\n2026-05-02 [work] Q3 plan.\n",
+              "a.\n\nb", "x \n y\n\n\nz!\n", "'s\n's\n", "1234\n5678"]
+    wrong = [t for t in texts if count_by_lines(by_lines, t) != whole.count(t)]
+    assert wrong == []
+    assert any("\n" in piece for piece in by_lines._memo)  # lines were remembered
+    assert count_by_lines(CharEstimator(), "ab\ncd\n\n e") == len("ab\ncd\n\n e")
 
 
 def test_day_boundary() -> None:

@@ -227,12 +227,12 @@ class ContextManager:
                 return
             state.current_thread_id = thread_id
             if previous is not None:
-                fold_id, _count = self._fold_thread(session, previous)
+                folded = self._fold_thread(session, previous)
                 self._event(
                     session,
                     EventName.THREAD_SWITCH_FOLD,
-                    {"fold_id": fold_id, "from": previous, "to": thread_id,
-                     "pending": self._pending_of(session, fold_id)},
+                    {"fold_id": folded.id, "from": previous, "to": thread_id,
+                     "pending": folded.pending},
                 )
                 state.prompt_thread_id = thread_id
                 self._render(session, state)
@@ -468,16 +468,16 @@ class ContextManager:
             dirty = True
         if self.settings.sunset_model and state.prompt_day != state.current_day:
             if state.prompt_day:
-                fold_id, count = self._fold_before_day(session, state.current_day)
+                folded = self._fold_before_day(session, state.current_day)
                 self._event(
                     session,
                     EventName.SUNSET_FOLD,
                     {
-                        "fold_id": fold_id,
+                        "fold_id": folded.id,
                         "day": state.prompt_day,
                         "new_day": state.current_day,
-                        "segments": count,
-                        "pending": self._pending_of(session, fold_id),
+                        "segments": folded.segments,
+                        "pending": folded.pending,
                     },
                 )
             state.prompt_day = state.current_day
@@ -559,9 +559,9 @@ class ContextManager:
 
     def _new_fold(
         self, session: Session, kind: FoldKind, messages: Sequence[Talk], thread_id: int | None
-    ) -> tuple[int | None, int]:
+    ) -> timeline.Folded:
         if not messages:
-            return None, 0  # an empty day or thread never folds and summarizes nothing
+            return timeline.NO_FOLD  # an empty day or thread never folds nor summarizes
         return timeline.create_fold(
             session,
             kind=kind,
@@ -573,35 +573,28 @@ class ContextManager:
             max_tokens=self.settings.segment_max_tokens,
         )
 
-    @staticmethod
-    def _pending_of(session: Session, fold_id: int | None) -> int:
-        """How many of the fold's lines wait for a summary (shown as 要約作成中)."""
-        if fold_id is None:
-            return 0
-        return queries.pending_of_fold(session, fold_id)
-
-    def _fold_before_day(self, session: Session, day: str) -> tuple[int | None, int]:
+    def _fold_before_day(self, session: Session, day: str) -> timeline.Folded:
         messages = queries.unsegmented_before_day(session, day)
         return self._new_fold(session, FoldKind.SUNSET, messages, None)
 
-    def _fold_thread(self, session: Session, thread_id: int) -> tuple[int | None, int]:
+    def _fold_thread(self, session: Session, thread_id: int) -> timeline.Folded:
         messages = queries.unsegmented_of_thread(session, thread_id)
         return self._new_fold(session, FoldKind.THREAD_SWITCH, messages, thread_id)
 
     def _fold_raw(
         self, session: Session, state: PromptRecord, folded: Sequence[Talk], kind: FoldKind
-    ) -> tuple[int | None, int]:
+    ) -> timeline.Folded:
         """Move the oldest raw exchanges out of the prompt (sunset day or thread window)."""
         unsegmented = [m for m in folded if m.segment_id is None]
         thread_id = state.current_thread_id if not self.settings.sunset_model else None
-        fold_id, count = self._new_fold(session, kind, unsegmented, thread_id)
+        made = self._new_fold(session, kind, unsegmented, thread_id)
         if not self.settings.sunset_model and state.current_thread_id is not None and folded:
             thread = session.get(Thread, state.current_thread_id)
             if thread is not None and folded[-1].id is not None:
                 thread.raw_from_message_id = folded[-1].id + 1
                 session.add(thread)
                 session.flush()  # today's talk is read next with Core, from the database
-        return fold_id, count
+        return made
 
     def _fold_oldest(
         self,
@@ -614,12 +607,11 @@ class ContextManager:
     ) -> None:
         """Fold the oldest ``count`` whole exchanges and log the fold's event."""
         folded = [m for ex in exchanges[:count] for m in ex]
-        fold_id, _segments = self._fold_raw(session, state, folded, kind)
+        made = self._fold_raw(session, state, folded, kind)
         self._event(
             session,
             FOLD_EVENT[kind],
-            {"fold_id": fold_id, "exchanges": count, **detail,
-             "pending": self._pending_of(session, fold_id)},
+            {"fold_id": made.id, "exchanges": count, **detail, "pending": made.pending},
         )
 
     def _exchange_sizes(self, exchanges: Sequence[Sequence[Talk]]) -> list[int]:

@@ -14,12 +14,13 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import NamedTuple
 
 from sqlmodel import Session, select
 
 from cms.clock import hhmm, parse_ts
 from cms.librarian.summarizer import OfflineSummarizer
-from cms.tokens import TokenEstimator
+from cms.tokens import TokenEstimator, count_by_lines
 from storage import queries
 from storage.models import (
     Fold,
@@ -105,6 +106,17 @@ def cut_segments(
     return segments
 
 
+class Folded(NamedTuple):
+    """A fold as its event reports it."""
+
+    id: int | None  # None: nothing was left to fold
+    segments: int
+    pending: int  # lines waiting for a summary (shown as 要約作成中)
+
+
+NO_FOLD = Folded(None, 0, 0)
+
+
 def create_fold(
     session: Session,
     *,
@@ -115,10 +127,10 @@ def create_fold(
     created_ts: str,
     pause_minutes: int,
     max_tokens: int,
-) -> tuple[int, int]:
-    """Move ``messages`` into new segments under one fold; returns (fold id, segments).
-    Each segment's TI entry is pending, unless the librarian already summarized exactly
-    that run ahead of time. (Core inserts: a fold happens inside a request's preparation.)"""
+) -> Folded:
+    """Move ``messages`` into new segments under one fold. Each segment's TI entry is
+    pending, unless the librarian already summarized exactly that run ahead of time.
+    (Core inserts: a fold happens inside a request's preparation.)"""
     groups = cut_segments(messages, pause_minutes, max_tokens)
     fold_id = queries.insert_row(session, Fold, kind=kind, day=day, thread_id=thread_id,
                                  created_ts=created_ts, segment_count=len(groups),
@@ -148,7 +160,7 @@ def create_fold(
             "attempts": 0,
         })
     queries.insert_many(session, TimelineEntry, entries)
-    return fold_id, len(groups)
+    return Folded(fold_id, len(groups), sum(1 for e in entries if e["summary"] is None))
 
 
 def entry_line(entry: TimelineEntry | Line) -> str:
@@ -204,7 +216,7 @@ def head_of(text: str, previous: str, pending_from: int, estimator: TokenEstimat
     deletion changed old lines, or the tail grew past ``tail_max`` tokens) the head becomes
     everything before the first placeholder."""
     if previous and (text == previous or text.startswith(previous + "\n")):
-        if estimator.count(text[len(previous):]) <= tail_max:
+        if count_by_lines(estimator, text[len(previous):]) <= tail_max:
             return previous
     lines = text.split("\n")
     keep = len(lines) - pending_from

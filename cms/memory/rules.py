@@ -301,13 +301,13 @@ _SHOWN_NOTES = (
 )
 
 
-def shown_notes(db: queries.Db, now: datetime) -> list[Note]:
+def shown_notes(db: queries.Db, now: datetime) -> tuple[Note, ...]:
     """``active_items`` as plain values, for the context block: one Core statement (a
     rebuild renders the block every time; ORM objects cost ~0.3 ms even for none)."""
     now_utc = now.astimezone(UTC).isoformat()
-    return [Note(i, fact, kind, status, created)
-            for i, fact, kind, status, created, expires in queries.run(db, _SHOWN_NOTES)
-            if expires is None or expires > now_utc]
+    return tuple(Note(i, fact, kind, status, created)
+                 for i, fact, kind, status, created, expires in queries.run(db, _SHOWN_NOTES)
+                 if expires is None or expires > now_utc)
 
 
 def active_items(session: Session, now: datetime) -> list[MemoryItem]:
