@@ -1,7 +1,8 @@
 """Persistence for MONET: SQLModel tables, the database session, migrations and queries.
 
 Nothing here imports Qt or talks to the network. SQLite-specific SQL is confined to
-``storage.database`` (connection pragmas); everything else is portable SQLAlchemy.
+``storage.database`` (connection pragmas); everything else is portable SQLAlchemy, which
+``storage.direct`` runs on the driver's cursor for the statements of a chat turn.
 """
 
 from storage.database import Database, default_home

@@ -3,7 +3,8 @@
 The data folder is ``MONET_HOME`` if set, else the platform's user data folder
 (platformdirs). The schema is managed by Alembic from the first version on; a database
 written by a newer MONET (a revision this code does not know) is refused rather than
-guessed at. This is the one module that knows it talks to SQLite.
+guessed at. This is the one module that knows it talks to SQLite (``storage.direct``
+knows the driver: it runs compiled statements on the ``sqlite3`` cursor).
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from sqlalchemy import select as sa_select
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select
 
+from storage import direct
 from storage.models import (
     ContextSummary,
     Event,
@@ -52,8 +53,10 @@ def _conn(db: Db) -> Connection:
 
 
 def run(db: Db, statement: Any, params: dict[str, Any] | None = None) -> Any:
-    """Execute a Core statement on a connection or a session's (rows back as tuples)."""
-    return _conn(db).execute(statement, params or {})
+    """Execute a Core statement built once (a module's constant) on a connection or a
+    session's, straight on the driver's cursor (``storage/direct.py``); rows come back as
+    tuples. A statement built at each call goes through ``_conn(db).execute``."""
+    return direct.execute(_conn(db), statement, params)
 
 
 def prompt_state(session: Session) -> PromptState:
@@ -142,13 +145,13 @@ class TalkReader:
 
     def _read_locked(self, conn: Connection, query: Any, params: dict[str, Any],
                      still: Callable[[Talk], bool]) -> list[Talk]:
-        revs = conn.execute(query, params).all()
+        revs = direct.execute(conn, query, params).all()
         held = self._held
         missing = [i for i, rev in revs if (held.get(i) or (-1, None))[0] != rev]
         if missing:
             # a second read: without a read transaction the database may change between
             # the two, so a message read here must still be one the first read asked for
-            for row in conn.execute(_TALK_REV, {"ids": missing}):
+            for row in direct.execute(conn, _TALK_REV, {"ids": missing}):
                 fresh = Talk(*row[1:])
                 if still(fresh):
                     held[row[1]] = (row[0], fresh)
@@ -166,7 +169,7 @@ class TalkReader:
 
 
 def _talk(db: Db, query: Any, **params: Any) -> list[Talk]:
-    return [Talk(*row) for row in _conn(db).execute(query, params)]
+    return [Talk(*row) for row in run(db, query, params)]
 
 
 def unsegmented_before_day(session: Session, day: str) -> list[Talk]:
@@ -237,10 +240,10 @@ _PROMPT = sa_select(*(_STATE.c[name] for name in PromptRecord.__slots__)).where(
 
 def load_prompt(db: Db) -> PromptRecord:
     """The prompt state (made if new) as a ``PromptRecord``."""
-    row = _conn(db).execute(_PROMPT).first()
+    row = run(db, _PROMPT).first()
     if row is None:
         _ensure_prompt_state(db)
-        row = _conn(db).execute(_PROMPT).first()
+        row = run(db, _PROMPT).first()
         assert row is not None
     return PromptRecord(*row)
 
@@ -250,7 +253,7 @@ def save_prompt(session: Session, record: PromptRecord, loaded: PromptRecord) ->
     changed = {name: getattr(record, name) for name in PromptRecord.__slots__
                if getattr(record, name) != getattr(loaded, name)}
     if changed:
-        session.connection().execute(_SET_STATE, changed)
+        run(session, _SET_STATE, changed)
 
 
 _MAKE_PROMPT_STATE = insert(PromptState).prefix_with("OR IGNORE")
@@ -260,15 +263,15 @@ def _ensure_prompt_state(db: Db) -> None:
     """Make the prompt state's row (a new home, before the app's first start). Another
     process may make it at the same moment (a replay and a watching librarian on a new
     home): the second insert is then a no-op, not an error."""
-    _conn(db).execute(_MAKE_PROMPT_STATE, PromptState(id=1).model_dump())
+    run(db, _MAKE_PROMPT_STATE, PromptState(id=1).model_dump())
 
 
 def turn_state(db: Db) -> tuple[str, str, int | None]:
     """(current day, current tab, current thread id) of the prompt state (made if new)."""
-    row = _conn(db).execute(_TURN_STATE).first()
+    row = run(db, _TURN_STATE).first()
     if row is None:
         _ensure_prompt_state(db)
-        row = _conn(db).execute(_TURN_STATE).first()
+        row = run(db, _TURN_STATE).first()
         assert row is not None
     return row[0], row[1], row[2]
 
@@ -278,14 +281,14 @@ _LIBRARIAN_LAST_RUN = sa_select(_STATE.c.librarian_last_run_ts).where(_STATE.c.i
 
 def librarian_last_run(db: Db) -> str:
     """When a librarian pass last ended ("" before the first)."""
-    return str(_conn(db).execute(_LIBRARIAN_LAST_RUN).scalar() or "")
+    return str(run(db, _LIBRARIAN_LAST_RUN).scalar() or "")
 
 
 def set_turn_state(db: Db, **values: Any) -> None:
     """Update these columns of the prompt state (made first if there is none yet)."""
-    if _conn(db).execute(_SET_STATE, values).rowcount == 0:
+    if run(db, _SET_STATE, values).rowcount == 0:
         _ensure_prompt_state(db)
-        _conn(db).execute(_SET_STATE, values)
+        run(db, _SET_STATE, values)
 
 
 def _thread_id(db: Db, found: Any, **new: Any) -> int:
@@ -297,7 +300,7 @@ def _thread_id(db: Db, found: Any, **new: Any) -> int:
 
 def day_thread_id(db: Db, day: str, created_ts: str) -> int:
     """The id of ``day``'s thread (sunset model), made if it has none yet."""
-    found = _conn(db).execute(_DAY_THREAD, {"day": day}).scalar()
+    found = run(db, _DAY_THREAD, {"day": day}).scalar()
     return _thread_id(db, found, kind=ThreadKind.DAY, day=day, title=day,
                       created_ts=created_ts)
 
@@ -308,37 +311,37 @@ _TOPIC_THREAD = sa_select(col(Thread.id)).where(
 
 
 def thread_exists(db: Db, thread_id: int) -> bool:
-    return _conn(db).execute(_THREAD_EXISTS, {"id": thread_id}).first() is not None
+    return run(db, _THREAD_EXISTS, {"id": thread_id}).first() is not None
 
 
 def topic_thread_id(db: Db, title: str, created_ts: str) -> int:
     """Thread model: the id of the thread named ``title``, made if there is none."""
-    found = _conn(db).execute(_TOPIC_THREAD, {"title": title}).scalar()
+    found = run(db, _TOPIC_THREAD, {"title": title}).scalar()
     return _thread_id(db, found, kind=ThreadKind.TOPIC, day=None, title=title,
                       created_ts=created_ts)
 
 
 def newest_message_id(db: Db) -> int:
-    return int(_conn(db).execute(_NEWEST_ID).scalar() or 0)
+    return int(run(db, _NEWEST_ID).scalar() or 0)
 
 
 def insert_message(db: Db, **values: Any) -> Talk:
     """Store a message (every ``Talk`` field but ``id`` and ``segment_id``), with one Core
     insert; returns it as stored."""
-    key = _conn(db).execute(_INSERT_MESSAGE, values).inserted_primary_key
+    key = run(db, _INSERT_MESSAGE, values).lastrowid
     assert key is not None
-    return Talk(id=int(key[0]), segment_id=None, **values)
+    return Talk(id=int(key), segment_id=None, **values)
 
 
 def insert_usage(db: Db, values: dict[str, Any]) -> int:
     """One line of the ledger (``cms.model.ledger.usage_values``); returns its id."""
-    key = _conn(db).execute(_INSERT_USAGE, values).inserted_primary_key
+    key = run(db, _INSERT_USAGE, values).lastrowid
     assert key is not None
-    return int(key[0])
+    return int(key)
 
 
 def delete_setting(db: Db, key: str) -> None:
-    _conn(db).execute(_DELETE_SETTING, {"key": key})
+    run(db, _DELETE_SETTING, {"key": key})
 
 
 _SETTING = sa_select(col(Setting.value_json)).where(col(Setting.key) == bindparam("key"))
@@ -351,20 +354,20 @@ _REPLACE_SETTING = update(Setting).where(
 
 def setting_json(db: Db, key: str) -> str | None:
     """The stored JSON text of a setting, or None."""
-    found = _conn(db).execute(_SETTING, {"key": key}).scalar()
+    found = run(db, _SETTING, {"key": key}).scalar()
     return None if found is None else str(found)
 
 
 def replace_setting(db: Db, key: str, expected_json: str, value_json: str) -> bool:
     """Compare and set: store ``value_json`` only if the setting still holds
     ``expected_json``. Returns whether it did."""
-    return bool(_conn(db).execute(_REPLACE_SETTING, {
+    return bool(run(db, _REPLACE_SETTING, {
         "name": key, "expected": expected_json, "value": value_json}).rowcount)
 
 
 def put_setting(db: Db, key: str, value_json: str) -> None:
     """Store a setting's JSON text (made or replaced)."""
-    if _conn(db).execute(_UPDATE_SETTING, {"name": key, "value": value_json}).rowcount == 0:
+    if run(db, _UPDATE_SETTING, {"name": key, "value": value_json}).rowcount == 0:
         _conn(db).execute(insert(Setting), {"key": key, "value_json": value_json})
 
 
@@ -382,9 +385,9 @@ def _insert_of(model: type[Any]) -> Any:
 def insert_row(db: Db, model: type[Any], **values: Any) -> int:
     """Insert one row of ``model``'s table with one Core statement; returns its id. (Every
     column without a server default must be given.)"""
-    key = _conn(db).execute(_insert_of(model), values).inserted_primary_key
+    key = run(db, _insert_of(model), values).lastrowid
     assert key is not None
-    return int(key[0])
+    return int(key)
 
 
 _INSERTS_RETURNING: dict[tuple[type[Any], str], Any] = {}
@@ -408,7 +411,7 @@ def insert_rows(db: Db, model: type[Any], rows: Sequence[dict[str, Any]],
 def insert_many(db: Db, model: type[Any], rows: Sequence[dict[str, Any]]) -> None:
     """Insert these rows of ``model``'s table with one statement."""
     if rows:
-        _conn(db).execute(_insert_of(model), list(rows))
+        direct.execute_many(_conn(db), _insert_of(model), rows)
 
 
 _PRESUMMARIES_FROM = sa_select(
@@ -422,7 +425,7 @@ _PRESUMMARY_RUNS = sa_select(
 
 def presummary_runs(db: Db, from_id: int) -> set[tuple[int, int]]:
     """(first, last) of every run summarized ahead (or claimed) from message ``from_id``."""
-    return {(int(a), int(b)) for a, b in _conn(db).execute(_PRESUMMARY_RUNS, {"start": from_id})}
+    return {(int(a), int(b)) for a, b in run(db, _PRESUMMARY_RUNS, {"start": from_id})}
 
 
 def presummary_texts(
@@ -434,7 +437,7 @@ def presummary_texts(
     if not runs:
         return {}
     wanted = set(runs)
-    rows = _conn(db).execute(_PRESUMMARIES_FROM, {"firsts": sorted({a for a, _ in runs})})
+    rows = run(db, _PRESUMMARIES_FROM, {"firsts": sorted({a for a, _ in runs})})
     return {(a, b): (str(text), str(source), str(created))
             for a, b, text, source, created in rows if (a, b) in wanted and text}
 
@@ -446,14 +449,15 @@ _RESOLVE_FOLDS = update(Fold).where(col(Fold.id).in_(bindparam("ids", expanding=
 def mark_folds_resolved(db: Db, fold_ids: Sequence[int], ts: str) -> None:
     """Every placeholder of these folds has its summary now (their one re-render is due)."""
     if fold_ids:
-        _conn(db).execute(_RESOLVE_FOLDS, {"ids": list(fold_ids), "ts": ts})
+        run(db, _RESOLVE_FOLDS, {"ids": list(fold_ids), "ts": ts})
 
 
 def set_segments(db: Db, segment_of: dict[int, int]) -> None:
     """These messages (by id) were folded into these segments (one statement, run for
     each message by the driver)."""
     if segment_of:
-        _conn(db).execute(_SET_SEGMENT, [{"mid": m, "segment": s} for m, s in segment_of.items()])
+        direct.execute_many(_conn(db), _SET_SEGMENT,
+                            [{"mid": m, "segment": s} for m, s in segment_of.items()])
 
 
 def messages_of_segment(session: Session, segment_id: int) -> Sequence[Message]:
@@ -493,7 +497,7 @@ _TOP_LINES = sa_select(*(col(getattr(TimelineEntry, name)) for name in Line.__sl
 
 def top_level_lines(session: Session) -> list[Line]:
     """``top_level_entries`` as plain values, in the same order."""
-    return [Line(*row) for row in session.connection().execute(_TOP_LINES)]
+    return [Line(*row) for row in run(session, _TOP_LINES)]
 
 
 def segments_by_id(session: Session, ids: Sequence[int]) -> dict[int, Segment]:
@@ -521,7 +525,7 @@ _PENDING_IDS = (
 
 def pending_entry_ids(db: Db) -> list[int]:
     """The ids of the segment lines still waiting for their summary, oldest first."""
-    return [i for i in _conn(db).execute(_PENDING_IDS).scalars() if i is not None]
+    return [i for i in run(db, _PENDING_IDS).scalars() if i is not None]
 
 
 def pending_entries(session: Session, limit: int | None = None) -> Sequence[TimelineEntry]:
@@ -555,11 +559,11 @@ def resolvable_folds(db: Db) -> dict[int, list[int]]:
     entry ids. Asked before every request, so it is one aggregate over the unresolved
     folds, and usually answers with nothing."""
     conn = _conn(db)
-    folds = [int(f) for f in conn.execute(_RESOLVABLE_FOLDS).scalars() if f is not None]
+    folds = [int(f) for f in direct.execute(conn, _RESOLVABLE_FOLDS).scalars() if f is not None]
     if not folds:
         return {}
     found: dict[int, list[int]] = {f: [] for f in folds}
-    for fold_id, entry_id in conn.execute(_ENTRIES_OF_FOLDS, {"folds": folds}):
+    for fold_id, entry_id in direct.execute(conn, _ENTRIES_OF_FOLDS, {"folds": folds}):
         found[int(fold_id or 0)].append(int(entry_id or 0))  # both are set by the join
     return found
 
@@ -776,7 +780,7 @@ _LATEST_SUMMARY = sa_select(
 
 def latest_summary_text(session: Session) -> tuple[str, str, str] | None:
     """(day, text, created) of the newest daily context summary, or None."""
-    row = session.connection().execute(_LATEST_SUMMARY).first()
+    row = run(session, _LATEST_SUMMARY).first()
     return None if row is None else (str(row[0]), str(row[1]), str(row[2]))
 
 
@@ -788,7 +792,7 @@ _LATEST_CONTEXT_SUMMARY = (
 
 def latest_context_summary_when(db: Db) -> tuple[str, str] | None:
     """(day, created_ts) of the newest daily context summary, or None before the first."""
-    row = _conn(db).execute(_LATEST_CONTEXT_SUMMARY).first()
+    row = run(db, _LATEST_CONTEXT_SUMMARY).first()
     return None if row is None else (str(row[0]), str(row[1]))
 
 
@@ -807,7 +811,7 @@ _SUPERSEDING_TS = sa_select(col(MemoryItem.created_ts)).where(
 def superseded_since(db: Db, since: datetime) -> bool:
     """Has a memory item superseded another since ``since``? (Compared as times: the
     stored stamps may carry different UTC offsets.)"""
-    rows = _conn(db).execute(_SUPERSEDING_TS).scalars()
+    rows = run(db, _SUPERSEDING_TS).scalars()
     return any(datetime.fromisoformat(ts) > since for ts in rows)
 
 
@@ -849,14 +853,14 @@ def fill_claimed_run(db: Db, first_id: int, last_id: int, run_ids: Sequence[int]
     process a moment before is never followed by a summary of its run ahead (the fold
     made a placeholder; the line is summarized once, as a pending entry). Returns whether
     it wrote."""
-    return bool(_conn(db).execute(_FILL_CLAIMED_RUN, {
+    return bool(run(db, _FILL_CLAIMED_RUN, {
         "first": first_id, "last": last_id, "ids": list(run_ids), "claim": claim,
         "summary": summary, "source": source}).rowcount)
 
 
 def drop_claimed_run(db: Db, first_id: int, last_id: int, claim: str) -> None:
     """Give up a run claimed as ``claim`` and not yet written."""
-    _conn(db).execute(_DROP_CLAIMED_RUN, {"first": first_id, "last": last_id, "claim": claim})
+    run(db, _DROP_CLAIMED_RUN, {"first": first_id, "last": last_id, "claim": claim})
 
 
 def bump_memory(session: Session) -> None:
@@ -874,7 +878,7 @@ _SAID_AFTER = sa_select(_BY_ID).where(*_SAID_BY_PERSON_AFTER).limit(1)
 
 def said_after(db: Db, after_id: int) -> bool:
     """Has the person said anything Claude still sees after message ``after_id``?"""
-    return _conn(db).execute(_SAID_AFTER, {"after": after_id}).first() is not None
+    return run(db, _SAID_AFTER, {"after": after_id}).first() is not None
 
 
 _USER_MESSAGES_AFTER = (

@@ -489,11 +489,14 @@ def test_a_core_file_edit_keeping_its_size_and_time_still_rebuilds(home: Path) -
     w.close()
 
 
-def test_a_message_folded_between_the_readers_two_reads_is_left_out(home: Path) -> None:
+def test_a_message_folded_between_the_readers_two_reads_is_left_out(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Today's talk is read in two statements (ids and revisions, then what changed); a
     message another process folds in between is not sent as raw talk."""
     import sqlite3
 
+    from storage import direct
     from storage.models import MessageRole, MessageStatus
 
     world = World(home, settings())
@@ -509,11 +512,11 @@ def test_a_message_folded_between_the_readers_two_reads_is_left_out(home: Path) 
     reader = queries.TalkReader()
     other = sqlite3.connect(db.path)
     with db.transaction() as conn:
-        real = conn.execute
+        real = direct.execute
         calls = {"n": 0}
 
-        def execute(statement, *args, **kwargs):  # type: ignore[no-untyped-def]
-            result = real(statement, *args, **kwargs)
+        def execute(conn, statement, *args, **kwargs):  # type: ignore[no-untyped-def]
+            result = real(conn, statement, *args, **kwargs)
             calls["n"] += 1
             if calls["n"] == 1:  # after the ids and revisions: another writer folds m0
                 rows = result.all()
@@ -532,7 +535,7 @@ def test_a_message_folded_between_the_readers_two_reads_is_left_out(home: Path) 
                 return Rows()
             return result
 
-        conn.execute = execute  # type: ignore[method-assign]
+        monkeypatch.setattr(direct, "execute", execute)
         talk = reader.raw_of_day(conn, "2026-03-02")
     other.close()
     assert [m.text for m in talk] == ["m1", "m2"]

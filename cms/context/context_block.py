@@ -90,11 +90,9 @@ def summary_lines(text: str) -> list[str]:
     return [line for line in lines if line and not line.startswith("#")]
 
 
-@lru_cache(maxsize=4)
-def render(items: tuple[Note, ...], summary: Summary | None,
+def render(items: Sequence[Note], summary: Summary | None,
            estimator: TokenEstimator, budget: int) -> str:
-    """The block as Claude reads it, or "" when there is nothing to say. (Remembered for
-    the same items and summary: most rebuilds find what is remembered unchanged.)"""
+    """The block as Claude reads it, or "" when there is nothing to say."""
     # an item admitted under older, looser rules never reaches the prompt as an instruction
     chosen = sorted((i for i in items if not instruction_like(i.fact)), key=_priority)
     memories = [memory_line(item) for item in chosen]

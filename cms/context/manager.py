@@ -28,7 +28,7 @@ from cms.context.core_prompt import core_path, pinned_text
 from cms.context.events import FOLD_EVENT, EventName, RequestLog
 from cms.context.prompt import build_body, user_turn_text
 from cms.context.tools import TOOLS
-from cms.memory.rules import expired_since, shown_notes
+from cms.memory.rules import Note, expired_since, shown_notes
 from cms.model.ledger import usage_values
 from cms.model.pricing import prices_from_settings
 from cms.model.protocol import RequestBody, ToolResultBlock, Usage
@@ -107,6 +107,7 @@ class ContextManager:
         self._talk = queries.TalkReader()  # today's raw talk, kept between requests
         self._day_threads: dict[str, int] = {}
         self._prices = prices_from_settings(self.settings.prices)
+        self._notes_memo: tuple[tuple[Any, ...], str] | None = None
         self.ratio = self._load_calibration()
 
     @property
@@ -688,13 +689,19 @@ class ContextManager:
         if latest is not None and not expired_since(session, parse_ts(latest[2]), now):
             # (one that may mention what has expired waits for the librarian's next one)
             summary = context_block.Summary(day=latest[0], text=latest[1])
-        notes = context_block.render(
-            shown_notes(session, now), summary, self.estimator,
-            self.settings.context_budget_tokens,
-        )
+        notes = self._notes(shown_notes(session, now), summary)
         state.context_text = context_block.with_date(day, notes)
         state.context_tokens = context_block.tokens(state.context_text, self.estimator.count)
         state.memory_rendered = state.memory_version
+
+    def _notes(self, items: tuple[Note, ...], summary: context_block.Summary | None) -> str:
+        """The context block's notes, rendered again only when what is remembered or the
+        summary changed (most rebuilds find them as they were)."""
+        key = (items, summary, self.settings.context_budget_tokens)
+        if self._notes_memo is None or self._notes_memo[0] != key:
+            self._notes_memo = (key, context_block.render(
+                items, summary, self.estimator, self.settings.context_budget_tokens))
+        return self._notes_memo[1]
 
     def _build(self, db: queries.Db, state: PromptRecord,
                raw: Sequence[Talk] | None = None) -> PreparedRequest:

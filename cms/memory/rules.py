@@ -351,5 +351,5 @@ def expired_since(session: Session, since: datetime, now: datetime) -> bool:
     """Did a remembered item expire after ``since``? Then a summary written at ``since``
     may still mention it and must not be sent any more."""
     low, high = since.astimezone(UTC).isoformat(), now.astimezone(UTC).isoformat()
-    found = session.connection().execute(_EXPIRED_BETWEEN, {"low": low, "high": high})
+    found = queries.run(session, _EXPIRED_BETWEEN, {"low": low, "high": high})
     return found.first() is not None
