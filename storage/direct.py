@@ -79,11 +79,12 @@ class _Plan:
             else:  # a constant of the statement, or a column's default
                 value = defaults[bind.key] if bind.key in defaults else bind.value
                 self.slots.append((None, processor(value) if processor else value, None, None))
-        self.results: list[Processor] | None = None
+        #: (column index, result processor) of the columns that have one, or None
+        self.results: list[tuple[int, Callable[[Any], Any]]] | None = None
         columns = getattr(compiled, "_result_columns", None) or []
-        processors = [c.type._cached_result_processor(dialect, None) for c in columns]
-        if any(p is not None for p in processors):
-            self.results = processors
+        processors = [(i, c.type._cached_result_processor(dialect, None))
+                      for i, c in enumerate(columns)]
+        self.results = [(i, p) for i, p in processors if p is not None] or None
 
     def values(self, params: Mapping[str, Any]) -> tuple[str, list[Any]]:
         """The SQL (its ``IN`` lists spelt out) and the positional values for ``params``."""
@@ -110,14 +111,17 @@ class Rows:
 
     __slots__ = ("_cursor", "_results")
 
-    def __init__(self, cursor: sqlite3.Cursor, results: list[Processor] | None) -> None:
+    def __init__(self, cursor: sqlite3.Cursor,
+                 results: list[tuple[int, Callable[[Any], Any]]] | None) -> None:
         self._cursor = cursor
         self._results = results
 
     def _convert(self, row: tuple[Any, ...]) -> tuple[Any, ...]:
         assert self._results is not None
-        return tuple(p(v) if p is not None else v
-                     for p, v in zip(self._results, row, strict=True))
+        values = list(row)
+        for index, processor in self._results:
+            values[index] = processor(values[index])
+        return tuple(values)
 
     def __iter__(self) -> Iterator[tuple[Any, ...]]:
         if self._results is None:

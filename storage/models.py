@@ -11,6 +11,7 @@ into segments, so its single ``pending_resolved`` re-render can be found later.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, TypeVar
 
@@ -97,6 +98,12 @@ class EnumString(TypeDecorator[_E]):
             return self.enum(value)
         except ValueError:
             return value
+
+    def result_processor(self, dialect: Dialect, coltype: Any) -> Callable[[Any], Any]:
+        """``process_result_value`` as one dictionary look-up (a render reads every TI
+        line's level; the layered default cost ~0.8 us a value)."""
+        members = {member.value: member for member in self.enum}
+        return lambda value: members.get(value, value)
 
 
 class Thread(SQLModel, table=True):

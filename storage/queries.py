@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import String, bindparam, delete, func, insert, type_coerce, update
 from sqlalchemy import select as sa_select
@@ -390,22 +390,11 @@ def insert_row(db: Db, model: type[Any], **values: Any) -> int:
     return int(key)
 
 
-_INSERTS_RETURNING: dict[tuple[type[Any], str], Any] = {}
-
-
-def insert_rows(db: Db, model: type[Any], rows: Sequence[dict[str, Any]],
-                key: str) -> dict[Any, int]:
-    """Insert these rows of ``model``'s table with one statement (SQLite's multi-row
-    ``INSERT ... RETURNING``); returns their ids by the value of column ``key``, which
-    must differ between the rows (SQLite does not promise RETURNING's order)."""
-    if not rows:
-        return {}
-    statement = _INSERTS_RETURNING.get((model, key))
-    if statement is None:
-        table = model.__table__
-        statement = _INSERTS_RETURNING[(model, key)] = insert(table).returning(
-            table.c[key], table.c.id)
-    return {k: int(i) for k, i in _conn(db).execute(statement, list(rows))}
+def insert_rows(db: Db, model: type[Any], rows: Sequence[dict[str, Any]]) -> list[int]:
+    """Insert these rows of ``model``'s table; returns their ids, in order. (One insert
+    each on the driver's cursor, ~5 us a row: cheaper than SQLAlchemy's multi-row
+    ``INSERT ... RETURNING`` for the few rows of a fold, and the ids need no matching.)"""
+    return [insert_row(db, model, **row) for row in rows]
 
 
 def insert_many(db: Db, model: type[Any], rows: Sequence[dict[str, Any]]) -> None:
@@ -474,9 +463,10 @@ def top_level_entries(session: Session) -> Sequence[TimelineEntry]:
     ).all()
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
-    """A Timeline Index line as a render reads it (plain values; roll-ups use the ORM)."""
+class Line(NamedTuple):
+    """A Timeline Index line as a render reads it (plain values; roll-ups use the ORM). A
+    named tuple: a render reads every line, and one is made from its row ~5 times faster
+    than a frozen dataclass."""
 
     id: int
     level: TimelineLevel
@@ -490,14 +480,14 @@ class Line:
     summary: str | None
 
 
-_TOP_LINES = sa_select(*(col(getattr(TimelineEntry, name)) for name in Line.__slots__)).where(
+_TOP_LINES = sa_select(*(col(getattr(TimelineEntry, name)) for name in Line._fields)).where(
     col(TimelineEntry.parent_id).is_(None)
 ).order_by(col(TimelineEntry.first_message_id), col(TimelineEntry.id))
 
 
 def top_level_lines(session: Session) -> list[Line]:
     """``top_level_entries`` as plain values, in the same order."""
-    return [Line(*row) for row in run(session, _TOP_LINES)]
+    return list(map(Line._make, run(session, _TOP_LINES)))
 
 
 def segments_by_id(session: Session, ids: Sequence[int]) -> dict[int, Segment]:

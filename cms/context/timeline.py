@@ -135,14 +135,13 @@ def create_fold(
     fold_id = queries.insert_row(session, Fold, kind=kind, day=day, thread_id=thread_id,
                                  created_ts=created_ts, segment_count=len(groups),
                                  resolved_ts=None)
-    by_first = queries.insert_rows(session, Segment, [
+    segment_ids = queries.insert_rows(session, Segment, [
         {"thread_id": group[0].thread_id, "fold_id": fold_id, "day": group[0].day,
          "tab": group[0].tab, "first_message_id": group[0].id,
          "last_message_id": group[-1].id, "start_ts": group[0].ts, "end_ts": group[-1].ts,
          "tokens": sum(m.token_estimate for m in group)}
         for group in groups
-    ], key="first_message_id")
-    segment_ids = [by_first[group[0].id] for group in groups]
+    ])
     queries.set_segments(session, {m.id: segment_id for group, segment_id
                                    in zip(groups, segment_ids, strict=True) for m in group})
     ahead = queries.presummary_texts(session, [(g[0].id, g[-1].id) for g in groups])
