@@ -30,7 +30,7 @@ from storage.files import process_lock
 DB_FILENAME = "monet.db"
 #: The newest migration (storage/migrations/versions); tests/test_storage.py checks that
 #: it is alembic's head, so a new migration cannot forget it.
-HEAD_REVISION = "0011"
+HEAD_REVISION = "0012"
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 
 

@@ -182,6 +182,9 @@ class TimelineEntry(SQLModel, table=True):
     claimed_by: str | None = None
     claimed_until: str | None = None
     last_error: str | None = None
+    # Raised by a trigger at any change to the line (migration 0012): what a reader that
+    # keeps lines between renders compares (storage.queries.LineReader).
+    rev: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class Event(SQLModel, table=True):

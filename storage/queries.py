@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from sqlalchemy import String, bindparam, delete, func, insert, type_coerce, update
 from sqlalchemy import select as sa_select
@@ -46,6 +46,7 @@ from storage.models import (
 #: The per-turn functions take a Session or a plain Connection (``Database.
 #: transaction``: a turn's two writes need no ORM, and a Session costs ~55 us more).
 Db = Session | Connection
+_Kept = TypeVar("_Kept")
 
 
 def _conn(db: Db) -> Connection:
@@ -118,15 +119,58 @@ _TALK_REV = sa_select(col(Message.rev), *_TALK.selected_columns).where(
     _BY_ID.in_(bindparam("ids", expanding=True)))
 
 
-class TalkReader:
-    """Today's raw talk, read before every request, keeping the messages it already holds:
-    each read asks only for the ids and revisions (``Message.rev``, raised by a trigger at
-    any change, from any process) and reads in full the messages it has not seen at that
-    revision. It holds the messages of its last read only."""
+class _KeptRows(Generic[_Kept]):
+    """Rows read before every request, keeping the ones already held: each read asks only
+    for the ids and revisions (a ``rev`` column, raised by a trigger at any change, from any
+    process) and reads in full the rows it has not seen at that revision. It holds the rows
+    of its last read only."""
+
+    def __init__(self, by_ids: Any, make: Callable[[Sequence[Any]], _Kept]) -> None:
+        self._by_ids = by_ids  # (rev, then the value's columns, id first) of rows by "ids"
+        self._make = make
+        self._held: dict[int, tuple[int, _Kept]] = {}
+        self._lock = threading.Lock()  # the reply worker and the window's thread may both read
+
+    def _read(self, db: Db, query: Any, params: dict[str, Any],
+              still: Callable[[_Kept], bool]) -> list[_Kept]:
+        with self._lock:
+            return self._read_locked(_conn(db), query, params, still)
+
+    def _read_locked(self, conn: Connection, query: Any, params: dict[str, Any],
+                     still: Callable[[_Kept], bool]) -> list[_Kept]:
+        revs = direct.execute(conn, query, params).all()
+        held = self._held
+        missing = [i for i, rev in revs if (held.get(i) or (-1, None))[0] != rev]
+        if missing:
+            # a second read: without a read transaction the database may change between
+            # the two, so a row read here must still be one the first read asked for, and
+            # one gone meanwhile is no longer held
+            gone = set(missing)
+            for row in direct.execute(conn, self._by_ids, {"ids": missing}):
+                fresh = self._make(row[1:])
+                gone.discard(row[1])
+                if still(fresh):
+                    held[row[1]] = (row[0], fresh)
+                else:
+                    held.pop(row[1], None)
+            for i in gone:
+                held.pop(i, None)
+        found: list[_Kept] = []
+        kept: dict[int, tuple[int, _Kept]] = {}
+        for i, _rev in revs:
+            entry = held.get(i)
+            if entry is not None:  # (None: deleted, or folded, between the two reads)
+                kept[i] = entry
+                found.append(entry[1])
+        self._held = kept
+        return found
+
+
+class TalkReader(_KeptRows[Talk]):
+    """Today's raw talk (``Message.rev``, migration 0011)."""
 
     def __init__(self) -> None:
-        self._held: dict[int, tuple[int, Talk]] = {}
-        self._lock = threading.Lock()  # the reply worker and the window's thread may both read
+        super().__init__(_TALK_REV, lambda row: Talk(*row))
 
     def raw_of_day(self, db: Db, day: str) -> list[Talk]:
         """Sunset model: the day's messages not yet folded, oldest first."""
@@ -137,35 +181,6 @@ class TalkReader:
         """Thread model: the thread's messages from its raw window start."""
         return self._read(db, _REVS_OF_THREAD, {"thread": thread_id},
                           lambda t: t.thread_id == thread_id)
-
-    def _read(self, db: Db, query: Any, params: dict[str, Any],
-              still: Callable[[Talk], bool]) -> list[Talk]:
-        with self._lock:
-            return self._read_locked(_conn(db), query, params, still)
-
-    def _read_locked(self, conn: Connection, query: Any, params: dict[str, Any],
-                     still: Callable[[Talk], bool]) -> list[Talk]:
-        revs = direct.execute(conn, query, params).all()
-        held = self._held
-        missing = [i for i, rev in revs if (held.get(i) or (-1, None))[0] != rev]
-        if missing:
-            # a second read: without a read transaction the database may change between
-            # the two, so a message read here must still be one the first read asked for
-            for row in direct.execute(conn, _TALK_REV, {"ids": missing}):
-                fresh = Talk(*row[1:])
-                if still(fresh):
-                    held[row[1]] = (row[0], fresh)
-                else:
-                    held.pop(row[1], None)
-        found: list[Talk] = []
-        kept: dict[int, tuple[int, Talk]] = {}
-        for i, _rev in revs:
-            entry = held.get(i)
-            if entry is not None:  # (None: deleted, or folded, between the two reads)
-                kept[i] = entry
-                found.append(entry[1])
-        self._held = kept
-        return found
 
 
 def _talk(db: Db, query: Any, **params: Any) -> list[Talk]:
@@ -488,6 +503,26 @@ _TOP_LINES = sa_select(*(col(getattr(TimelineEntry, name)) for name in Line._fie
 def top_level_lines(session: Session) -> list[Line]:
     """``top_level_entries`` as plain values, in the same order."""
     return list(map(Line._make, run(session, _TOP_LINES)))
+
+
+_TOP_LINE_REVS = sa_select(col(TimelineEntry.id), col(TimelineEntry.rev)).where(
+    col(TimelineEntry.parent_id).is_(None)
+).order_by(col(TimelineEntry.first_message_id), col(TimelineEntry.id))
+_TOP_LINES_BY_ID = sa_select(col(TimelineEntry.rev), *_TOP_LINES.selected_columns).where(
+    col(TimelineEntry.id).in_(bindparam("ids", expanding=True)),
+    col(TimelineEntry.parent_id).is_(None))
+
+
+class LineReader(_KeptRows[Line]):
+    """The Timeline Index's top-level lines (``TimelineEntry.rev``, migration 0012), read
+    at every rebuild: a render reads in full only the lines new or changed since the last."""
+
+    def __init__(self) -> None:
+        super().__init__(_TOP_LINES_BY_ID, Line._make)
+
+    def top_level(self, db: Db) -> list[Line]:
+        """``top_level_lines``, keeping the lines already held."""
+        return self._read(db, _TOP_LINE_REVS, {}, lambda _line: True)
 
 
 def segments_by_id(session: Session, ids: Sequence[int]) -> dict[int, Segment]:

@@ -18,6 +18,7 @@ from sqlmodel import select
 
 from monet_app.standin_server import StandInServer
 from storage import Database
+from storage.database import HEAD_REVISION
 from storage.models import Message, Setting
 
 pytestmark = pytest.mark.slow
@@ -167,7 +168,7 @@ def test_three_processes_opening_one_home_all_succeed(tmp_path: Path, start: str
         failures += sum(1 for r in results if r.returncode != 0)
         assert all(r.returncode == 0 for r in results), [r.stderr[-400:] for r in results]
         db = Database(home)
-        assert db.schema_revision() == "0011"
+        assert db.schema_revision() == HEAD_REVISION
         db.close()
     print(f"injected: 8 trials x 3 processes opening a {start} home at once; {failures} failed")
 

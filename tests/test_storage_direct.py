@@ -107,3 +107,71 @@ def test_driver_errors_are_sqlalchemy_s_and_explained(tmp_path: Path) -> None:
         other.rollback()
         other.close()
     db.close()
+
+
+def _line_row(day: str, first: int, summary: str | None) -> dict[str, object]:
+    return {"level": "day", "segment_id": None, "parent_id": None, "day_from": day,
+            "day_to": day, "start_ts": f"{day}T09:00:00+09:00",
+            "end_ts": f"{day}T10:00:00+09:00", "tabs": "chat", "first_message_id": first,
+            "summary": summary, "summary_source": None, "summarized_ts": None, "attempts": 0}
+
+
+def test_ti_lines_kept_between_renders_follow_every_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reader that keeps the TI's lines between rebuilds (queries.LineReader) answers
+    what a fresh read answers after another process wrote a summary, rolled a line up, or
+    deleted the newest line and made a new one with its id; and a line changed and then
+    deleted between its two reads is not answered from what it held."""
+    import sqlite3
+
+    from storage.models import TimelineEntry
+
+    db = Database(tmp_path / "home")
+    with db.transaction() as conn:
+        queries.insert_many(conn, TimelineEntry, [
+            _line_row("2026-03-01", 1, None), _line_row("2026-03-02", 5, "二日目の話"),
+            _line_row("2026-03-03", 9, "三日目の話")])
+    reader = queries.LineReader()
+    with db.transaction() as conn:
+        assert [line.summary for line in reader.top_level(conn)] == [
+            None, "二日目の話", "三日目の話"]
+    with sqlite3.connect(db.path) as other:
+        other.execute("UPDATE timelineentry SET summary = '一日目の話' WHERE id = 1")
+        other.execute("DELETE FROM timelineentry WHERE id = 3")
+        other.execute("INSERT INTO timelineentry (id, level, day_from, day_to, start_ts, "
+                      "end_ts, tabs, first_message_id, summary, attempts) VALUES (3, 'day', "
+                      "'2026-03-03', '2026-03-03', 'a', 'b', 'chat', 9, '書き直した話', 0)")
+        other.execute("INSERT INTO timelineentry (id, level, day_from, day_to, start_ts, "
+                      "end_ts, tabs, first_message_id, summary, attempts) VALUES (4, 'week', "
+                      "'2026-03-02', '2026-03-02', 'a', 'b', 'chat', 5, '週の話', 0)")
+        other.execute("UPDATE timelineentry SET parent_id = 4 WHERE id = 2")
+    with db.transaction() as conn:
+        kept = reader.top_level(conn)
+        assert kept == queries.top_level_lines(conn)
+        assert [line.summary for line in kept] == ["一日目の話", "週の話", "書き直した話"]
+
+    real = direct.execute
+    other = sqlite3.connect(db.path)
+
+    def execute(conn, statement, *args, **kwargs):  # type: ignore[no-untyped-def]
+        result = real(conn, statement, *args, **kwargs)
+        if statement is queries._TOP_LINE_REVS:  # after the ids and revisions were read
+            rows = result.all()
+            other.execute("DELETE FROM timelineentry WHERE id = 1")
+            other.commit()
+
+            class Rows:
+                def all(self) -> list[object]:
+                    return rows
+
+            return Rows()
+        return result
+
+    with sqlite3.connect(db.path) as writer:
+        writer.execute("UPDATE timelineentry SET summary = '消される話' WHERE id = 1")
+    monkeypatch.setattr(direct, "execute", execute)
+    with db.transaction() as conn:
+        assert [line.summary for line in reader.top_level(conn)] == ["週の話", "書き直した話"]
+    other.close()
+    db.close()

@@ -105,6 +105,7 @@ class ContextManager:
         self._tools_count: int | None = None
         self._fingerprint: tuple[tuple[Any, ...], str] | None = None
         self._talk = queries.TalkReader()  # today's raw talk, kept between requests
+        self._lines = queries.LineReader()  # the TI's lines, kept between rebuilds
         self._day_threads: dict[str, int] = {}
         self._prices = prices_from_settings(self.settings.prices)
         self._notes_memo: tuple[tuple[Any, ...], str] | None = None
@@ -416,15 +417,20 @@ class ContextManager:
 
     # ----- the request ------------------------------------------------------------------
     def prepare_request(self) -> PreparedRequest:
-        """Apply any due rebuild point, then build the body for the next chat request."""
-        with self.db.transaction() as conn:  # reads only, on a plain connection
+        """Apply any due rebuild point, then build the body for the next chat request.
+
+        One connection and one transaction: between rebuild points only reads run; when a
+        rebuild point is due, ``_rebuilt`` checks it again and applies it through a Session
+        joined to the same connection (the roll-ups use the ORM), whose writes commit with
+        the connection's transaction. (SQLite's transaction begins at the first write: the
+        reads before it hold no lock.)"""
+        with self.db.transaction() as conn:
             prepared = self._steady(conn)
-            if prepared is not None:
-                prepared.newest_id = queries.newest_message_id(conn)
-                return prepared
-        with self.db.session() as session:  # a rebuild point is due: checked again here
-            prepared = self._rebuilt(session)
-            prepared.newest_id = queries.newest_message_id(session)
+            if prepared is None:
+                with Session(bind=conn) as session:  # (joined: it flushes, never commits)
+                    prepared = self._rebuilt(session)
+                    session.flush()
+            prepared.newest_id = queries.newest_message_id(conn)
         return prepared
 
     def _steady(self, conn: Connection) -> PreparedRequest | None:
@@ -669,6 +675,7 @@ class ContextManager:
             budget=self.settings.ti_budget_tokens,
             visible=self._ti_filter(session, state),
             created_ts=self.now_ts(),
+            reader=self._lines,
         )
         state.ti_head_text = timeline.head_of(
             rendered.text, state.ti_head_text, rendered.pending_lines, self.estimator,

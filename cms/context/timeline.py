@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import lru_cache
 from typing import NamedTuple
 
 from sqlmodel import Session, select
@@ -175,6 +176,13 @@ def entry_line(entry: TimelineEntry | Line) -> str:
     if entry.level == TimelineLevel.YEAR:
         return f"{entry.day_from[:4]} [{tabs}] {text}"
     return f"{entry.day_from[:7]} [{tabs}] {text}"
+
+
+@lru_cache(maxsize=4096)
+def _line_text(line: Line) -> str:
+    """``entry_line`` of a line read as plain values, remembered: a render formats only
+    its new or changed lines."""
+    return entry_line(line)
 
 
 TI_HEADER = "# Timeline Index\n過去の会話の要約、古い順。各行の日付は話した日です。"
@@ -366,8 +374,11 @@ def render_timeline(
     visible: EntryFilter,
     created_ts: str,
     roll_up: bool = True,
+    reader: queries.LineReader | None = None,
 ) -> RenderedTimeline:
-    """Render the TI from the database, rolling up old detail while over ``budget``."""
+    """Render the TI from the database, rolling up old detail while over ``budget``.
+    ``reader``: the caller's, which keeps the lines it read last time (a rebuild reads in
+    full only the lines new or changed since)."""
     summarizer = OfflineSummarizer()
 
     def tokens_of(lines: Sequence[str]) -> int:
@@ -380,8 +391,9 @@ def render_timeline(
     while True:
         # plain rows (a render happens inside a request's preparation); a roll-up, which
         # rewrites lines, reads them as ORM objects
-        entries = [e for e in queries.top_level_lines(session) if visible(e)]
-        lines = [entry_line(e) for e in entries]
+        read = reader.top_level(session) if reader else queries.top_level_lines(session)
+        entries = [e for e in read if visible(e)]
+        lines = [_line_text(e) for e in entries]
         total = tokens_of(lines)
         if not roll_up or total <= limit:
             break
