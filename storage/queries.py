@@ -821,12 +821,13 @@ def latest_context_summary_when(db: Db) -> tuple[str, str] | None:
     return None if row is None else (str(row[0]), str(row[1]))
 
 
-def superseded_sources(session: Session) -> set[int]:
+_SUPERSEDED_SOURCES = sa_select(col(MemoryItem.source_message_ids)).where(
+    col(MemoryItem.status) == MemoryStatus.SUPERSEDED.value)
+
+
+def superseded_sources(db: Db) -> set[int]:
     """The source messages of memory items a newer statement superseded."""
-    rows = session.exec(
-        select(MemoryItem.source_message_ids).where(MemoryItem.status == MemoryStatus.SUPERSEDED)
-    ).all()
-    return {int(i) for row in rows for i in json.loads(row)}
+    return {int(i) for row in run(db, _SUPERSEDED_SOURCES).scalars() for i in json.loads(row)}
 
 
 _SUPERSEDING_TS = sa_select(col(MemoryItem.created_ts)).where(
@@ -840,24 +841,28 @@ def superseded_since(db: Db, since: datetime) -> bool:
     return any(datetime.fromisoformat(ts) > since for ts in rows)
 
 
-def entry_message_ids(session: Session, entry: TimelineEntry) -> set[int]:
+_IDS_OF_SEGMENT = sa_select(_BY_ID).where(col(Message.segment_id) == bindparam("segment"))
+
+
+def entry_message_ids(db: Db, entry: TimelineEntry | Line) -> set[int]:
     """The ids of the messages a segment line summarizes (none for a roll-up)."""
     if entry.segment_id is None:
         return set()
-    ids = session.exec(select(Message.id).where(Message.segment_id == entry.segment_id)).all()
-    return {i for i in ids if i is not None}
+    return {int(i) for i in run(db, _IDS_OF_SEGMENT, {"segment": entry.segment_id}).scalars()}
 
 
-def latest_summaries(session: Session, limit: int) -> Sequence[TimelineEntry]:
+_LATEST_SUMMARIES = (
+    sa_select(*_TOP_LINES.selected_columns)
+    .where(col(TimelineEntry.summary).is_not(None),
+           col(TimelineEntry.level) == TimelineLevel.SEGMENT.value)
+    .order_by(col(TimelineEntry.first_message_id).desc(), col(TimelineEntry.id).desc())
+    .limit(bindparam("limit"))
+)
+
+
+def latest_summaries(db: Db, limit: int) -> list[Line]:
     """The newest segment summaries (the finest memories of talk), newest first."""
-    return session.exec(
-        select(TimelineEntry)
-        .where(
-            col(TimelineEntry.summary).is_not(None), TimelineEntry.level == TimelineLevel.SEGMENT
-        )
-        .order_by(col(TimelineEntry.first_message_id).desc(), col(TimelineEntry.id).desc())
-        .limit(limit)
-    ).all()
+    return list(map(Line._make, run(db, _LATEST_SUMMARIES, {"limit": limit})))
 
 
 _RUN = (col(Presummary.first_message_id) == bindparam("first"),
@@ -906,12 +911,10 @@ def said_after(db: Db, after_id: int) -> bool:
     return run(db, _SAID_AFTER, {"after": after_id}).first() is not None
 
 
-_USER_MESSAGES_AFTER = (
-    select(Message).where(*_SAID_BY_PERSON_AFTER).order_by(_BY_ID).limit(2000)
-)
+_USER_MESSAGES_AFTER = _TALK.where(*_SAID_BY_PERSON_AFTER).order_by(_BY_ID).limit(2000)
 
 
-def user_messages_after(session: Session, after_id: int) -> Sequence[Message]:
+def user_messages_after(db: Db, after_id: int) -> list[Talk]:
     """The person's messages Claude still sees after message ``after_id``, oldest first
     (at most 2,000: a scan reads the rest at its next pass)."""
-    return session.exec(_USER_MESSAGES_AFTER, params={"after": after_id}).all()
+    return _talk(db, _USER_MESSAGES_AFTER, after=after_id)

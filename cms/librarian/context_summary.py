@@ -19,8 +19,6 @@ from datetime import datetime, time
 from pathlib import Path
 from typing import Protocol
 
-from sqlmodel import Session
-
 from cms.clock import day_of
 from cms.context.core_prompt import promoted_statements
 from cms.model.protocol import ChatModel, Completed, RequestBody, TextDelta, Usage
@@ -43,17 +41,17 @@ class MemorySelection:
         return not self.persona and not self.recent
 
 
-def select_memories(session: Session, home: Path, now: datetime) -> MemorySelection:
+def select_memories(db: queries.Db, home: Path, now: datetime) -> MemorySelection:
     """The persona layer (the newest 25 promoted statements) and the newest 75 Timeline
     Index segment summaries, each with its day, leaving out those that summarize the
     source of a memory a newer statement superseded (knowledge updates: only the newer
     value reaches the context block; the TI keeps the older one with its date)."""
     persona = [statement for _category, statement in promoted_statements(home)][-PERSONA_COUNT:]
     # a line summarizing what a newer statement superseded would put the old value back
-    outdated = queries.superseded_sources(session)
+    outdated = queries.superseded_sources(db)
     recent_entries = [
-        entry for entry in queries.latest_summaries(session, RECENT_COUNT)
-        if not outdated or not outdated & queries.entry_message_ids(session, entry)
+        entry for entry in queries.latest_summaries(db, RECENT_COUNT)
+        if not outdated or not outdated & queries.entry_message_ids(db, entry)
     ]
     recent_entries.reverse()
     recent = [f"{e.day_from} [{e.tabs}] {e.summary}" for e in recent_entries]

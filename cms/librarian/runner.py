@@ -46,6 +46,7 @@ from storage import Database, queries
 from storage.errors import DatabaseError
 from storage.models import (
     ContextSummary,
+    MemoryItem,
     Presummary,
     TimelineEntry,
 )
@@ -318,9 +319,9 @@ class Librarian:
             return 0  # another librarian is reading them
         written = 0
         try:
-            with self.db.session() as session:
-                after = int(self._setting(session, MEMORY_MARK, "0"))
-                messages = list(queries.user_messages_after(session, after))
+            with self.db.transaction() as conn:
+                after = int(self._setting(conn, MEMORY_MARK, "0"))
+                messages = queries.user_messages_after(conn, after)
             if self.proposer.settle_minutes and messages:
                 # while the person is still talking, wait: one request reads the whole run
                 settled = self.clock.now() - timedelta(minutes=self.proposer.settle_minutes)
@@ -330,8 +331,10 @@ class Librarian:
                 said = [m for m in batch
                         if m.day not in self.incognito_days and m.tab not in self.incognito_tabs]
                 now = self.clock.now()
-                with self.db.session() as session:
-                    known = active_items(session, now)
+                known: list[MemoryItem] = []
+                if said and self.proposer.reads_known:
+                    with self.db.session() as session:
+                        known = active_items(session, now)
                 if said and self.proposer.uses_model and not self._model_open(report):
                     return written  # a model proposer, and the model keeps failing
                 try:
@@ -413,9 +416,9 @@ class Librarian:
         Stored, written to ``context_summary.txt``; the prompt uses it from the next
         rebuild point. Nothing to summarize: nothing written."""
         now = self.clock.now()
-        with self.db.session() as session:
-            version = queries.prompt_state(session).memory_version
-            selection = select_memories(session, self.db.home, now)
+        with self.db.transaction() as conn:
+            version = queries.load_prompt(conn).memory_version
+            selection = select_memories(conn, self.db.home, now)
         if selection.empty:
             return None
         text = self.context_writer.write(selection)
@@ -423,7 +426,7 @@ class Librarian:
             return None
         row = summary_row(selection, text, self.context_writer.name, now, self.day_start)
         with self.db.session() as session:
-            if queries.prompt_state(session).memory_version != version:
+            if queries.load_prompt(session).memory_version != version:
                 return None  # something was deleted or corrected meanwhile: next pass
             session.add(row)
             detail = {"persona": row.persona_count, "recent": row.recent_count}

@@ -31,6 +31,7 @@ from sqlmodel import Session, col, select
 from storage import queries
 from storage.errors import MemoryItemError
 from storage.models import MemoryItem, MemoryKind, MemoryStatus, Message, MessageRole
+from storage.queries import Talk
 
 KINDS = tuple(MemoryKind)
 #: What Claude may use (unless expired); a superseded item is kept but never sent.
@@ -162,7 +163,7 @@ def _sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCES.split(text) if s and s.strip()]
 
 
-def propose(message: Message) -> list[Candidate]:
+def propose(message: Talk) -> list[Candidate]:
     """The offline proposer (no model): strict on purpose. One sentence, not the message:
     the one the person asked to be remembered (or the one before "覚えておいて"), a
     stated preference, an explicit promise, something done together. Anything here still
