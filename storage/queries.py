@@ -464,6 +464,14 @@ def set_segments(db: Db, segment_of: dict[int, int]) -> None:
                             [{"mid": m, "segment": s} for m, s in segment_of.items()])
 
 
+_TALK_OF_SEGMENT = _TALK.where(col(Message.segment_id) == bindparam("segment")).order_by(_BY_ID)
+
+
+def talk_of_segment(db: Db, segment_id: int) -> list[Talk]:
+    """The messages a segment holds, oldest first, as plain values."""
+    return _talk(db, _TALK_OF_SEGMENT, segment=segment_id)
+
+
 def messages_of_segment(session: Session, segment_id: int) -> Sequence[Message]:
     return session.exec(
         select(Message).where(Message.segment_id == segment_id).order_by(col(Message.id))

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from datetime import time as dt_time
 
-from sqlalchemy import update
+from sqlalchemy import bindparam, update
+from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col
 
@@ -100,6 +101,25 @@ class LibrarianReport:
 
 def _utc(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, tz=UTC).isoformat()
+
+
+# A pending entry's lease, and its summary (Core statements built once: a pass runs them
+# for every entry it summarizes).
+_ENTRY_ID = col(TimelineEntry.id) == bindparam("entry")
+_MINE = col(TimelineEntry.claimed_by) == bindparam("by")
+_CLAIM_ENTRY = update(TimelineEntry).where(
+    _ENTRY_ID, col(TimelineEntry.summary).is_(None),
+    col(TimelineEntry.claimed_until).is_(None)
+    | (col(TimelineEntry.claimed_until) < bindparam("now")),
+).values(claimed_by=bindparam("by"), claimed_until=bindparam("until"),
+         attempts=col(TimelineEntry.attempts) + 1)
+_RELEASE_ENTRY = update(TimelineEntry).where(_ENTRY_ID, _MINE).values(
+    claimed_by=None, claimed_until=None, last_error=bindparam("error"))
+_WRITE_ENTRY = update(TimelineEntry).where(
+    _ENTRY_ID, _MINE, col(TimelineEntry.summary).is_(None),
+).values(summary=bindparam("summary"), summary_source=bindparam("source"),
+         summarized_ts=bindparam("ts"), claimed_by=None, claimed_until=None, last_error=None)
+_ENTRY = sa_select(col(TimelineEntry.segment_id), col(TimelineEntry.attempts)).where(_ENTRY_ID)
 
 
 class Librarian:
@@ -448,52 +468,21 @@ class Librarian:
     # ----- one entry --------------------------------------------------------------------
     def _claim(self, entry_id: int) -> bool:
         now = self.lease_clock()
-        with self.db.session() as session:
-            result = session.exec(
-                update(TimelineEntry)
-                .where(
-                    col(TimelineEntry.id) == entry_id,
-                    col(TimelineEntry.summary).is_(None),
-                    (col(TimelineEntry.claimed_until).is_(None))
-                    | (col(TimelineEntry.claimed_until) < _utc(now)),
-                )
-                .values(
-                    claimed_by=self.name,
-                    claimed_until=_utc(now + LEASE_SECONDS),
-                    attempts=TimelineEntry.attempts + 1,
-                )
-            )
-            return bool(result.rowcount)
+        with self.db.transaction() as conn:
+            return bool(queries.run(conn, _CLAIM_ENTRY, {
+                "entry": entry_id, "now": _utc(now), "by": self.name,
+                "until": _utc(now + LEASE_SECONDS)}).rowcount)
 
     def _release(self, entry_id: int, error: str) -> None:
-        with self.db.session() as session:
-            session.exec(
-                update(TimelineEntry)
-                .where(
-                    col(TimelineEntry.id) == entry_id, col(TimelineEntry.claimed_by) == self.name
-                )
-                .values(claimed_by=None, claimed_until=None, last_error=error[:500])
-            )
+        with self.db.transaction() as conn:
+            queries.run(conn, _RELEASE_ENTRY,
+                        {"entry": entry_id, "by": self.name, "error": error[:500]})
 
     def _write(self, entry_id: int, summary: str, source: str) -> bool:
-        with self.db.session() as session:
-            result = session.exec(
-                update(TimelineEntry)
-                .where(
-                    col(TimelineEntry.id) == entry_id,
-                    col(TimelineEntry.claimed_by) == self.name,
-                    col(TimelineEntry.summary).is_(None),
-                )
-                .values(
-                    summary=summary,
-                    summary_source=source,
-                    summarized_ts=self.clock.now().isoformat(),
-                    claimed_by=None,
-                    claimed_until=None,
-                    last_error=None,
-                )
-            )
-            return bool(result.rowcount)
+        with self.db.transaction() as conn:
+            return bool(queries.run(conn, _WRITE_ENTRY, {
+                "entry": entry_id, "by": self.name, "summary": summary, "source": source,
+                "ts": self.clock.now().isoformat()}).rowcount)
 
     def _work(self, entry_id: int, report: LibrarianReport) -> None:
         if not self._model_open(report):
@@ -501,16 +490,13 @@ class Librarian:
         if not self._claim(entry_id):
             report.skipped += 1
             return
-        with self.db.session() as session:
-            entry = session.get(TimelineEntry, entry_id)
-            if entry is None or entry.segment_id is None:
+        with self.db.transaction() as conn:
+            entry = queries.run(conn, _ENTRY, {"entry": entry_id}).first()
+            if entry is None or entry[0] is None:
                 return
-            attempts = entry.attempts
-            turns = [
-                Turn(role=m.role, text=m.text)
-                for m in queries.messages_of_segment(session, entry.segment_id)
-                if not m.hidden
-            ]
+            segment_id, attempts = entry
+            turns = [Turn(role=m.role, text=m.text)
+                     for m in queries.talk_of_segment(conn, segment_id) if not m.hidden]
         summarizer, source = self.summarizer, self.summarizer.name
         if not turns:  # every message of it was forgotten: nothing to send anywhere
             if self._write(entry_id, FORGOTTEN_TEXT, "forgotten"):
