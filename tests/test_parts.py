@@ -77,6 +77,14 @@ def test_a_text_counted_by_its_lines_counts_as_a_whole() -> None:
     assert count_by_lines(CharEstimator(), "ab\ncd\n\n e") == len("ab\ncd\n\n e")
 
 
+def test_summary_terms_are_cjk_pairs_but_hiragana_only_ones_and_latin_words() -> None:
+    from cms.librarian.summarizer import _terms
+
+    terms = _terms.__wrapped__("私は東京に行きました。Visited the Tokyo Tower々〆ー")
+    assert terms == ("visited", "tokyo", "tower", "私は", "は東", "東京", "京に", "に行", "行き",
+                     "々〆", "〆ー")  # not きま, まし, した (hiragana only)
+
+
 def test_day_boundary() -> None:
     four = time(4, 0)
     assert day_of(parse_ts("2026-03-03T01:30:00+09:00"), four) == "2026-03-02"
