@@ -107,14 +107,19 @@ class _Plan:
 
 
 class Rows:
-    """What a statement answered (the part of SQLAlchemy's result the queries use)."""
+    """What a statement answered (the part of SQLAlchemy's result the queries use). The
+    rows are fetched at once: sqlite3 reads a row when it is fetched, and a damaged page
+    met then must raise SQLAlchemy's error too, so that it is explained like any other."""
 
-    __slots__ = ("_cursor", "_results")
+    __slots__ = ("_cursor", "_results", "_sql", "_values")
 
     def __init__(self, cursor: sqlite3.Cursor,
-                 results: list[tuple[int, Callable[[Any], Any]]] | None) -> None:
+                 results: list[tuple[int, Callable[[Any], Any]]] | None,
+                 sql: str, values: Sequence[Any]) -> None:
         self._cursor = cursor
         self._results = results
+        self._sql = sql
+        self._values = values
 
     def _convert(self, row: tuple[Any, ...]) -> tuple[Any, ...]:
         assert self._results is not None
@@ -123,27 +128,36 @@ class Rows:
             values[index] = processor(values[index])
         return tuple(values)
 
-    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+    def _fetch(self, one: bool) -> list[tuple[Any, ...]]:
+        try:
+            if one:
+                row = self._cursor.fetchone()
+                self._cursor.close()
+                rows = [] if row is None else [row]
+            else:
+                rows = self._cursor.fetchall()
+        except sqlite3.Error as exc:
+            raise DBAPIError.instance(self._sql, self._values, exc, sqlite3.Error) from exc
         if self._results is None:
-            return iter(self._cursor)
-        return (self._convert(row) for row in self._cursor)
+            return rows
+        return [self._convert(row) for row in rows]
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        return iter(self._fetch(one=False))
 
     def all(self) -> list[tuple[Any, ...]]:
-        return list(self)
+        return self._fetch(one=False)
 
     def first(self) -> tuple[Any, ...] | None:
-        row: tuple[Any, ...] | None = self._cursor.fetchone()
-        self._cursor.close()
-        if row is None or self._results is None:
-            return row
-        return self._convert(row)
+        rows = self._fetch(one=True)
+        return rows[0] if rows else None
 
     def scalar(self) -> Any:
         row = self.first()
         return None if row is None else row[0]
 
     def scalars(self) -> Iterator[Any]:
-        return (row[0] for row in self)
+        return (row[0] for row in self._fetch(one=False))
 
     @property
     def rowcount(self) -> int:
@@ -197,7 +211,7 @@ def execute(conn: Connection, statement: Any, params: Mapping[str, Any] | None =
         cursor = _driver(conn).execute(sql, values)
     except sqlite3.Error as exc:
         raise DBAPIError.instance(sql, values, exc, sqlite3.Error) from exc
-    return Rows(cursor, plan.results)
+    return Rows(cursor, plan.results, sql, values)
 
 
 def execute_many(conn: Connection, statement: Any, rows: Sequence[Mapping[str, Any]]) -> None:
@@ -207,7 +221,7 @@ def execute_many(conn: Connection, statement: Any, rows: Sequence[Mapping[str, A
     keys = tuple(sorted(rows[0]))
     plan = _plan(conn, statement, keys)
     if plan is None or plan.expanding or plan.results is not None \
-            or any(len(row) != len(keys) for row in rows):
+            or any(tuple(sorted(row)) != keys for row in rows[1:]):
         conn.execute(statement, [dict(row) for row in rows])
         return
     sql = plan.sql

@@ -135,8 +135,8 @@ class Message(SQLModel, table=True):
     # Forgotten: kept in the person's browsable history, never sent to Claude again (not in
     # prompts, summaries, search_history or read_day). See cms/memory/forget.py.
     hidden: bool = False
-    # Raised by a trigger at any change to the message (migration 0011): what a reader
-    # that keeps messages between turns compares (storage.queries.TalkReader).
+    # Drawn at random by a trigger at its insert and at any change (migrations 0011, 0012):
+    # what a reader that keeps messages between turns compares (storage.queries.TalkReader).
     rev: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
@@ -182,8 +182,8 @@ class TimelineEntry(SQLModel, table=True):
     claimed_by: str | None = None
     claimed_until: str | None = None
     last_error: str | None = None
-    # Raised by a trigger at any change to the line (migration 0012): what a reader that
-    # keeps lines between renders compares (storage.queries.LineReader).
+    # Drawn at random by a trigger at its insert and at any change (migration 0012): what
+    # a reader that keeps lines between renders compares (storage.queries.LineReader).
     rev: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 

@@ -121,7 +121,7 @@ _TALK_REV = sa_select(col(Message.rev), *_TALK.selected_columns).where(
 
 class _KeptRows(Generic[_Kept]):
     """Rows read before every request, keeping the ones already held: each read asks only
-    for the ids and revisions (a ``rev`` column, raised by a trigger at any change, from any
+    for the ids and revisions (a ``rev`` column, drawn anew by a trigger at any change, from any
     process) and reads in full the rows it has not seen at that revision. It holds the rows
     of its last read only."""
 

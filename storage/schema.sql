@@ -223,9 +223,9 @@ CREATE INDEX ix_message_tail2 ON message (lower(substr(text, -2)));
 
 CREATE TRIGGER message_rev_new AFTER INSERT ON message BEGIN UPDATE message SET rev = random() >> 2 WHERE id = new.id; END;
 
-CREATE TRIGGER message_rev AFTER UPDATE OF thread_id, day, tab, tab_label, role, text, content_json, ts, token_estimate, status, segment_id, hidden ON message BEGIN UPDATE message SET rev = old.rev + 1 WHERE id = new.id; END;
-
 CREATE TRIGGER timelineentry_rev_new AFTER INSERT ON timelineentry BEGIN UPDATE timelineentry SET rev = random() >> 2 WHERE id = new.id; END;
 
-CREATE TRIGGER timelineentry_rev AFTER UPDATE OF level, segment_id, parent_id, day_from, day_to, start_ts, end_ts, tabs, first_message_id, summary ON timelineentry BEGIN UPDATE timelineentry SET rev = old.rev + 1 WHERE id = new.id; END;
+CREATE TRIGGER timelineentry_rev AFTER UPDATE OF level, segment_id, parent_id, day_from, day_to, start_ts, end_ts, tabs, first_message_id, summary ON timelineentry BEGIN UPDATE timelineentry SET rev = random() >> 2 WHERE id = new.id; END;
+
+CREATE TRIGGER message_rev AFTER UPDATE OF thread_id, day, tab, tab_label, role, text, content_json, ts, token_estimate, status, segment_id, hidden ON message BEGIN UPDATE message SET rev = random() >> 2 WHERE id = new.id; END;
 

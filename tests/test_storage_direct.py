@@ -175,3 +175,59 @@ def test_ti_lines_kept_between_renders_follow_every_change(
         assert [line.summary for line in reader.top_level(conn)] == ["週の話", "書き直した話"]
     other.close()
     db.close()
+
+
+def test_a_damaged_page_met_while_rows_are_read_is_explained(tmp_path: Path) -> None:
+    """sqlite3 reads a row when it is fetched: a damaged page met after the first row
+    must still come out as the plain sentence, not a raw driver error."""
+    import sqlite3
+
+    home = tmp_path / "home"
+    db = Database(home)
+    with db.transaction() as conn:
+        thread = queries.day_thread_id(conn, "2026-03-02", "2026-03-02T09:00:00+09:00")
+        for i in range(400):
+            queries.insert_message(
+                conn, thread_id=thread, day="2026-03-02", tab="chat", tab_label="chat",
+                role=MessageRole.USER, text=f"m{i} " + "x" * 900, content_json=None,
+                ts="2026-03-02T09:00:00+09:00", token_estimate=3,
+                status=MessageStatus.COMPLETE, hidden=False)
+    db.close()
+    raw = sqlite3.connect(home / "monet.db")
+    raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    raw.execute("PRAGMA journal_mode=DELETE")
+    size = raw.execute("PRAGMA page_size").fetchone()[0]
+    leaves = [row[0] for row in raw.execute(
+        "SELECT pageno FROM dbstat WHERE name = 'message' AND pagetype = 'leaf' "
+        "ORDER BY pageno")]
+    raw.close()
+    data = bytearray((home / "monet.db").read_bytes())
+    page = leaves[-2] - 1  # (dbstat counts pages from 1)
+    data[page * size:(page + 1) * size] = b"\xff" * size
+    (home / "monet.db").write_bytes(bytes(data))
+    db = Database(home, migrate=False)
+    with pytest.raises(DatabaseError, match="is damaged"), db.transaction() as conn:
+        queries.user_messages_after(conn, 0)
+    db.close()
+
+
+def test_a_line_read_in_a_rolled_back_transaction_is_not_kept(tmp_path: Path) -> None:
+    """A rebuild that fails ("prompt too long") rolls back what its render read; the next
+    change to that line must not come back with the revision the reader holds."""
+    from storage.models import TimelineEntry
+
+    db = Database(tmp_path / "home")
+    with db.transaction() as conn:
+        queries.insert_many(conn, TimelineEntry, [_line_row("2026-01-01", 1, "C0")])
+    reader = queries.LineReader()
+    with db.transaction() as conn:
+        assert [line.summary for line in reader.top_level(conn)] == ["C0"]
+    with pytest.raises(RuntimeError), db.transaction() as conn:
+        conn.execute(update(TimelineEntry).values(summary="C1, rolled back"))
+        assert [line.summary for line in reader.top_level(conn)] == ["C1, rolled back"]
+        raise RuntimeError("the prompt is too long")
+    with db.transaction() as conn:  # one change, later (a forget rewriting the line)
+        conn.execute(update(TimelineEntry).values(summary="C2"))
+    with db.transaction() as conn:
+        assert [line.summary for line in reader.top_level(conn)] == ["C2"]
+    db.close()
