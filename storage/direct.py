@@ -8,8 +8,8 @@ way and 75 us here. So the statements of ``storage/queries.py`` are compiled onc
 SQLAlchemy, from the same Core constructs (the SQL stays portable), and run here:
 
 - binds are positional, each through its type's bind processor, as SQLAlchemy does;
-  constants in the statement are bound once; an expanding ``IN`` list becomes as many
-  placeholders as it has values (one plan per length);
+  constants in the statement (a constant ``IN`` list too) are bound once; an ``IN`` list
+  given at run time is spelt out there, as many placeholders as it holds values;
 - an insert's Python-side scalar defaults are bound as constants;
 - result values go through their types' result processors (a ``bool`` column comes back
   as ``bool``, an enum column as its member).
@@ -79,12 +79,12 @@ class _Plan:
             else:  # a constant of the statement, or a column's default
                 value = defaults[bind.key] if bind.key in defaults else bind.value
                 self.slots.append((None, processor(value) if processor else value, None, None))
-        #: (column index, result processor) of the columns that have one, or None
-        self.results: list[tuple[int, Callable[[Any], Any]]] | None = None
         columns = getattr(compiled, "_result_columns", None) or []
         processors = [(i, c.type._cached_result_processor(dialect, None))
                       for i, c in enumerate(columns)]
-        self.results = [(i, p) for i, p in processors if p is not None] or None
+        #: (column index, result processor) of the columns that have one, or None
+        self.results: list[tuple[int, Callable[[Any], Any]]] | None = [
+            (i, p) for i, p in processors if p is not None] or None
 
     def values(self, params: Mapping[str, Any]) -> tuple[str, list[Any]]:
         """The SQL (its ``IN`` lists spelt out) and the positional values for ``params``."""
@@ -92,7 +92,8 @@ class _Plan:
         out: list[Any] = []
         for name, constant, processor, placeholder in self.slots:
             if placeholder is not None:  # an IN list: as many values as it holds
-                items = list(params[placeholder if name is None else name])
+                assert name is not None  # (a constant list was spelt out in the plan)
+                items = list(params[name])
                 if not items:
                     raise _Unsupported("an empty IN list")
                 sql = sql.replace(f"__[POSTCOMPILE_{placeholder}]",
