@@ -231,3 +231,27 @@ def test_a_line_read_in_a_rolled_back_transaction_is_not_kept(tmp_path: Path) ->
     with db.transaction() as conn:
         assert [line.summary for line in reader.top_level(conn)] == ["C2"]
     db.close()
+
+
+@pytest.mark.parametrize("deferred", [True, False])
+def test_the_path_before_a_request_leaves_no_wal_checkpoint(tmp_path: Path,
+                                                            deferred: bool) -> None:
+    """SQLite checkpoints the WAL (syncing the database file) on whichever commit finds it
+    over 1,000 pages. The message's commit and the request's preparation defer it to the
+    next commit that does not, such as storing the reply; the setting is restored."""
+    import sqlite3
+
+    db = Database(tmp_path / "home")
+    for i in range(60):  # ~6 MB: past 1,000 pages of 4 KB
+        with db.transaction(defer_checkpoint=deferred) as conn:
+            queries.put_setting(conn, f"big{i}", '"' + "x" * 100_000 + '"')
+    other = sqlite3.connect(db.path)
+    _busy, frames, _done = other.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    other.close()
+    if deferred:
+        assert frames > 1000  # nothing was checkpointed on the way
+    else:
+        assert frames < 1000  # SQLite's own checkpoint ran on some commit
+    with db.transaction() as conn:  # the pooled connection has SQLite's default again
+        assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 1000
+    db.close()

@@ -249,7 +249,7 @@ class ContextManager:
         ts = now.isoformat()
         label = self.settings.tab_label(tab)
         estimate = self.estimator.count(user_turn_text(label, ts, text))
-        with self.db.transaction() as conn:
+        with self.db.transaction(defer_checkpoint=True) as conn:
             current_day, _tab, current_thread = queries.turn_state(conn)
             day = day_of(now, self.settings.day_start_time)
             if current_day and day < current_day:
@@ -424,7 +424,7 @@ class ContextManager:
         joined to the same connection (the roll-ups use the ORM), whose writes commit with
         the connection's transaction. (SQLite's transaction begins at the first write: the
         reads before it hold no lock.)"""
-        with self.db.transaction() as conn:
+        with self.db.transaction(defer_checkpoint=True) as conn:
             prepared = self._steady(conn)
             if prepared is None:
                 with Session(bind=conn) as session:  # (joined: it flushes, never commits)
