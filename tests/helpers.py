@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
@@ -120,3 +121,27 @@ def ti_text(body: dict[str, Any]) -> str:
 
 
 __all__ = ["CountingSummarizer", "Turn", "World", "ti_text", "turn_texts"]
+
+
+def write_between_reads(monkeypatch: Any, revisions: Any, write: Callable[[], None]) -> None:
+    """Make another writer's ``write`` land between a kept-rows reader's two reads: right
+    after the driver path has answered the ``revisions`` statement (the ids and revisions),
+    before the reader reads the rows in full (``storage.queries._KeptRows``)."""
+    from storage import direct
+
+    real = direct.execute
+
+    def execute(conn: Any, statement: Any, *args: Any, **kwargs: Any) -> Any:
+        result = real(conn, statement, *args, **kwargs)
+        if statement is not revisions:
+            return result
+        rows = result.all()
+        write()
+
+        class Rows:
+            def all(self) -> list[Any]:
+                return rows
+
+        return Rows()
+
+    monkeypatch.setattr(direct, "execute", execute)

@@ -14,7 +14,7 @@ from cms.context.timeline import PENDING_MARKER
 from cms.settings import Settings, SettingsError
 from storage import queries
 from storage.models import Message, TimelineEntry
-from tests.helpers import CountingSummarizer, World, ti_text, turn_texts
+from tests.helpers import CountingSummarizer, World, ti_text, turn_texts, write_between_reads
 
 
 def settings(**kw: object) -> Settings:
@@ -496,7 +496,6 @@ def test_a_message_folded_between_the_readers_two_reads_is_left_out(
     message another process folds in between is not sent as raw talk."""
     import sqlite3
 
-    from storage import direct
     from storage.models import MessageRole, MessageStatus
 
     world = World(home, settings())
@@ -511,31 +510,18 @@ def test_a_message_folded_between_the_readers_two_reads_is_left_out(
                 status=MessageStatus.COMPLETE, hidden=False)
     reader = queries.TalkReader()
     other = sqlite3.connect(db.path)
+
+    def fold_m0() -> None:  # another writer folds m0
+        other.execute("INSERT INTO fold (kind, day, created_ts, segment_count) "
+                      "VALUES ('ceiling', '2026-03-02', 'x', 1)")
+        other.execute("INSERT INTO segment (thread_id, fold_id, day, tab, "
+                      "first_message_id, last_message_id, start_ts, end_ts, tokens) "
+                      "VALUES (1, 1, '2026-03-02', 'chat', 1, 1, 'a', 'b', 3)")
+        other.execute("UPDATE message SET segment_id = 1 WHERE id = 1")
+        other.commit()
+
+    write_between_reads(monkeypatch, queries._REVS_OF_DAY, fold_m0)
     with db.transaction() as conn:
-        real = direct.execute
-        calls = {"n": 0}
-
-        def execute(conn, statement, *args, **kwargs):  # type: ignore[no-untyped-def]
-            result = real(conn, statement, *args, **kwargs)
-            calls["n"] += 1
-            if calls["n"] == 1:  # after the ids and revisions: another writer folds m0
-                rows = result.all()
-                other.execute("INSERT INTO fold (kind, day, created_ts, segment_count) "
-                              "VALUES ('ceiling', '2026-03-02', 'x', 1)")
-                other.execute("INSERT INTO segment (thread_id, fold_id, day, tab, "
-                              "first_message_id, last_message_id, start_ts, end_ts, tokens) "
-                              "VALUES (1, 1, '2026-03-02', 'chat', 1, 1, 'a', 'b', 3)")
-                other.execute("UPDATE message SET segment_id = 1 WHERE id = 1")
-                other.commit()
-
-                class Rows:
-                    def all(self) -> list[object]:
-                        return rows
-
-                return Rows()
-            return result
-
-        monkeypatch.setattr(direct, "execute", execute)
         talk = reader.raw_of_day(conn, "2026-03-02")
     other.close()
     assert [m.text for m in talk] == ["m1", "m2"]

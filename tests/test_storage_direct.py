@@ -19,6 +19,7 @@ from storage.models import (
     Setting,
     ThreadKind,
 )
+from tests.helpers import write_between_reads
 
 
 def _store(db: Database, count: int) -> list[int]:
@@ -151,26 +152,15 @@ def test_ti_lines_kept_between_renders_follow_every_change(
         assert kept == queries.top_level_lines(conn)
         assert [line.summary for line in kept] == ["一日目の話", "週の話", "書き直した話"]
 
-    real = direct.execute
     other = sqlite3.connect(db.path)
 
-    def execute(conn, statement, *args, **kwargs):  # type: ignore[no-untyped-def]
-        result = real(conn, statement, *args, **kwargs)
-        if statement is queries._TOP_LINE_REVS:  # after the ids and revisions were read
-            rows = result.all()
-            other.execute("DELETE FROM timelineentry WHERE id = 1")
-            other.commit()
-
-            class Rows:
-                def all(self) -> list[object]:
-                    return rows
-
-            return Rows()
-        return result
+    def delete_line() -> None:
+        other.execute("DELETE FROM timelineentry WHERE id = 1")
+        other.commit()
 
     with sqlite3.connect(db.path) as writer:
         writer.execute("UPDATE timelineentry SET summary = '消される話' WHERE id = 1")
-    monkeypatch.setattr(direct, "execute", execute)
+    write_between_reads(monkeypatch, queries._TOP_LINE_REVS, delete_line)
     with db.transaction() as conn:
         assert [line.summary for line in reader.top_level(conn)] == ["週の話", "書き直した話"]
     other.close()
