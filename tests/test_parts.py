@@ -84,6 +84,33 @@ def test_summary_terms_are_cjk_pairs_but_hiragana_only_ones_and_latin_words() ->
     assert terms == ("visited", "tokyo", "tower", "私は", "は東", "東京", "京に", "に行", "行き",
                      "々〆", "〆ー")  # not きま, まし, した (hiragana only)
 
+def test_summary_sentences_are_cut_as_the_lookbehind_split_cuts_them() -> None:
+    """The sentence scan gives what ``re.split`` on the lookbehinds gave (each piece's
+    white space made one space, pieces under two characters dropped), on random texts of
+    the characters that matter: marks, "." and ";" before and not before a space, line
+    breaks, and white space ``str.split`` and ``\\s`` both know (ideographic, NEL, NBSP,
+    the separators)."""
+    import random
+    import re
+
+    from cms.librarian.summarizer import _LABEL, _sentences
+
+    old_end, spaces = re.compile(r"(?<=[。！？!?])|\n+|(?<=[.;])\s+"), re.compile(r"\s+")
+
+    def by_split(text: str) -> tuple[str, ...]:
+        text = _LABEL.sub("", text.strip())
+        parts = (spaces.sub(" ", p).strip() for p in old_end.split(text))
+        return tuple(p for p in parts if len(p) >= 2)
+
+    rng = random.Random(5)
+    alphabet = list("ab日本 。！？!?.;\n\r\t\u3000\x85\xa0\x1c\u2028[]")
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
+             for _ in range(20_000)]
+    texts += ["[work] 予算は3万円。Then we agreed; fine.\nOK!? end", "Dr. Smith;x. y"]
+    wrong = [t for t in texts if _sentences.__wrapped__(t) != by_split(t)]
+    assert wrong == []
+
+
 
 def test_day_boundary() -> None:
     four = time(4, 0)

@@ -262,10 +262,10 @@ class Librarian:
             assert first is not None and last is not None
             if not self._model_open(report):
                 continue  # the fold shows a placeholder; a later pass writes the line
-            if not self._claim_run(first, last):
+            claimed = self._claim_run(run)
+            if claimed is None:
                 continue
-            with self.db.transaction() as conn:  # read again: a forget may have come between
-                run = self._reload(conn, run)
+            run = claimed
             shown = [Turn(m.role, m.text) for m in run if not m.hidden]
             try:
                 summary = self.summarizer.summarize(shown) if shown else FORGOTTEN_TEXT
@@ -303,19 +303,21 @@ class Librarian:
             r.segment_id is None and r.hidden == hidden.get(r.id) for r in rows
         )
 
-    def _claim_run(self, first: int, last: int) -> bool:
+    def _claim_run(self, run: Sequence[Talk]) -> list[Talk] | None:
         """Claim a run for this librarian: an empty row (one per run: the table's unique
-        key refuses a second)."""
+        key refuses a second). Returns the run's messages as they are now (read again in
+        the claim's transaction: a forget may have come between), None when not claimed."""
         try:
             with self.db.transaction() as conn:
-                queries.insert_row(conn, Presummary, first_message_id=first,
-                                   last_message_id=last, summary="", source=self._claim_name,
+                queries.insert_row(conn, Presummary, first_message_id=run[0].id,
+                                   last_message_id=run[-1].id, summary="",
+                                   source=self._claim_name,
                                    created_ts=self.clock.now().isoformat())
+                return self._reload(conn, run)
         except IntegrityError:
-            return False  # another librarian took it
+            return None  # another librarian took it
         except DatabaseError:
-            return False  # locked by another writer: tried again at the next pass
-        return True
+            return None  # locked by another writer: tried again at the next pass
 
     def _drop_run(self, first: int, last: int) -> None:
         with self.db.transaction() as conn:
