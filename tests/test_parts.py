@@ -77,6 +77,29 @@ def test_a_text_counted_by_its_lines_counts_as_a_whole() -> None:
     assert count_by_lines(CharEstimator(), "ab\ncd\n\n e") == len("ab\ncd\n\n e")
 
 
+def test_line_pieces_cut_as_the_lookaround_split_and_count_all_sums_counts() -> None:
+    """``line_pieces`` cuts where ``re.split`` on ``(?<=\\n)(?=\\S)`` cut (white space
+    that ``str.isspace`` and ``\\s`` both know included), and ``count_all`` is the sum of
+    the single counts, remembered or not, with a ratio rounding each text."""
+    import random
+    import re
+
+    from cms.tokens import CharEstimator, TiktokenEstimator, count_all, line_pieces
+
+    rng = random.Random(11)
+    alphabet = list("ab日 \n\n\t\r\u3000\x85\xa0\x1c\u2028\u200b")
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+             for _ in range(20_000)]
+    starts = re.compile(r"(?<=\n)(?=\S)")
+    assert [t for t in texts if line_pieces(t) != starts.split(t)] == []
+    one, many = TiktokenEstimator(ratio=1.3), TiktokenEstimator(ratio=1.3)
+    lines = ["", "a", "2026-05-01 [chat] ラーメン", "Q3 plan.", "a", "🙂👍🏽", *texts[:300]]
+    many.count(lines[2])  # one remembered before, the rest not
+    assert count_all(many, lines) == sum(one.count(t) for t in lines)
+    assert count_all(many, lines) == sum(one.count(t) for t in lines)  # all remembered now
+    assert count_all(CharEstimator(), lines) == sum(len(t) for t in lines)
+
+
 def test_summary_terms_are_cjk_pairs_but_hiragana_only_ones_and_latin_words() -> None:
     from cms.librarian.summarizer import _terms
 

@@ -21,7 +21,7 @@ from sqlmodel import Session, select
 
 from cms.clock import hhmm, parse_ts
 from cms.librarian.summarizer import OfflineSummarizer
-from cms.tokens import TokenEstimator, count_by_lines
+from cms.tokens import TokenEstimator, count_all, count_by_lines
 from storage import queries
 from storage.models import (
     Fold,
@@ -384,8 +384,9 @@ def render_timeline(
     def tokens_of(lines: Sequence[str]) -> int:
         """The TI's tokens as the sum of its lines' (each counted once per text: the
         estimator remembers them), so a render encodes only the lines that are new."""
-        return estimator.count(ti_header(rendered_day)) + sum(
-            estimator.count(line) + 1 for line in (lines or [EMPTY_TI]))
+        shown = lines or [EMPTY_TI]
+        return estimator.count(ti_header(rendered_day)) + count_all(estimator, shown) + len(
+            shown)
 
     limit = budget
     while True:
