@@ -50,7 +50,11 @@ _Kept = TypeVar("_Kept")
 
 
 def _conn(db: Db) -> Connection:
-    return db if isinstance(db, Connection) else db.connection()
+    if isinstance(db, Connection):
+        return db
+    if isinstance(db.bind, Connection):
+        return db.bind  # a Session joined to a connection's transaction (a rebuild's)
+    return db.connection()
 
 
 def run(db: Db, statement: Any, params: dict[str, Any] | None = None) -> Any:
