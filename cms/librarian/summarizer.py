@@ -144,26 +144,26 @@ class OfflineSummarizer:
         """Nothing to release."""
 
     def summarize(self, turns: Sequence[Turn]) -> str:
-        weights: Counter[str] = Counter()
         talk = [turn for turn in turns if turn.role != MessageRole.TOOL]
-        candidates: list[str] = []
+        candidates = [s for turn in talk if turn.role == MessageRole.USER
+                      for s in _sentences(turn.text)]
+        if not candidates:  # (only then are Claude's sentences split)
+            candidates = [s for turn in talk for s in _sentences(turn.text)]
+        if len(candidates) <= 1:  # nothing to rank: the words' weights are not needed
+            return _trim(candidates[0], self.max_chars) if candidates else "（内容なし）"
+        weights: Counter[str] = Counter()
         for turn in talk:
             terms = _terms(turn.text)
             weights.update(terms)
             if turn.role == MessageRole.USER:
                 weights.update(terms)  # the person's own words count twice
-                candidates.extend(_sentences(turn.text))
-        if not candidates:  # (only then are Claude's sentences split)
-            candidates = [s for turn in talk for s in _sentences(turn.text)]
-        if not candidates:
-            return "（内容なし）"
         return self._pick(candidates, weights, self.max_chars)
 
     def condense(self, lines: Sequence[str], max_chars: int) -> str:
         """Several summary lines into one, for TI roll-ups."""
         candidates = [_spaced(line) for line in lines if line.strip()]
-        if not candidates:
-            return "（内容なし）"
+        if len(candidates) <= 1:
+            return _trim(candidates[0], max_chars) if candidates else "（内容なし）"
         weights: Counter[str] = Counter()
         for line in candidates:
             weights.update(set(_terms(line)))
