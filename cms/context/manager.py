@@ -52,6 +52,8 @@ from storage.queries import PromptRecord, Talk
 TAIL_SHARE = 4
 DRAFT_KEY = "reply_draft"  # the reply while it streams, so that kill -9 loses none of it
 _UNSENDABLE = re.compile("[\ud800-\udfff\x00]")
+#: Today's turns read in a request's transaction, by (day, thread) as the state named them.
+TurnsRead = dict[tuple[str, int | None], Sequence[Talk]]
 
 
 def clean_text(text: str) -> str:
@@ -425,18 +427,23 @@ class ContextManager:
         the connection's transaction. (SQLite's transaction begins at the first write: the
         reads before it hold no lock.)"""
         with self.db.transaction(defer_checkpoint=True) as conn:
-            prepared = self._steady(conn)
+            read: TurnsRead = {}
+            prepared = self._steady(conn, read)
             if prepared is None:
                 with Session(bind=conn) as session:  # (joined: it flushes, never commits)
-                    prepared = self._rebuilt(session)
+                    prepared = self._rebuilt(session, read)
                     session.flush()
             prepared.newest_id = queries.newest_message_id(conn)
         return prepared
 
-    def _steady(self, conn: Connection) -> PreparedRequest | None:
+    def _steady(self, conn: Connection,
+                read: TurnsRead) -> PreparedRequest | None:
         """The body between rebuild points (nearly every request): the stored blocks and
         today's turns, read without loading the prompt state as an ORM object. None when
-        any rebuild point is due; ``_rebuilt`` then applies it (the same conditions)."""
+        any rebuild point is due; ``_rebuilt`` then applies it (the same conditions), with
+        today's turns as read here (``read``, by day and thread) when it needs the same.
+        (A change landing between the two reads could land as well between ``_rebuilt``'s
+        own read and its fold: a fold's first write is what locks the database.)"""
         state = queries.load_prompt(conn)
         if (
             not state.ti_text
@@ -453,13 +460,17 @@ class ContextManager:
             return None
         raw = self._raw(conn, state)
         if self.settings.sunset_model and self._over_ceiling(raw):
+            read[(state.current_day, state.current_thread_id)] = raw
             return None
         prepared = self._build(conn, state, raw)
         needed = self.calibrated(prepared.estimated_input_tokens) + self.settings.max_tokens
         return None if needed > self.settings.context_window else prepared
 
-    def _rebuilt(self, session: Session) -> PreparedRequest:
-        """Apply every due rebuild point, then build the body."""
+    def _rebuilt(self, session: Session,
+                 read: TurnsRead | None = None
+                 ) -> PreparedRequest:
+        """Apply every due rebuild point, then build the body. ``read``: today's turns as
+        ``_steady`` read them in this transaction (by day and thread), if it did."""
         state = queries.load_prompt(session)
         loaded = copy.copy(state)
         dirty = False
@@ -499,7 +510,9 @@ class ContextManager:
             dirty = True
         raw: Sequence[Talk] | None = None
         if self.settings.sunset_model:
-            raw = self._raw(session, state)
+            raw = (read or {}).get((state.current_day, state.current_thread_id))
+            if raw is None:
+                raw = self._raw(session, state)
             if self._ceiling_fold(session, state, raw):
                 dirty, raw = True, None  # folded: read today's turns again
         if dirty or not state.ti_text:
