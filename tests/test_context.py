@@ -546,3 +546,34 @@ def test_a_request_is_in_the_ledger_even_when_storing_its_reply_fails(home: Path
     with w.db.session() as session:
         assert len(session.exec(select(UsageRecord)).all()) == 2
     w.close()
+
+
+def test_a_rendered_timeline_counts_its_text_exactly(tmp_path: Path) -> None:
+    """The TI's tokens are its text's count (line by line, with the breaks), not "each
+    line plus one": a line ending in a mark can take its break into the same token, and
+    the head's choice counts the tail by the same lines."""
+    from cms.context import timeline
+    from cms.tokens import TiktokenEstimator
+    from storage import Database, queries
+    from storage.models import TimelineEntry, TimelineLevel
+
+    db = Database(tmp_path / "home")
+    endings = ["ラーメンを食べた。", "Q3 plan agreed.", "京都の話…", "budget: 30,000 yen)", "ok!"]
+    with db.session() as session:
+        for i, text in enumerate(endings * 4):
+            session.add(TimelineEntry(level=TimelineLevel.SEGMENT, day_from="2026-04-06",
+                                      day_to="2026-04-06", start_ts="2026-04-06T09:00:00+09:00",
+                                      end_ts="2026-04-06T09:30:00+09:00", tabs="chat",
+                                      first_message_id=i + 1, summary=text))
+        session.flush()
+        estimator = TiktokenEstimator()
+        rendered = timeline.render_timeline(
+            session, rendered_day="2026-04-07", estimator=estimator, budget=100_000,
+            visible=lambda _e: True, created_ts="2026-04-07T09:00:00+09:00",
+            reader=queries.LineReader())
+    db.close()
+    whole = TiktokenEstimator(memo_chars=0).count(rendered.text)
+    assert rendered.tokens == whole
+    lines = rendered.text.split("\n")[2:]  # (after the header's two lines)
+    plus_one = estimator.count(timeline.TI_HEADER) + sum(estimator.count(x) + 1 for x in lines)
+    assert plus_one != whole  # the old sum differs on these lines

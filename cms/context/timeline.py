@@ -21,7 +21,7 @@ from sqlmodel import Session, select
 
 from cms.clock import hhmm, parse_ts
 from cms.librarian.summarizer import OfflineSummarizer
-from cms.tokens import TokenEstimator, count_all, count_by_lines
+from cms.tokens import TokenEstimator, count_by_lines
 from storage import queries
 from storage.models import (
     Fold,
@@ -381,13 +381,6 @@ def render_timeline(
     full only the lines new or changed since)."""
     summarizer = OfflineSummarizer()
 
-    def tokens_of(lines: Sequence[str]) -> int:
-        """The TI's tokens as the sum of its lines' (each counted once per text: the
-        estimator remembers them), so a render encodes only the lines that are new."""
-        shown = lines or [EMPTY_TI]
-        return estimator.count(ti_header(rendered_day)) + count_all(estimator, shown) + len(
-            shown)
-
     limit = budget
     while True:
         # plain rows (a render happens inside a request's preparation); a roll-up, which
@@ -395,7 +388,11 @@ def render_timeline(
         read = reader.top_level(session) if reader else queries.top_level_lines(session)
         entries = [e for e in read if visible(e)]
         lines = [_line_text(e) for e in entries]
-        total = tokens_of(lines)
+        text = ti_text(rendered_day, lines)
+        # the text's exact count, as the sum of its lines' (with their breaks), which the
+        # estimator remembers: a render encodes only the lines that are new, once (the
+        # head's choice counts the tail by the same lines)
+        total = count_by_lines(estimator, text)
         if not roll_up or total <= limit:
             break
         rollable = [e for e in queries.top_level_entries(session) if visible(e)]
@@ -404,7 +401,6 @@ def render_timeline(
         # once rolling up, go on to well under the budget: roll-ups (which rewrite the
         # cached head) then come every few days, not at every sunset
         limit = int(budget * ROLLUP_LOW_WATER)
-    text = ti_text(rendered_day, lines)
     pending = [e.id for e in entries if e.summary is None]
     first = next((i for i, e in enumerate(entries) if e.summary is None), len(entries))
     return RenderedTimeline(text=text, tokens=total, pending_ids=pending,
