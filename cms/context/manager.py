@@ -675,7 +675,7 @@ class ContextManager:
     def _ti_filter(self, session: Session, state: PromptRecord) -> timeline.EntryFilter:
         if self.settings.sunset_model or state.current_thread_id is None:
             return lambda entry: True
-        return timeline.thread_scope_filter(session, session.get(Thread, state.current_thread_id))
+        return timeline.thread_scope_filter(session, state.current_thread_id)
 
     def _render(self, session: Session, state: PromptRecord) -> None:
         """Render the pinned, context and TI blocks at a rebuild point into ``state`` (the

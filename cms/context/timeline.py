@@ -28,7 +28,6 @@ from storage.models import (
     FoldKind,
     MessageRole,
     Segment,
-    Thread,
     TimelineEntry,
     TimelineLevel,
 )
@@ -407,30 +406,13 @@ def render_timeline(
                             pending_lines=len(entries) - first)
 
 
-def thread_scope_filter(session: Session, thread: Thread | None) -> EntryFilter:
-    """Thread model: leave out the current thread's segments that are raw again."""
-    if thread is None:
+def thread_scope_filter(db: queries.Db, thread_id: int | None) -> EntryFilter:
+    """Thread model: leave out the current thread's segments that are raw again (read
+    with one Core statement: a render happens inside a request's preparation)."""
+    if thread_id is None:
         return lambda entry: True
-    segment_ids = [
-        e.segment_id for e in queries.top_level_entries(session) if e.segment_id is not None
-    ]
-    segments = queries.segments_by_id(session, segment_ids)
-
-    def visible(entry: TimelineEntry | Line) -> bool:
-        if entry.segment_id is None:
-            return True
-        segment = segments.get(entry.segment_id)
-        if segment is None:
-            seg = session.get(Segment, entry.segment_id)
-            if seg is None:
-                return True
-            segment = seg
-        return not (
-            segment.thread_id == thread.id
-            and segment.last_message_id >= thread.raw_from_message_id
-        )
-
-    return visible
+    raw_again = queries.segments_raw_again(db, thread_id)
+    return lambda entry: entry.segment_id is None or entry.segment_id not in raw_again
 
 
 def pending_ids_from_json(text: str) -> set[int]:
