@@ -13,7 +13,7 @@ import json
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, Protocol
 
@@ -63,9 +63,10 @@ class TiktokenEstimator:
                     self._memo_size -= len(old)
         return math.ceil(n * self.ratio)
 
-    def count_all(self, texts: Iterable[str]) -> int:
+    def count_all(self, texts: Sequence[str]) -> int:
         """``sum(self.count(t) for t in texts)``, with the lock taken once for the texts
-        it remembers (a rebuild sums the Timeline Index's lines, known but a few)."""
+        it remembers (a rebuild sums the Timeline Index's lines, known but a few). A
+        sequence, not a generator: nothing may count while the lock is held."""
         total, unknown, ratio = 0, [], self.ratio
         with self._lock:
             memo = self._memo
@@ -79,7 +80,7 @@ class TiktokenEstimator:
         return total + sum(self.count(text) for text in unknown)
 
 
-def count_all(estimator: TokenEstimator, texts: Iterable[str]) -> int:
+def count_all(estimator: TokenEstimator, texts: Sequence[str]) -> int:
     """The tokens of ``texts``, counted one by one and summed (an estimator's own
     ``count_all`` when it has one)."""
     many = getattr(estimator, "count_all", None)
@@ -114,7 +115,6 @@ def line_pieces(text: str) -> list[str]:
             current = f"{current}\n{part}"
     pieces.append(current)
     return pieces
-
 
 
 def count_by_lines(estimator: TokenEstimator, text: str) -> int:

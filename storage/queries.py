@@ -537,20 +537,17 @@ class LineReader(_KeptRows[Line]):
         return self._read(db, _TOP_LINE_REVS, {}, lambda _line: True)
 
 
-_RAW_FROM = sa_select(col(Thread.raw_from_message_id)).where(
-    col(Thread.id) == bindparam("thread"))
 _RAW_AGAIN = sa_select(col(Segment.id)).where(
     col(Segment.thread_id) == bindparam("thread"),
-    col(Segment.last_message_id) >= bindparam("raw_from"))
+    col(Segment.last_message_id) >= sa_select(col(Thread.raw_from_message_id)).where(
+        col(Thread.id) == bindparam("thread")).scalar_subquery())
 
 
 def segments_raw_again(db: Db, thread_id: int) -> set[int]:
     """Thread model: the ids of the thread's segments whose talk is in the prompt word for
-    word again (from its raw window's start on); none for a thread that is gone."""
-    raw_from = run(db, _RAW_FROM, {"thread": thread_id}).scalar()
-    if raw_from is None:
-        return set()
-    return set(run(db, _RAW_AGAIN, {"thread": thread_id, "raw_from": raw_from}).scalars())
+    word again (from its raw window's start on); none for a thread that is gone (the
+    subquery is NULL, and no comparison with it holds)."""
+    return set(run(db, _RAW_AGAIN, {"thread": thread_id}).scalars())
 
 
 def pending_count(session: Session) -> int:

@@ -107,6 +107,7 @@ def test_summary_terms_are_cjk_pairs_but_hiragana_only_ones_and_latin_words() ->
     assert terms == ("visited", "tokyo", "tower", "私は", "は東", "東京", "京に", "に行", "行き",
                      "々〆", "〆ー")  # not きま, まし, した (hiragana only)
 
+
 def test_summary_sentences_are_cut_as_the_lookbehind_split_cuts_them() -> None:
     """The sentence scan gives what ``re.split`` on the lookbehinds gave (each piece's
     white space made one space, pieces under two characters dropped), on random texts of
@@ -132,7 +133,6 @@ def test_summary_sentences_are_cut_as_the_lookbehind_split_cuts_them() -> None:
     texts += ["[work] 予算は3万円。Then we agreed; fine.\nOK!? end", "Dr. Smith;x. y"]
     wrong = [t for t in texts if _sentences.__wrapped__(t) != by_split(t)]
     assert wrong == []
-
 
 
 def test_day_boundary() -> None:
