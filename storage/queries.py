@@ -50,11 +50,7 @@ _Kept = TypeVar("_Kept")
 
 
 def _conn(db: Db) -> Connection:
-    if isinstance(db, Connection):
-        return db
-    if isinstance(db.bind, Connection):
-        return db.bind  # a Session joined to a connection's transaction (a rebuild's)
-    return db.connection()
+    return db if isinstance(db, Connection) else db.connection()
 
 
 def run(db: Db, statement: Any, params: dict[str, Any] | None = None) -> Any:
@@ -191,12 +187,12 @@ def _talk(db: Db, query: Any, **params: Any) -> list[Talk]:
     return [Talk(*row) for row in run(db, query, params)]
 
 
-def unsegmented_before_day(session: Session, day: str) -> list[Talk]:
-    return _talk(session, _UNSEGMENTED_BEFORE_DAY, day=day)
+def unsegmented_before_day(db: Db, day: str) -> list[Talk]:
+    return _talk(db, _UNSEGMENTED_BEFORE_DAY, day=day)
 
 
-def unsegmented_of_thread(session: Session, thread_id: int) -> list[Talk]:
-    return _talk(session, _UNSEGMENTED_OF_THREAD, thread=thread_id)
+def unsegmented_of_thread(db: Db, thread_id: int) -> list[Talk]:
+    return _talk(db, _UNSEGMENTED_OF_THREAD, thread=thread_id)
 
 
 _BY_IDS = _TALK.where(_BY_ID.in_(bindparam("ids", expanding=True))).order_by(_BY_ID)
@@ -267,12 +263,12 @@ def load_prompt(db: Db) -> PromptRecord:
     return PromptRecord(*row)
 
 
-def save_prompt(session: Session, record: PromptRecord, loaded: PromptRecord) -> None:
+def save_prompt(db: Db, record: PromptRecord, loaded: PromptRecord) -> None:
     """Write the columns of ``record`` that differ from ``loaded`` (as it was read)."""
     changed = {name: getattr(record, name) for name in PromptRecord.__slots__
                if getattr(record, name) != getattr(loaded, name)}
     if changed:
-        run(session, _SET_STATE, changed)
+        run(db, _SET_STATE, changed)
 
 
 _MAKE_PROMPT_STATE = insert(PromptState).prefix_with("OR IGNORE")
@@ -512,9 +508,9 @@ _TOP_LINES = sa_select(*(col(getattr(TimelineEntry, name)) for name in Line._fie
 ).order_by(col(TimelineEntry.first_message_id), col(TimelineEntry.id))
 
 
-def top_level_lines(session: Session) -> list[Line]:
+def top_level_lines(db: Db) -> list[Line]:
     """``top_level_entries`` as plain values, in the same order."""
-    return list(map(Line._make, run(session, _TOP_LINES)))
+    return list(map(Line._make, run(db, _TOP_LINES)))
 
 
 _TOP_LINE_REVS = sa_select(col(TimelineEntry.id), col(TimelineEntry.rev)).where(
@@ -523,6 +519,30 @@ _TOP_LINE_REVS = sa_select(col(TimelineEntry.id), col(TimelineEntry.rev)).where(
 _TOP_LINES_BY_ID = sa_select(col(TimelineEntry.rev), *_TOP_LINES.selected_columns).where(
     col(TimelineEntry.id).in_(bindparam("ids", expanding=True)),
     col(TimelineEntry.parent_id).is_(None))
+
+
+_CHILD_LINES = sa_select(*_TOP_LINES.selected_columns).where(
+    col(TimelineEntry.parent_id) == bindparam("parent"))
+_SET_PARENT = update(TimelineEntry).where(
+    col(TimelineEntry.id).in_(bindparam("ids", expanding=True))).values(
+    parent_id=bindparam("parent"))
+_UPDATE_LINE = update(TimelineEntry).where(col(TimelineEntry.id) == bindparam("line_id"))
+
+
+def child_lines(db: Db, parent_id: int) -> list[Line]:
+    """The lines a roll-up line was made of."""
+    return [Line(*row) for row in run(db, _CHILD_LINES, {"parent": parent_id})]
+
+
+def set_parent(db: Db, parent_id: int, ids: Sequence[int]) -> None:
+    """Put these lines under a roll-up line (they leave the TI's top level)."""
+    if ids:
+        run(db, _SET_PARENT, {"parent": parent_id, "ids": list(ids)})
+
+
+def update_line(db: Db, line_id: int, **values: Any) -> None:
+    """Write these columns of one Timeline Index line."""
+    run(db, _UPDATE_LINE, {"line_id": line_id, **values})
 
 
 class LineReader(_KeptRows[Line]):
@@ -541,6 +561,16 @@ _RAW_AGAIN = sa_select(col(Segment.id)).where(
     col(Segment.thread_id) == bindparam("thread"),
     col(Segment.last_message_id) >= sa_select(col(Thread.raw_from_message_id)).where(
         col(Thread.id) == bindparam("thread")).scalar_subquery())
+
+
+_SET_RAW_FROM = update(Thread).where(col(Thread.id) == bindparam("thread")).values(
+    raw_from_message_id=bindparam("raw_from"))
+
+
+def set_raw_from(db: Db, thread_id: int, raw_from: int) -> None:
+    """Thread model: the thread's raw window starts at message ``raw_from`` (what was
+    before it is folded); nothing for a thread that is gone."""
+    run(db, _SET_RAW_FROM, {"thread": thread_id, "raw_from": raw_from})
 
 
 def segments_raw_again(db: Db, thread_id: int) -> set[int]:
@@ -821,9 +851,9 @@ _LATEST_SUMMARY = sa_select(
 ).order_by(col(ContextSummary.id).desc()).limit(1)
 
 
-def latest_summary_text(session: Session) -> tuple[str, str, str] | None:
+def latest_summary_text(db: Db) -> tuple[str, str, str] | None:
     """(day, text, created) of the newest daily context summary, or None."""
-    row = run(session, _LATEST_SUMMARY).first()
+    row = run(db, _LATEST_SUMMARY).first()
     return None if row is None else (str(row[0]), str(row[1]), str(row[2]))
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.engine import Connection
-from sqlmodel import Session, col, select
+from sqlmodel import col, select
 
 from cms.clock import Clock, day_of, parse_ts
 from cms.context import context_block, timeline
@@ -42,7 +42,6 @@ from storage.models import (
     MessageRole,
     MessageStatus,
     Setting,
-    Thread,
     TimelineEntry,
     UsageRecord,
 )
@@ -421,18 +420,15 @@ class ContextManager:
     def prepare_request(self) -> PreparedRequest:
         """Apply any due rebuild point, then build the body for the next chat request.
 
-        One connection and one transaction: between rebuild points only reads run; when a
-        rebuild point is due, ``_rebuilt`` checks it again and applies it through a Session
-        joined to the same connection (the roll-ups use the ORM), whose writes commit with
-        the connection's transaction. (SQLite's transaction begins at the first write: the
-        reads before it hold no lock.)"""
+        One connection and one transaction of Core statements: between rebuild points only
+        reads run; when a rebuild point is due, ``_rebuilt`` checks it again and applies it
+        (folds, roll-ups, the render) on the same connection. (SQLite's transaction begins
+        at the first write: the reads before it hold no lock.)"""
         with self.db.transaction(defer_checkpoint=True) as conn:
             read: TurnsRead = {}
             prepared = self._steady(conn, read)
             if prepared is None:
-                with Session(bind=conn) as session:  # (joined: it flushes, never commits)
-                    prepared = self._rebuilt(session, read)
-                    session.flush()
+                prepared = self._rebuilt(conn, read)
             prepared.newest_id = queries.newest_message_id(conn)
         return prepared
 
@@ -466,18 +462,18 @@ class ContextManager:
         needed = self.calibrated(prepared.estimated_input_tokens) + self.settings.max_tokens
         return None if needed > self.settings.context_window else prepared
 
-    def _rebuilt(self, session: Session,
+    def _rebuilt(self, db: queries.Db,
                  read: TurnsRead | None = None
                  ) -> PreparedRequest:
         """Apply every due rebuild point, then build the body. ``read``: today's turns as
         ``_steady`` read them in this transaction (by day and thread), if it did."""
-        state = queries.load_prompt(session)
+        state = queries.load_prompt(db)
         loaded = copy.copy(state)
         dirty = False
         fingerprint = self.fingerprint()
         if state.fingerprint != fingerprint:
             if state.fingerprint:
-                self._event(session, EventName.SETTINGS_CHANGED, {"fingerprint": fingerprint})
+                self._event(db, EventName.SETTINGS_CHANGED, {"fingerprint": fingerprint})
             state.fingerprint = fingerprint
             state.pinned_text = self.pinned()
             state.pinned_tokens = self.estimator.count(state.pinned_text)
@@ -486,9 +482,9 @@ class ContextManager:
             dirty = True
         if self.settings.sunset_model and state.prompt_day != state.current_day:
             if state.prompt_day:
-                folded = self._fold_before_day(session, state.current_day)
+                folded = self._fold_before_day(db, state.current_day)
                 self._event(
-                    session,
+                    db,
                     EventName.SUNSET_FOLD,
                     {
                         "fold_id": folded.id,
@@ -504,24 +500,24 @@ class ContextManager:
             state.prompt_thread_id = state.current_thread_id
             dirty = True
         if state.memory_version != state.memory_rendered:
-            self._event(session, EventName.MEMORY_CHANGED, {"version": state.memory_version})
+            self._event(db, EventName.MEMORY_CHANGED, {"version": state.memory_version})
             dirty = True
-        if self._resolve_pending(session, state):
+        if self._resolve_pending(db, state):
             dirty = True
         raw: Sequence[Talk] | None = None
         if self.settings.sunset_model:
             raw = (read or {}).get((state.current_day, state.current_thread_id))
             if raw is None:
-                raw = self._raw(session, state)
-            if self._ceiling_fold(session, state, raw):
+                raw = self._raw(db, state)
+            if self._ceiling_fold(db, state, raw):
                 dirty, raw = True, None  # folded: read today's turns again
         if dirty or not state.ti_text:
-            self._render(session, state)
-        prepared = self._build(session, state, raw)
+            self._render(db, state)
+        prepared = self._build(db, state, raw)
         needed = self.calibrated(prepared.estimated_input_tokens) + self.settings.max_tokens
         if needed > self.settings.context_window:
-            prepared = self._emergency(session, state, prepared)
-        queries.save_prompt(session, state, loaded)
+            prepared = self._emergency(db, state, prepared)
+        queries.save_prompt(db, state, loaded)
         return prepared
 
     def emergency_fold(self, reason: str = "prompt_too_long") -> bool:
@@ -544,10 +540,10 @@ class ContextManager:
         return True
 
     def _emergency(
-        self, session: Session, state: PromptRecord, prepared: PreparedRequest
+        self, db: queries.Db, state: PromptRecord, prepared: PreparedRequest
     ) -> PreparedRequest:
         window = self.settings.context_window - self.settings.max_tokens
-        raw = self._raw(session, state)
+        raw = self._raw(db, state)
         exchanges = timeline.group_exchanges(raw)
         fixed = self.calibrated(prepared.estimated_input_tokens - prepared.raw_tokens)
         remaining = self.calibrated(prepared.raw_tokens)
@@ -557,9 +553,9 @@ class ContextManager:
             count += 1
         if count:
             detail = {"tokens_before": prepared.raw_tokens, "tokens_after": remaining}
-            self._fold_oldest(session, state, exchanges, count, FoldKind.EMERGENCY, detail)
-            self._render(session, state)
-            prepared = self._build(session, state)
+            self._fold_oldest(db, state, exchanges, count, FoldKind.EMERGENCY, detail)
+            self._render(db, state)
+            prepared = self._build(db, state)
         if self.calibrated(prepared.estimated_input_tokens) > window:
             raise PromptTooLargeError(
                 f"This message is too long for {self.settings.model}: about "
@@ -578,12 +574,12 @@ class ContextManager:
         return self._talk.raw_of_thread(db, state.current_thread_id)
 
     def _new_fold(
-        self, session: Session, kind: FoldKind, messages: Sequence[Talk], thread_id: int | None
+        self, db: queries.Db, kind: FoldKind, messages: Sequence[Talk], thread_id: int | None
     ) -> timeline.Folded:
         if not messages:
             return timeline.NO_FOLD  # an empty day or thread never folds nor summarizes
         return timeline.create_fold(
-            session,
+            db,
             kind=kind,
             day=messages[-1].day,
             thread_id=thread_id,
@@ -593,32 +589,29 @@ class ContextManager:
             max_tokens=self.settings.segment_max_tokens,
         )
 
-    def _fold_before_day(self, session: Session, day: str) -> timeline.Folded:
-        messages = queries.unsegmented_before_day(session, day)
-        return self._new_fold(session, FoldKind.SUNSET, messages, None)
+    def _fold_before_day(self, db: queries.Db, day: str) -> timeline.Folded:
+        messages = queries.unsegmented_before_day(db, day)
+        return self._new_fold(db, FoldKind.SUNSET, messages, None)
 
-    def _fold_thread(self, session: Session, thread_id: int) -> timeline.Folded:
-        messages = queries.unsegmented_of_thread(session, thread_id)
-        return self._new_fold(session, FoldKind.THREAD_SWITCH, messages, thread_id)
+    def _fold_thread(self, db: queries.Db, thread_id: int) -> timeline.Folded:
+        messages = queries.unsegmented_of_thread(db, thread_id)
+        return self._new_fold(db, FoldKind.THREAD_SWITCH, messages, thread_id)
 
     def _fold_raw(
-        self, session: Session, state: PromptRecord, folded: Sequence[Talk], kind: FoldKind
+        self, db: queries.Db, state: PromptRecord, folded: Sequence[Talk], kind: FoldKind
     ) -> timeline.Folded:
         """Move the oldest raw exchanges out of the prompt (sunset day or thread window)."""
         unsegmented = [m for m in folded if m.segment_id is None]
         thread_id = state.current_thread_id if not self.settings.sunset_model else None
-        made = self._new_fold(session, kind, unsegmented, thread_id)
+        made = self._new_fold(db, kind, unsegmented, thread_id)
         if not self.settings.sunset_model and state.current_thread_id is not None and folded:
-            thread = session.get(Thread, state.current_thread_id)
-            if thread is not None and folded[-1].id is not None:
-                thread.raw_from_message_id = folded[-1].id + 1
-                session.add(thread)
-                session.flush()  # today's talk is read next with Core, from the database
+            if folded[-1].id is not None:
+                queries.set_raw_from(db, state.current_thread_id, folded[-1].id + 1)
         return made
 
     def _fold_oldest(
         self,
-        session: Session,
+        db: queries.Db,
         state: PromptRecord,
         exchanges: Sequence[Sequence[Talk]],
         count: int,
@@ -627,9 +620,9 @@ class ContextManager:
     ) -> None:
         """Fold the oldest ``count`` whole exchanges and log the fold's event."""
         folded = [m for ex in exchanges[:count] for m in ex]
-        made = self._fold_raw(session, state, folded, kind)
+        made = self._fold_raw(db, state, folded, kind)
         self._event(
-            session,
+            db,
             FOLD_EVENT[kind],
             {"fold_id": made.id, "exchanges": count, **detail, "pending": made.pending},
         )
@@ -642,7 +635,7 @@ class ContextManager:
         sizes = self._exchange_sizes(timeline.group_exchanges(raw))
         return sum(sizes) > self.settings.ceiling_tokens
 
-    def _ceiling_fold(self, session: Session, state: PromptRecord,
+    def _ceiling_fold(self, db: queries.Db, state: PromptRecord,
                       raw: Sequence[Talk]) -> bool:
         """Over the ceiling: fold the oldest whole exchanges down to the low-water mark."""
         s = self.settings
@@ -653,40 +646,40 @@ class ContextManager:
         if count == 0:
             return False
         detail = {"tokens_before": sum(sizes), "tokens_after": remaining}
-        self._fold_oldest(session, state, exchanges, count, FoldKind.CEILING, detail)
+        self._fold_oldest(db, state, exchanges, count, FoldKind.CEILING, detail)
         return True
 
-    def _resolve_pending(self, session: Session, state: PromptRecord) -> bool:
+    def _resolve_pending(self, db: queries.Db, state: PromptRecord) -> bool:
         """Folds whose placeholders all have summaries get their one re-render, together:
         one ``pending_resolved`` event names every fold it resolves."""
         shown = timeline.pending_ids_from_json(state.ti_pending_ids_json)
-        resolvable = sorted(queries.resolvable_folds(session).items())
-        queries.mark_folds_resolved(session, [fold_id for fold_id, _ in resolvable],
+        resolvable = sorted(queries.resolvable_folds(db).items())
+        queries.mark_folds_resolved(db, [fold_id for fold_id, _ in resolvable],
                                     self.now_ts())
         resolved = [fold_id for fold_id, entry_ids in resolvable
                     if any(entry_id in shown for entry_id in entry_ids)]
         if resolved:
             self._event(
-                session, EventName.PENDING_RESOLVED, {"fold_id": resolved[0], "fold_ids": resolved}
+                db, EventName.PENDING_RESOLVED, {"fold_id": resolved[0], "fold_ids": resolved}
             )
         return bool(resolved)
 
     # ----- rendering --------------------------------------------------------------------
-    def _ti_filter(self, session: Session, state: PromptRecord) -> timeline.EntryFilter:
+    def _ti_filter(self, db: queries.Db, state: PromptRecord) -> timeline.EntryFilter:
         if self.settings.sunset_model or state.current_thread_id is None:
             return lambda entry: True
-        return timeline.thread_scope_filter(session, state.current_thread_id)
+        return timeline.thread_scope_filter(db, state.current_thread_id)
 
-    def _render(self, session: Session, state: PromptRecord) -> None:
+    def _render(self, db: queries.Db, state: PromptRecord) -> None:
         """Render the pinned, context and TI blocks at a rebuild point into ``state`` (the
         caller writes it back, ``queries.save_prompt``)."""
         day = state.current_day or self.today()
         rendered = timeline.render_timeline(
-            session,
+            db,
             rendered_day=day,
             estimator=self.estimator,
             budget=self.settings.ti_budget_tokens,
-            visible=self._ti_filter(session, state),
+            visible=self._ti_filter(db, state),
             created_ts=self.now_ts(),
             reader=self._lines,
         )
@@ -704,12 +697,12 @@ class ContextManager:
         # The daily context summary and what is remembered enter here, at a rebuild point,
         # never mid-prompt.
         now = self.clock.now()
-        latest = queries.latest_summary_text(session)
+        latest = queries.latest_summary_text(db)
         summary = None
-        if latest is not None and not expired_since(session, parse_ts(latest[2]), now):
+        if latest is not None and not expired_since(db, parse_ts(latest[2]), now):
             # (one that may mention what has expired waits for the librarian's next one)
             summary = context_block.Summary(day=latest[0], text=latest[1])
-        notes = self._notes(shown_notes(session, now), summary)
+        notes = self._notes(shown_notes(db, now), summary)
         state.context_text = context_block.with_date(day, notes)
         state.context_tokens = context_block.tokens(state.context_text, self.estimator.count)
         state.memory_rendered = state.memory_version

@@ -15,9 +15,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from cms.clock import hhmm, parse_ts
 from cms.librarian.summarizer import OfflineSummarizer
@@ -118,7 +118,7 @@ NO_FOLD = Folded(None, 0, 0)
 
 
 def create_fold(
-    session: Session,
+    db: queries.Db,
     *,
     kind: FoldKind,
     day: str,
@@ -132,19 +132,19 @@ def create_fold(
     pending, unless the librarian already summarized exactly that run ahead of time.
     (Core inserts: a fold happens inside a request's preparation.)"""
     groups = cut_segments(messages, pause_minutes, max_tokens)
-    fold_id = queries.insert_row(session, Fold, kind=kind, day=day, thread_id=thread_id,
+    fold_id = queries.insert_row(db, Fold, kind=kind, day=day, thread_id=thread_id,
                                  created_ts=created_ts, segment_count=len(groups),
                                  resolved_ts=None)
-    segment_ids = queries.insert_rows(session, Segment, [
+    segment_ids = queries.insert_rows(db, Segment, [
         {"thread_id": group[0].thread_id, "fold_id": fold_id, "day": group[0].day,
          "tab": group[0].tab, "first_message_id": group[0].id,
          "last_message_id": group[-1].id, "start_ts": group[0].ts, "end_ts": group[-1].ts,
          "tokens": sum(m.token_estimate for m in group)}
         for group in groups
     ])
-    queries.set_segments(session, {m.id: segment_id for group, segment_id
+    queries.set_segments(db, {m.id: segment_id for group, segment_id
                                    in zip(groups, segment_ids, strict=True) for m in group})
-    ahead = queries.presummary_texts(session, [(g[0].id, g[-1].id) for g in groups])
+    ahead = queries.presummary_texts(db, [(g[0].id, g[-1].id) for g in groups])
     entries = []
     for group, segment_id in zip(groups, segment_ids, strict=True):
         first, last = group[0], group[-1]
@@ -158,7 +158,7 @@ def create_fold(
             "summarized_ts": ready[2] if ready else None,
             "attempts": 0,
         })
-    queries.insert_many(session, TimelineEntry, entries)
+    queries.insert_many(db, TimelineEntry, entries)
     return Folded(fold_id, len(groups), sum(1 for e in entries if e["summary"] is None))
 
 
@@ -259,66 +259,64 @@ _NEXT_LEVEL = {
 }
 
 
+def rollup_values(children: Sequence[TimelineEntry | Line], level: TimelineLevel,
+                  summarizer: OfflineSummarizer) -> dict[str, Any]:
+    """A roll-up line's text, span and tabs from its children."""
+    ordered = sorted(children, key=lambda c: (c.first_message_id, c.id or 0))
+    return {
+        "summary": summarizer.condense(
+            [c.summary or "" for c in ordered], ROLLUP_MAX_CHARS.get(level, 200)),
+        "day_from": min(c.day_from for c in ordered),
+        "day_to": max(c.day_to for c in ordered),
+        "start_ts": ordered[0].start_ts,
+        "end_ts": ordered[-1].end_ts,
+        "tabs": ",".join(sorted({t for c in ordered for t in c.tabs.split(",") if t})),
+        "first_message_id": ordered[0].first_message_id,
+    }
+
+
 def fill_rollup(parent: TimelineEntry, children: Sequence[TimelineEntry],
                 summarizer: OfflineSummarizer) -> None:
-    """A roll-up line's text, span and tabs from its children (at roll-up, and again when a
-    deletion changed them)."""
-    ordered = sorted(children, key=lambda c: (c.first_message_id, c.id or 0))
-    parent.summary = summarizer.condense(
-        [c.summary or "" for c in ordered], ROLLUP_MAX_CHARS.get(parent.level, 200)
-    )
-    parent.day_from = min(c.day_from for c in ordered)
-    parent.day_to = max(c.day_to for c in ordered)
-    parent.start_ts, parent.end_ts = ordered[0].start_ts, ordered[-1].end_ts
-    parent.tabs = ",".join(sorted({t for c in ordered for t in c.tabs.split(",") if t}))
-    parent.first_message_id = ordered[0].first_message_id
+    """``rollup_values`` set on a loaded line (again when a deletion changed its children)."""
+    for name, value in rollup_values(children, parent.level, summarizer).items():
+        setattr(parent, name, value)
 
 
 def _merge(
-    session: Session,
-    children: Sequence[TimelineEntry],
+    db: queries.Db,
+    children: Sequence[TimelineEntry | Line],
     level: TimelineLevel,
     summarizer: OfflineSummarizer,
     created_ts: str,
 ) -> None:
-    parent = TimelineEntry(
-        level=level, day_from="", day_to="", start_ts="", end_ts="", tabs="",
-        summary_source="rollup", summarized_ts=created_ts, first_message_id=0,
-    )
-    fill_rollup(parent, children, summarizer)
-    session.add(parent)
-    session.flush()
-    for child in children:
-        child.parent_id = parent.id
-        session.add(child)
-    session.flush()
+    """A new roll-up line over ``children`` (Core: a roll-up can come inside a request's
+    preparation)."""
+    parent_id = queries.insert_row(
+        db, TimelineEntry, level=level, segment_id=None, parent_id=None,
+        summary_source="rollup", summarized_ts=created_ts,
+        **rollup_values(children, level, summarizer))
+    queries.set_parent(db, parent_id, [c.id for c in children if c.id is not None])
 
 
 def _join(
-    session: Session,
-    parent: TimelineEntry,
-    children: Sequence[TimelineEntry],
+    db: queries.Db,
+    parent: TimelineEntry | Line,
+    children: Sequence[TimelineEntry | Line],
     summarizer: OfflineSummarizer,
     created_ts: str,
 ) -> None:
     """Add ``children`` to an existing roll-up line; its text is condensed again from all
     of its children."""
     assert parent.id is not None
-    earlier = session.exec(
-        select(TimelineEntry).where(TimelineEntry.parent_id == parent.id)
-    ).all()
-    fill_rollup(parent, [*earlier, *children], summarizer)
-    parent.summarized_ts = created_ts
-    session.add(parent)
-    for child in children:
-        child.parent_id = parent.id
-        session.add(child)
-    session.flush()
+    earlier = queries.child_lines(db, parent.id)
+    values = rollup_values([*earlier, *children], parent.level, summarizer)
+    queries.update_line(db, parent.id, summarized_ts=created_ts, **values)
+    queries.set_parent(db, parent.id, [c.id for c in children if c.id is not None])
 
 
 def _roll_up_once(
-    session: Session,
-    visible: Sequence[TimelineEntry],
+    db: queries.Db,
+    visible: Sequence[TimelineEntry | Line],
     current_day: str,
     summarizer: OfflineSummarizer,
     created_ts: str,
@@ -329,9 +327,23 @@ def _roll_up_once(
     (never the current week, month or year); a period that already has its line gets the
     rest of its detail joined to it. Only when that is exhausted, the oldest half of
     today's summarized lines merge into one, so even a very long day keeps the TI within
-    its budget."""
+    its budget. The lines are written with Core statements: a Session given as ``db`` has
+    its loaded objects expired, so it reads them again."""
+    rolled = _roll_up_step(db, visible, current_day, summarizer, created_ts)
+    if rolled and isinstance(db, Session):
+        db.expire_all()
+    return rolled
+
+
+def _roll_up_step(
+    db: queries.Db,
+    visible: Sequence[TimelineEntry | Line],
+    current_day: str,
+    summarizer: OfflineSummarizer,
+    created_ts: str,
+) -> bool:
     for level, target in _NEXT_LEVEL.items():
-        groups: dict[str, list[TimelineEntry]] = {}
+        groups: dict[str, list[TimelineEntry | Line]] = {}
         for entry in visible:
             if entry.level != level or entry.summary is None or entry.day_to >= current_day:
                 continue
@@ -346,9 +358,9 @@ def _roll_up_once(
             if existing is not None:
                 # the period already has its line (some of its detail rolled up earlier):
                 # the rest joins it, so a month (day, week) is one line, not two
-                _join(session, existing, groups[key], summarizer, created_ts)
+                _join(db, existing, groups[key], summarizer, created_ts)
             else:
-                _merge(session, groups[key], target, summarizer, created_ts)
+                _merge(db, groups[key], target, summarizer, created_ts)
             return True
     today = [
         e
@@ -359,13 +371,13 @@ def _roll_up_once(
     if len(today) >= 2:
         today.sort(key=lambda e: (e.first_message_id, e.id or 0))
         today_half = today[: max(2, (len(today) + 1) // 2)]
-        _merge(session, today_half, TimelineLevel.DAY, summarizer, created_ts)
+        _merge(db, today_half, TimelineLevel.DAY, summarizer, created_ts)
         return True
     return False
 
 
 def render_timeline(
-    session: Session,
+    db: queries.Db,
     *,
     rendered_day: str,
     estimator: TokenEstimator,
@@ -384,7 +396,7 @@ def render_timeline(
     while True:
         # plain rows (a render happens inside a request's preparation); a roll-up, which
         # rewrites lines, reads them as ORM objects
-        read = reader.top_level(session) if reader else queries.top_level_lines(session)
+        read = reader.top_level(db) if reader else queries.top_level_lines(db)
         entries = [e for e in read if visible(e)]
         lines = [_line_text(e) for e in entries]
         text = ti_text(rendered_day, lines)
@@ -394,8 +406,7 @@ def render_timeline(
         total = count_by_lines(estimator, text)
         if not roll_up or total <= limit:
             break
-        rollable = [e for e in queries.top_level_entries(session) if visible(e)]
-        if not _roll_up_once(session, rollable, rendered_day, summarizer, created_ts):
+        if not _roll_up_once(db, entries, rendered_day, summarizer, created_ts):
             break
         # once rolling up, go on to well under the budget: roll-ups (which rewrite the
         # cached head) then come every few days, not at every sunset

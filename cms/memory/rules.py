@@ -348,9 +348,9 @@ _EXPIRED_BETWEEN = sa_select(col(MemoryItem.id)).where(
 ).limit(1)
 
 
-def expired_since(session: Session, since: datetime, now: datetime) -> bool:
+def expired_since(db: queries.Db, since: datetime, now: datetime) -> bool:
     """Did a remembered item expire after ``since``? Then a summary written at ``since``
     may still mention it and must not be sent any more."""
     low, high = since.astimezone(UTC).isoformat(), now.astimezone(UTC).isoformat()
-    found = queries.run(session, _EXPIRED_BETWEEN, {"low": low, "high": high})
+    found = queries.run(db, _EXPIRED_BETWEEN, {"low": low, "high": high})
     return found.first() is not None
