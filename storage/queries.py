@@ -487,7 +487,7 @@ def top_level_entries(session: Session) -> Sequence[TimelineEntry]:
 
 
 class Line(NamedTuple):
-    """A Timeline Index line as a render reads it (plain values; roll-ups use the ORM). A
+    """A Timeline Index line as a render and a roll-up read it (plain values). A
     named tuple: a render reads every line, and one is made from its row ~5 times faster
     than a frozen dataclass."""
 

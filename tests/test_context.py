@@ -577,3 +577,33 @@ def test_a_rendered_timeline_counts_its_text_exactly(tmp_path: Path) -> None:
     lines = rendered.text.split("\n")[2:]  # (after the header's two lines)
     plus_one = estimator.count(timeline.TI_HEADER) + sum(estimator.count(x) + 1 for x in lines)
     assert plus_one != whole  # the old sum differs on these lines
+
+
+def test_a_roll_up_given_a_session_keeps_its_pending_changes(tmp_path: Path) -> None:
+    """Roll-ups write with Core statements; a Session handed to one is flushed first, so an
+    edit it held but had not flushed is stored, as when roll-ups went through the ORM."""
+    from cms.context import timeline
+    from cms.librarian.summarizer import OfflineSummarizer
+    from storage import Database, queries
+    from storage.models import Setting, TimelineEntry, TimelineLevel
+
+    db = Database(tmp_path / "home")
+    with db.session() as session:
+        session.add(Setting(key="probe", value_json='"before"'))
+        for day in ("2026-04-06", "2026-04-07"):
+            session.add(TimelineEntry(level=TimelineLevel.DAY, day_from=day, day_to=day,
+                                      start_ts=f"{day}T09:00:00+09:00",
+                                      end_ts=f"{day}T21:00:00+09:00", tabs="chat",
+                                      first_message_id=int(day[-1]), summary=f"day {day}"))
+    with db.session() as session:
+        probe = session.get(Setting, "probe")
+        assert probe is not None
+        probe.value_json = '"after"'  # changed, not flushed
+        visible = list(queries.top_level_lines(session))
+        assert timeline._roll_up_once(session, visible, "2026-05-20", OfflineSummarizer(),
+                                      "2026-05-20T10:00:00+09:00")
+        assert [e.level for e in queries.top_level_entries(session)] == [TimelineLevel.WEEK]
+    with db.session() as session:
+        stored = session.get(Setting, "probe")
+        assert stored is not None and stored.value_json == '"after"'
+    db.close()

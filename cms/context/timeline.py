@@ -327,8 +327,11 @@ def _roll_up_once(
     (never the current week, month or year); a period that already has its line gets the
     rest of its detail joined to it. Only when that is exhausted, the oldest half of
     today's summarized lines merge into one, so even a very long day keeps the TI within
-    its budget. The lines are written with Core statements: a Session given as ``db`` has
-    its loaded objects expired, so it reads them again."""
+    its budget. The lines are written with Core statements: a Session given as ``db`` is
+    flushed first (its pending changes land, as the ORM's roll-up flushed them) and has
+    its loaded objects expired after, so it reads them again."""
+    if isinstance(db, Session):
+        db.flush()
     rolled = _roll_up_step(db, visible, current_day, summarizer, created_ts)
     if rolled and isinstance(db, Session):
         db.expire_all()
@@ -394,8 +397,8 @@ def render_timeline(
 
     limit = budget
     while True:
-        # plain rows (a render happens inside a request's preparation); a roll-up, which
-        # rewrites lines, reads them as ORM objects
+        # plain rows, and Core writes for a roll-up: a render happens inside a request's
+        # preparation
         read = reader.top_level(db) if reader else queries.top_level_lines(db)
         entries = [e for e in read if visible(e)]
         lines = [_line_text(e) for e in entries]
