@@ -110,6 +110,48 @@ def _short_term_ids(session: Session, term: str, params: dict[str, object], befo
     return [row[0] for row in conn.execute(text(sql), values)]
 
 
+#: How many more of the index's best matches are read than the pool needs, for the ones
+#: the filter leaves out (tool rows, forgotten messages, ids past ``before``).
+SCAN_SLACK = 100
+
+_BEST_IN_INDEX = text(
+    "SELECT rowid, bm25(message_fts) FROM message_fts WHERE message_fts MATCH :match "
+    "ORDER BY bm25(message_fts), rowid DESC LIMIT :scan")
+
+
+def _best_matches(session: Session, params: dict[str, object], before: str,
+                  pool: int) -> list[tuple[int, str, float]]:
+    """(id, role, bm25) of the ``pool`` best matches that are searched messages, best
+    first (ties: newest first).
+
+    The index ranks its matches by itself (the ``pool`` plus ``SCAN_SLACK``); only those
+    are looked up in ``message`` for the filter. Joining every match to ``message`` before
+    ranking costs a row lookup per match: 10,380 matches of a Japanese question on a
+    year of history, 28 ms instead of 14. The filtered ranking is the unfiltered one with
+    rows left out, so the first ``pool`` kept are the same; when the scan keeps fewer and
+    the index had more, the joined query answers instead."""
+    conn = session.connection()
+    scan = pool + SCAN_SLACK
+    found = list(conn.execute(_BEST_IN_INDEX, {"match": params["match"], "scan": scan}))
+    roles: dict[int, str] = {}
+    if found:
+        ids = [row[0] for row in found]
+        keep = text(f"SELECT m.id, m.role FROM message m WHERE m.id IN :ids "
+                    f"AND {_SEARCHED_ROLES} {before}").bindparams(
+            bindparam("ids", expanding=True))
+        values = {k: v for k, v in params.items() if k == "before"}
+        roles = {row[0]: row[1] for row in conn.execute(keep, {**values, "ids": ids})}
+    kept = [(mid, roles[mid], score) for mid, score in found if mid in roles][:pool]
+    if len(kept) == pool or len(found) < scan:
+        return kept
+    sql = (
+        "SELECT m.id, m.role, bm25(message_fts) FROM message m JOIN message_fts "
+        f"ON message_fts.rowid = m.id AND message_fts MATCH :match WHERE {_SEARCHED_ROLES} "
+        f"{before} ORDER BY bm25(message_fts), m.id DESC LIMIT :pool"
+    )
+    return [(row[0], row[1], row[2]) for row in conn.execute(text(sql), params)]
+
+
 def search_any(
     session: Session, terms: Sequence[str], limit: int, before_id: int | None = None,
     *, include_hidden: bool = False, prefer: MessageRole | None = None,
@@ -140,13 +182,9 @@ def search_any(
     ranked: list[int] = []
     if fts:
         params["match"] = " OR ".join(_phrase(t) for t in long_terms)
-        params["pool"] = max(int(limit) * POOL_FACTOR, 60) if prefer is not None else int(limit)
-        sql = (
-            "SELECT m.id, m.role, bm25(message_fts) FROM message m JOIN message_fts "
-            f"ON message_fts.rowid = m.id AND message_fts MATCH :match WHERE {_SEARCHED_ROLES} "
-            f"{before} ORDER BY bm25(message_fts), m.id DESC LIMIT :pool"
-        )
-        rows = list(session.connection().execute(text(sql), params))
+        pool = max(int(limit) * POOL_FACTOR, 60) if prefer is not None else int(limit)
+        params["pool"] = pool
+        rows = _best_matches(session, params, before, pool)
         # bm25() is negative, lower is better: a weight below 1 moves a row down
         scored = [
             (score * (1.0 if prefer is None or role == prefer else OTHER_ROLE_WEIGHT), -mid, mid)

@@ -269,3 +269,38 @@ def test_two_character_terms_through_the_index_find_what_the_scan_finds(tmp_path
                 {"t": fts._like(term)})}
             assert through_index == like and like, term
         assert texts(find(session, "盆栽", 50)) == ["趣味は盆栽", "盆栽を始めました"]
+
+
+@pytest.mark.parametrize("slack", [100, 0])
+def test_the_index_ranks_alone_and_the_filter_keeps_the_same_best(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, slack: int) -> None:
+    """The index ranks its matches by itself and only those are checked against the
+    filter (speaker, forgotten, paging). The best ones are the joined query's, also when
+    the filter leaves out the index's best (tool rows, forgotten messages) and the scan
+    must give way to the joined query (``slack`` 0)."""
+    from storage.models import MessageRole
+
+    monkeypatch.setattr(fts, "SCAN_SLACK", slack)
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-01T10:00:00+09:00")
+    with w.db.session() as session:
+        thread = w.cm._day_thread(session.connection(), "2026-03-01", "2026-03-01T10:00:00+09:00")
+        for i in range(60):
+            words = " ".join(["ラーメン"] * (1 + i % 7)) + f" 店 {i}" + " 話" * (i % 5)
+            role = [MessageRole.USER, MessageRole.ASSISTANT, MessageRole.TOOL][i % 3]
+            session.add(Message(thread_id=thread, day="2026-03-01", tab="chat", tab_label="chat",
+                                role=role, text=words, ts=f"2026-03-01T10:{i:02d}:00+09:00",
+                                token_estimate=len(words), hidden=i % 4 == 0))
+    with w.db.session() as session:
+        conn = session.connection()
+        for include_hidden, before in ((False, None), (True, None), (False, 40)):
+            hidden = "" if include_hidden else "AND m.hidden = 0"
+            paged = "" if before is None else f"AND m.id < {before}"
+            expected = [row[0] for row in conn.exec_driver_sql(
+                "SELECT m.id FROM message m JOIN message_fts ON message_fts.rowid = m.id "
+                "AND message_fts MATCH '\"ラーメン\"' WHERE m.role IN ('user', 'assistant') "
+                f"{hidden} {paged} ORDER BY bm25(message_fts), m.id DESC LIMIT 10")]
+            found = fts.search_any(session, ["ラーメン"], 10, before_id=before,
+                                   include_hidden=include_hidden)
+            assert [m.id for m in found] == expected and len(expected) == 10
+    w.close()
