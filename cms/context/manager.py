@@ -221,25 +221,26 @@ class ContextManager:
             return queries.topic_thread_id(conn, title, self.now_ts())
 
     def switch_thread(self, thread_id: int) -> None:
-        """Thread model: leaving a thread folds it into the TI (placeholders at once)."""
-        with self.db.session() as session:
-            state = queries.load_prompt(session)
+        """Thread model: leaving a thread folds it into the TI (placeholders at once). Core
+        statements on one connection, as a request's rebuild."""
+        with self.db.transaction() as conn:
+            state = queries.load_prompt(conn)
             loaded = copy.copy(state)
             previous = state.current_thread_id
             if previous == thread_id:
                 return
             state.current_thread_id = thread_id
             if previous is not None:
-                folded = self._fold_thread(session, previous)
+                folded = self._fold_thread(conn, previous)
                 self._event(
-                    session,
+                    conn,
                     EventName.THREAD_SWITCH_FOLD,
                     {"fold_id": folded.id, "from": previous, "to": thread_id,
                      "pending": folded.pending},
                 )
                 state.prompt_thread_id = thread_id
-                self._render(session, state)
-            queries.save_prompt(session, state, loaded)
+                self._render(conn, state)
+            queries.save_prompt(conn, state, loaded)
 
     def commit_user_message(self, text: str, tab: str) -> Talk:
         """Store what the person typed, before any request leaves. Returns the stored row."""
@@ -524,19 +525,19 @@ class ContextManager:
         """Fold the oldest exchanges now (the API said the prompt is too long).
 
         Returns False when only the newest exchange is left, so the caller never loops."""
-        with self.db.session() as session:
-            state = queries.load_prompt(session)
+        with self.db.transaction() as conn:
+            state = queries.load_prompt(conn)
             loaded = copy.copy(state)
-            raw = self._raw(session, state)
+            raw = self._raw(conn, state)
             exchanges = timeline.group_exchanges(raw)
             if len(exchanges) <= 1:
                 return False
             count = max(1, len(exchanges) // 2)
             self._fold_oldest(
-                session, state, exchanges, count, FoldKind.EMERGENCY, {"reason": reason}
+                conn, state, exchanges, count, FoldKind.EMERGENCY, {"reason": reason}
             )
-            self._render(session, state)
-            queries.save_prompt(session, state, loaded)
+            self._render(conn, state)
+            queries.save_prompt(conn, state, loaded)
         return True
 
     def _emergency(
