@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from cms.model.protocol import Usage
-from cms.tokens import TokenEstimator
+from cms.tokens import TokenEstimator, count_by_lines
 
 LOOKBACK_POSITIONS = 20
 MAX_BREAKPOINTS = 4
@@ -96,7 +96,13 @@ class PromptCacheSimulator:
             if found is None:
                 if plain:
                     text = str(block.get("text", ""))
-                    data, tokens = f"T\x1f{role}\x1f{text}", self.estimator.count(text)
+                    # a system block (the TI's head and tail, the context) by its lines,
+                    # exactly (tokens.count_by_lines), as the context manager counts them:
+                    # a new TI encodes only its new lines; a turn's text as a whole, as
+                    # its token estimate was counted
+                    tokens = (count_by_lines(self.estimator, text) if not role
+                              else self.estimator.count(text))
+                    data = f"T\x1f{role}\x1f{text}"
                 else:
                     data = str(key[1])
                     shown = block.get("text") if kind == "text" else None
