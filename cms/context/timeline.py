@@ -11,7 +11,8 @@ deterministically from existing summaries, with no model call.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import lru_cache
@@ -327,56 +328,54 @@ def _roll_up_once(
     (never the current week, month or year); a period that already has its line gets the
     rest of its detail joined to it. Only when that is exhausted, the oldest half of
     today's summarized lines merge into one, so even a very long day keeps the TI within
-    its budget. The lines are written with Core statements: a Session given as ``db`` is
-    flushed first (its pending changes land, as the ORM's roll-up flushed them) and has
-    its loaded objects expired after, so it reads them again."""
+    its budget. The lines are written with Core statements (``_core_writes``)."""
+    with _core_writes(db):
+        for level, target in _NEXT_LEVEL.items():
+            groups: dict[str, list[TimelineEntry | Line]] = {}
+            for entry in visible:
+                if (entry.level != level or entry.summary is None
+                        or entry.day_to >= current_day):
+                    continue
+                groups.setdefault(_period_key(target, entry.day_from), []).append(entry)
+            current_key = _period_key(target, current_day)
+            candidates = [k for k in sorted(groups)
+                          if k != current_key or target == TimelineLevel.DAY]
+            if candidates:
+                key = candidates[0]
+                existing = next(
+                    (e for e in visible if e.level == target and e.summary is not None
+                     and _period_key(target, e.day_from) == key), None)
+                if existing is not None:
+                    # the period already has its line (some of its detail rolled up
+                    # earlier): the rest joins it, so a month (day, week) is one line
+                    _join(db, existing, groups[key], summarizer, created_ts)
+                else:
+                    _merge(db, groups[key], target, summarizer, created_ts)
+                return True
+        today = [
+            e
+            for e in visible
+            if e.day_from >= current_day and e.summary is not None
+            and e.level in (TimelineLevel.SEGMENT, TimelineLevel.DAY)
+        ]
+        if len(today) >= 2:
+            today.sort(key=lambda e: (e.first_message_id, e.id or 0))
+            today_half = today[: max(2, (len(today) + 1) // 2)]
+            _merge(db, today_half, TimelineLevel.DAY, summarizer, created_ts)
+            return True
+        return False
+
+
+@contextmanager
+def _core_writes(db: queries.Db) -> Iterator[None]:
+    """Core statements writing lines a Session given as ``db`` may hold: it is flushed
+    first (its pending changes land, as the ORM's roll-up flushed them) and its loaded
+    objects are expired after, so it reads them again."""
     if isinstance(db, Session):
         db.flush()
-    rolled = _roll_up_step(db, visible, current_day, summarizer, created_ts)
-    if rolled and isinstance(db, Session):
+    yield
+    if isinstance(db, Session):
         db.expire_all()
-    return rolled
-
-
-def _roll_up_step(
-    db: queries.Db,
-    visible: Sequence[TimelineEntry | Line],
-    current_day: str,
-    summarizer: OfflineSummarizer,
-    created_ts: str,
-) -> bool:
-    for level, target in _NEXT_LEVEL.items():
-        groups: dict[str, list[TimelineEntry | Line]] = {}
-        for entry in visible:
-            if entry.level != level or entry.summary is None or entry.day_to >= current_day:
-                continue
-            groups.setdefault(_period_key(target, entry.day_from), []).append(entry)
-        current_key = _period_key(target, current_day)
-        candidates = [k for k in sorted(groups) if k != current_key or target == TimelineLevel.DAY]
-        if candidates:
-            key = candidates[0]
-            existing = next(
-                (e for e in visible if e.level == target and e.summary is not None
-                 and _period_key(target, e.day_from) == key), None)
-            if existing is not None:
-                # the period already has its line (some of its detail rolled up earlier):
-                # the rest joins it, so a month (day, week) is one line, not two
-                _join(db, existing, groups[key], summarizer, created_ts)
-            else:
-                _merge(db, groups[key], target, summarizer, created_ts)
-            return True
-    today = [
-        e
-        for e in visible
-        if e.day_from >= current_day and e.summary is not None
-        and e.level in (TimelineLevel.SEGMENT, TimelineLevel.DAY)
-    ]
-    if len(today) >= 2:
-        today.sort(key=lambda e: (e.first_message_id, e.id or 0))
-        today_half = today[: max(2, (len(today) + 1) // 2)]
-        _merge(db, today_half, TimelineLevel.DAY, summarizer, created_ts)
-        return True
-    return False
 
 
 def render_timeline(
