@@ -16,7 +16,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.engine import Connection
@@ -51,8 +51,22 @@ from storage.queries import PromptRecord, Talk
 TAIL_SHARE = 4
 DRAFT_KEY = "reply_draft"  # the reply while it streams, so that kill -9 loses none of it
 _UNSENDABLE = re.compile("[\ud800-\udfff\x00]")
-#: Today's turns read in a request's transaction, by (day, thread) as the state named them.
-TurnsRead = dict[tuple[str, int | None], Sequence[Talk]]
+
+
+@dataclass
+class SteadyRead:
+    """What ``_steady`` read before it found a rebuild point due, for ``_rebuilt`` to go
+    on from in the same transaction instead of reading it again: the prompt state, the
+    fingerprint, whether it found no fold to resolve, and today's turns (by day and thread
+    as the state named them). (A change landing between ``_steady``'s reads and
+    ``_rebuilt``'s first write is no different from one landing between ``_rebuilt``'s
+    own reads and that write: a librarian's summaries so missed resolve at the next
+    request, a bumped memory version is left in the row and re-renders then.)"""
+
+    state: PromptRecord | None = None
+    fingerprint: str | None = None
+    nothing_to_resolve: bool = False
+    turns: dict[tuple[str, int | None], Sequence[Talk]] = field(default_factory=dict)
 
 
 def clean_text(text: str) -> str:
@@ -426,25 +440,23 @@ class ContextManager:
         (folds, roll-ups, the render) on the same connection. (SQLite's transaction begins
         at the first write: the reads before it hold no lock.)"""
         with self.db.transaction(defer_checkpoint=True) as conn:
-            read: TurnsRead = {}
+            read = SteadyRead()
             prepared = self._steady(conn, read)
             if prepared is None:
                 prepared = self._rebuilt(conn, read)
             prepared.newest_id = queries.newest_message_id(conn)
         return prepared
 
-    def _steady(self, conn: Connection,
-                read: TurnsRead) -> PreparedRequest | None:
+    def _steady(self, conn: Connection, read: SteadyRead) -> PreparedRequest | None:
         """The body between rebuild points (nearly every request): the stored blocks and
         today's turns, read without loading the prompt state as an ORM object. None when
-        any rebuild point is due; ``_rebuilt`` then applies it (the same conditions), with
-        today's turns as read here (``read``, by day and thread) when it needs the same.
-        (A change landing between the two reads could land as well between ``_rebuilt``'s
-        own read and its fold: a fold's first write is what locks the database.)"""
-        state = queries.load_prompt(conn)
+        any rebuild point is due; ``_rebuilt`` then applies it (the same conditions), going
+        on from what was read here (``read``)."""
+        state = read.state = queries.load_prompt(conn)
+        fingerprint = read.fingerprint = self.fingerprint()
         if (
             not state.ti_text
-            or state.fingerprint != self.fingerprint()
+            or state.fingerprint != fingerprint
             or state.memory_version != state.memory_rendered
         ):
             return None
@@ -455,23 +467,23 @@ class ContextManager:
             return None
         if queries.resolvable_folds(conn):
             return None
+        read.nothing_to_resolve = True
         raw = self._raw(conn, state)
         if self.settings.sunset_model and self._over_ceiling(raw):
-            read[(state.current_day, state.current_thread_id)] = raw
+            read.turns[(state.current_day, state.current_thread_id)] = raw
             return None
         prepared = self._build(conn, state, raw)
         needed = self.calibrated(prepared.estimated_input_tokens) + self.settings.max_tokens
         return None if needed > self.settings.context_window else prepared
 
-    def _rebuilt(self, db: queries.Db,
-                 read: TurnsRead | None = None
-                 ) -> PreparedRequest:
-        """Apply every due rebuild point, then build the body. ``read``: today's turns as
-        ``_steady`` read them in this transaction (by day and thread), if it did."""
-        state = queries.load_prompt(db)
+    def _rebuilt(self, db: queries.Db, read: SteadyRead | None = None) -> PreparedRequest:
+        """Apply every due rebuild point, then build the body. ``read``: what ``_steady``
+        read in this transaction, if it did."""
+        read = read or SteadyRead()
+        state = read.state or queries.load_prompt(db)
         loaded = copy.copy(state)
         dirty = False
-        fingerprint = self.fingerprint()
+        fingerprint = read.fingerprint or self.fingerprint()
         if state.fingerprint != fingerprint:
             if state.fingerprint:
                 self._event(db, EventName.SETTINGS_CHANGED, {"fingerprint": fingerprint})
@@ -503,11 +515,11 @@ class ContextManager:
         if state.memory_version != state.memory_rendered:
             self._event(db, EventName.MEMORY_CHANGED, {"version": state.memory_version})
             dirty = True
-        if self._resolve_pending(db, state):
+        if not read.nothing_to_resolve and self._resolve_pending(db, state):
             dirty = True
         raw: Sequence[Talk] | None = None
         if self.settings.sunset_model:
-            raw = (read or {}).get((state.current_day, state.current_thread_id))
+            raw = read.turns.get((state.current_day, state.current_thread_id))
             if raw is None:
                 raw = self._raw(db, state)
             if self._ceiling_fold(db, state, raw):
