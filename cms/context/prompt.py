@@ -12,7 +12,6 @@ counter, so a restart rebuilds the same bytes.
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
@@ -122,7 +121,7 @@ def build_body(
     return {
         "model": model,
         "max_tokens": max_tokens,
-        "tools": copy.deepcopy(list(tools)),
+        "tools": list(tools),  # shared, as the turns' blocks are: a body is never changed
         "system": system,
         "messages": build_messages(raw),
     }
