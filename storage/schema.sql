@@ -229,3 +229,7 @@ CREATE TRIGGER timelineentry_rev AFTER UPDATE OF level, segment_id, parent_id, d
 
 CREATE TRIGGER message_rev AFTER UPDATE OF thread_id, day, tab, tab_label, role, text, content_json, ts, token_estimate, status, segment_id, hidden ON message BEGIN UPDATE message SET rev = random() >> 2 WHERE id = new.id; END;
 
+CREATE INDEX ix_message_raw_day ON message (day) WHERE segment_id IS NULL;
+
+CREATE INDEX ix_message_raw_thread ON message (thread_id) WHERE segment_id IS NULL;
+

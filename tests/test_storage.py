@@ -12,7 +12,7 @@ from sqlmodel import select
 from storage import Database, DatabaseError, DatabaseTooNewError, default_home
 from storage.models import Message, Thread
 
-HEAD = "0012"  # the newest migration in storage/migrations/versions
+HEAD = "0013"  # the newest migration in storage/migrations/versions
 
 
 def test_the_head_revision_constant_is_alembics_head() -> None:
@@ -61,6 +61,33 @@ def test_fresh_home_is_migrated_to_head_in_wal(tmp_path: Path) -> None:
     again = Database(tmp_path / "h")  # reopening is a no-op
     assert again.schema_revision() == HEAD
     again.close()
+
+
+def test_the_talk_still_in_the_prompt_is_found_without_reading_folded_messages(
+    tmp_path: Path,
+) -> None:
+    """Before every request the day's (or the thread's) unfolded talk is read: through the
+    partial indexes of migration 0013, which hold only messages not yet folded, not by
+    testing every message of the day."""
+    from storage import queries
+
+    db = Database(tmp_path / "h")
+    with db.session() as session:
+        session.add(Thread(kind="day", day="2026-01-01", title="d", created_ts="t"))
+        session.flush()
+        for i in range(3):
+            session.add(Message(thread_id=1, day="2026-01-01", tab="chat", tab_label="chat",
+                                role="user", text=f"m{i}", ts="t", token_estimate=1))
+    reads = {"ix_message_raw_day": (queries._REVS_OF_DAY, ["2026-01-01"]),
+             "ix_message_raw_thread": (queries._UNSEGMENTED_OF_THREAD, [1])}
+    with db.engine.connect() as conn:
+        for index, (statement, params) in reads.items():
+            sql = str(statement.compile(dialect=conn.dialect))
+            plan = conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}", tuple(params)).all()
+            assert any(index in str(row[-1]) for row in plan), (index, plan)
+        day_talk = queries.TalkReader().raw_of_day(conn, "2026-01-01")
+    assert [t.text for t in day_talk] == ["m0", "m1", "m2"]
+    db.close()
 
 
 def test_monet_home_moves_the_data_folder(home: Path) -> None:
