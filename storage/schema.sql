@@ -233,3 +233,5 @@ CREATE INDEX ix_message_raw_day ON message (day) WHERE segment_id IS NULL;
 
 CREATE INDEX ix_message_raw_thread ON message (thread_id) WHERE segment_id IS NULL;
 
+CREATE INDEX ix_fold_unresolved ON fold (id) WHERE resolved_ts IS NULL;
+

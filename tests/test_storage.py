@@ -12,7 +12,7 @@ from sqlmodel import select
 from storage import Database, DatabaseError, DatabaseTooNewError, default_home
 from storage.models import Message, Thread
 
-HEAD = "0013"  # the newest migration in storage/migrations/versions
+HEAD = "0014"  # the newest migration in storage/migrations/versions
 
 
 def test_the_head_revision_constant_is_alembics_head() -> None:
@@ -63,12 +63,11 @@ def test_fresh_home_is_migrated_to_head_in_wal(tmp_path: Path) -> None:
     again.close()
 
 
-def test_the_talk_still_in_the_prompt_is_found_without_reading_folded_messages(
-    tmp_path: Path,
-) -> None:
-    """Before every request the day's (or the thread's) unfolded talk is read: through the
-    partial indexes of migration 0013, which hold only messages not yet folded, not by
-    testing every message of the day."""
+def test_the_reads_before_every_request_do_not_grow_with_the_history(tmp_path: Path) -> None:
+    """Before every request the day's (or the thread's) unfolded talk is read, and the
+    folds that may be resolved are asked for: through the partial indexes of migrations
+    0013 and 0014, which hold only messages not yet folded and folds not yet resolved, not
+    by testing every message of the day or joining every segment."""
     from storage import queries
 
     db = Database(tmp_path / "h")
@@ -78,14 +77,18 @@ def test_the_talk_still_in_the_prompt_is_found_without_reading_folded_messages(
         for i in range(3):
             session.add(Message(thread_id=1, day="2026-01-01", tab="chat", tab_label="chat",
                                 role="user", text=f"m{i}", ts="t", token_estimate=1))
-    reads = {"ix_message_raw_day": (queries._REVS_OF_DAY, ["2026-01-01"]),
-             "ix_message_raw_thread": (queries._UNSEGMENTED_OF_THREAD, [1])}
+    reads = {"ix_message_raw_day": (queries._REVS_OF_DAY, {"day": "2026-01-01"}),
+             "ix_message_raw_thread": (queries._UNSEGMENTED_OF_THREAD, {"thread": 1}),
+             "ix_fold_unresolved": (queries._RESOLVABLE_FOLDS, {})}
     with db.engine.connect() as conn:
-        for index, (statement, params) in reads.items():
-            sql = str(statement.compile(dialect=conn.dialect))
-            plan = conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}", tuple(params)).all()
+        for index, (statement, given) in reads.items():
+            compiled = statement.compile(dialect=conn.dialect)
+            values = {**compiled.params, **given}
+            params = tuple(values[name] for name in compiled.positiontup or ())
+            plan = conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {compiled}", params).all()
             assert any(index in str(row[-1]) for row in plan), (index, plan)
         day_talk = queries.TalkReader().raw_of_day(conn, "2026-01-01")
+        assert queries.resolvable_folds(conn) == {}
     assert [t.text for t in day_talk] == ["m0", "m1", "m2"]
     db.close()
 
