@@ -235,3 +235,5 @@ CREATE INDEX ix_message_raw_thread ON message (thread_id) WHERE segment_id IS NU
 
 CREATE INDEX ix_fold_unresolved ON fold (id) WHERE resolved_ts IS NULL;
 
+CREATE INDEX ix_timelineentry_pending ON timelineentry (level, id) WHERE summary IS NULL;
+

@@ -12,7 +12,7 @@ from sqlmodel import select
 from storage import Database, DatabaseError, DatabaseTooNewError, default_home
 from storage.models import Message, Thread
 
-HEAD = "0014"  # the newest migration in storage/migrations/versions
+HEAD = "0015"  # the newest migration in storage/migrations/versions
 
 
 def test_the_head_revision_constant_is_alembics_head() -> None:
@@ -65,9 +65,11 @@ def test_fresh_home_is_migrated_to_head_in_wal(tmp_path: Path) -> None:
 
 def test_the_reads_before_every_request_do_not_grow_with_the_history(tmp_path: Path) -> None:
     """Before every request the day's (or the thread's) unfolded talk is read, and the
-    folds that may be resolved are asked for: through the partial indexes of migrations
-    0013 and 0014, which hold only messages not yet folded and folds not yet resolved, not
-    by testing every message of the day or joining every segment."""
+    folds that may be resolved are asked for; the librarian and the status bar ask for the
+    lines waiting for a summary. Through the partial indexes of migrations 0013-0015,
+    which hold only messages not yet folded, folds not yet resolved and lines without a
+    summary, not by testing every message of the day or every line, or joining every
+    segment."""
     from storage import queries
 
     db = Database(tmp_path / "h")
@@ -79,7 +81,8 @@ def test_the_reads_before_every_request_do_not_grow_with_the_history(tmp_path: P
                                 role="user", text=f"m{i}", ts="t", token_estimate=1))
     reads = {"ix_message_raw_day": (queries._REVS_OF_DAY, {"day": "2026-01-01"}),
              "ix_message_raw_thread": (queries._UNSEGMENTED_OF_THREAD, {"thread": 1}),
-             "ix_fold_unresolved": (queries._RESOLVABLE_FOLDS, {})}
+             "ix_fold_unresolved": (queries._RESOLVABLE_FOLDS, {}),
+             "ix_timelineentry_pending": (queries._PENDING_IDS, {})}
     with db.engine.connect() as conn:
         for index, (statement, given) in reads.items():
             compiled = statement.compile(dialect=conn.dialect)
