@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -119,16 +120,22 @@ _TALK_REV = sa_select(col(Message.rev), *_TALK.selected_columns).where(
     _BY_ID.in_(bindparam("ids", expanding=True)))
 
 
+#: How many different reads keep their rows (a day's talk, each thread's, the TI's lines):
+#: the thread model reads the talk of the thread the person is in, and coming back to a
+#: thread finds its rows still held instead of reading them all again.
+KEPT_READS = 8
+
+
 class _KeptRows(Generic[_Kept]):
     """Rows read before every request, keeping the ones already held: each read asks only
     for the ids and revisions (a ``rev`` column, drawn anew by a trigger at any change, from any
     process) and reads in full the rows it has not seen at that revision. It holds the rows
-    of its last read only."""
+    of the last read of each query and parameters, for the last ``KEPT_READS`` of those."""
 
     def __init__(self, by_ids: Any, make: Callable[[Sequence[Any]], _Kept]) -> None:
         self._by_ids = by_ids  # (rev, then the value's columns, id first) of rows by "ids"
         self._make = make
-        self._held: dict[int, tuple[int, _Kept]] = {}
+        self._held: OrderedDict[tuple[Any, ...], dict[int, tuple[int, _Kept]]] = OrderedDict()
         self._lock = threading.Lock()  # the reply worker and the window's thread may both read
 
     def _read(self, db: Db, query: Any, params: dict[str, Any],
@@ -139,7 +146,8 @@ class _KeptRows(Generic[_Kept]):
     def _read_locked(self, conn: Connection, query: Any, params: dict[str, Any],
                      still: Callable[[_Kept], bool]) -> list[_Kept]:
         revs = direct.execute(conn, query, params).all()
-        held = self._held
+        key = (id(query), *sorted(params.items()))
+        held = self._held.pop(key, {})
         missing = [i for i, rev in revs if (held.get(i) or (-1, None))[0] != rev]
         if missing:
             # a second read: without a read transaction the database may change between
@@ -162,7 +170,9 @@ class _KeptRows(Generic[_Kept]):
             if entry is not None:  # (None: deleted, or folded, between the two reads)
                 kept[i] = entry
                 found.append(entry[1])
-        self._held = kept
+        self._held[key] = kept  # the newest read last; the oldest read's rows go first
+        while len(self._held) > KEPT_READS:
+            self._held.popitem(last=False)
         return found
 
 

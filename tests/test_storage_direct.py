@@ -245,3 +245,46 @@ def test_the_path_before_a_request_leaves_no_wal_checkpoint(tmp_path: Path,
     with db.transaction() as conn:  # the pooled connection has SQLite's default again
         assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 1000
     db.close()
+
+
+def test_coming_back_to_a_thread_finds_its_talk_held(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The thread model reads the talk of the thread the person is in; the reader keeps
+    each thread's rows (queries.KEPT_READS reads), so coming back to a thread reads only
+    its ids and revisions, and in full only what changed meanwhile."""
+    import sqlite3
+
+    db = Database(tmp_path / "home")
+    with db.transaction() as conn:
+        threads = {title: queries.topic_thread_id(conn, title, "2026-03-02T09:00:00+09:00")
+                   for title in ("work", "chat")}
+        for title, thread in threads.items():
+            for i in range(3):
+                queries.insert_message(
+                    conn, thread_id=thread, day="2026-03-02", tab=title, tab_label=title,
+                    role=MessageRole.USER, text=f"{title}{i}", content_json=None,
+                    ts="2026-03-02T09:00:00+09:00", token_estimate=3,
+                    status=MessageStatus.COMPLETE, hidden=False)
+    reader = queries.TalkReader()
+    full_reads: list[list[int]] = []
+    real = direct.execute
+
+    def execute(conn: object, statement: object, params: object = None) -> object:
+        if statement is queries._TALK_REV:
+            full_reads.append(sorted(params["ids"]))  # type: ignore[index]
+        return real(conn, statement, params)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(direct, "execute", execute)
+    with db.transaction() as conn:
+        for title in ("work", "chat", "work", "chat"):
+            assert [t.text for t in reader.raw_of_thread(conn, threads[title])] == [
+                f"{title}{i}" for i in range(3)]
+    assert full_reads == [[1, 2, 3], [4, 5, 6]]  # once each, not at each switch
+    with sqlite3.connect(db.path) as other:  # another process edits a held message
+        other.execute("UPDATE message SET text = 'work1 直した' WHERE id = 2")
+    with db.transaction() as conn:
+        assert [t.text for t in reader.raw_of_thread(conn, threads["work"])] == [
+            "work0", "work1 直した", "work2"]
+    assert full_reads[-1] == [2]
+    db.close()
