@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
+from itertools import pairwise
 
 from sqlalchemy import String, bindparam, type_coerce
 from sqlalchemy import select as sa_select
@@ -44,6 +45,19 @@ _REMEMBER = re.compile(
     r"\bremember (?:that|this)\b:?|\bdon't forget(?: that)?\b)",
     re.IGNORECASE | re.MULTILINE,
 )
+#: Every phrase ``_REMEMBER`` matches holds one of these (the English ones lowercased): a
+#: text with none is not searched sentence by sentence (the pattern tries each position).
+_REMEMBER_HINTS = ("覚え", "忘れないで", "記憶しておいて")
+_REMEMBER_WORDS = ("remember", "forget")
+
+
+def _may_ask_to_remember(text: str) -> bool:
+    if any(hint in text for hint in _REMEMBER_HINTS):
+        return True
+    lowered = text.lower()
+    return any(word in lowered for word in _REMEMBER_WORDS)
+
+
 _CORRECTION = re.compile(
     r"(じゃなくて|ではなくて|訂正|間違え|実は|もう.*ない|今は|"
     r"\bactually\b|\bcorrection\b|\bnot anymore\b|\bno longer\b|\bnow\b|\bi meant\b)",
@@ -154,13 +168,29 @@ def _polarity(fact: str) -> bool:
     return not _NEGATIVE.search(fact)
 
 
-_SENTENCES = re.compile(r"(?<=[。！？!?])|\n+|(?<=[.;])\s+|(?<=[.!?][\"”'])\s+")
+#: Where a sentence may end: a sentence cuts after 。！？!?, after a line break, after . or ;
+#: before a space, and after a closing quote that follows . ! or ? before a space. (One
+#: scan for these marks, not ``re.split`` on lookbehinds, which tries every position.)
+_SENTENCE_MARKS = re.compile(r"[。！？!?.;\n]")
+_QUOTES = "\"”'"
 #: The offline proposer keeps only short sentences: a long one is talk, not a fact.
 OFFLINE_MAX_CHARS = 140
 
 
 def _sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCES.split(text) if s and s.strip()]
+    cuts = [0]
+    end = len(text)
+    for mark in _SENTENCE_MARKS.finditer(text):
+        at = mark.end()
+        char = text[at - 1]
+        spaced = at < end and text[at].isspace()
+        if char not in ".;" or spaced:
+            cuts.append(at)
+        if char in ".!?" and at + 1 < end and text[at] in _QUOTES and text[at + 1].isspace():
+            cuts.append(at + 1)
+    cuts.append(end)
+    pieces = (text[a:b].strip() for a, b in pairwise(cuts))
+    return [piece for piece in pieces if piece]
 
 
 def propose(message: Talk) -> list[Candidate]:
@@ -172,8 +202,9 @@ def propose(message: Talk) -> list[Candidate]:
         return []
     ids = (message.id,)
     sentences = _sentences(message.text)
+    asks = _may_ask_to_remember(message.text)
     for index, sentence in enumerate(sentences):
-        if _REMEMBER.search(sentence):
+        if asks and _REMEMBER.search(sentence):
             fact = _clean(sentence)
             if not fact and index > 0:
                 fact = _clean(sentences[index - 1])  # "…です。覚えておいて"
