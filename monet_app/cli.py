@@ -201,10 +201,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class LogFile(logging.FileHandler):
+    """``monet.log``. When it cannot be written (the disk holding the home is full, the
+    file became read-only), one line on standard error says so, once, instead of the
+    logging module's traceback for every record: the log is the second channel, and what
+    the person is told (a sentence) stays the first."""
+
+    told = False
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        error = sys.exc_info()[1]
+        if not isinstance(error, OSError):
+            super().handleError(record)
+            return
+        if not self.told:
+            self.told = True
+            reason = error.strerror or str(error)
+            print(f"monet: {self.baseFilename} cannot be written ({reason}); "
+                  "what follows is not logged there.", file=sys.stderr)
+
+
 def _setup_logging(home: Path) -> None:
     try:
         home.mkdir(parents=True, exist_ok=True)
-        handler: logging.Handler = logging.FileHandler(home / "monet.log", encoding="utf-8")
+        handler: logging.Handler = LogFile(home / "monet.log", encoding="utf-8")
     except OSError:
         handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))

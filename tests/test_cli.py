@@ -237,3 +237,37 @@ def test_search_words_may_start_with_a_dash_after_two_dashes(tmp_path: Path,
 
     assert main(["search", "--home", str(tmp_path / "h"), "--", "-verbose"]) == 0
     assert "no message matches" in capsys.readouterr().out
+
+
+def test_a_log_file_that_cannot_be_written_is_said_once_without_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A full disk fails the log file too: one line on standard error says so, once, not
+    the logging module's traceback at every record (the person gets the sentence)."""
+    import errno
+    import logging
+
+    from monet_app.cli import LogFile
+
+    class FullDisk:
+        def write(self, _text: str) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def flush(self) -> None:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    handler = LogFile(tmp_path / "monet.log", encoding="utf-8", delay=True)
+    handler.stream = FullDisk()  # type: ignore[assignment]
+    log = logging.getLogger("monet.test.fulldisk")
+    log.addHandler(handler)
+    log.propagate = False
+    try:
+        log.warning("memory scan skipped: %s", "the disk is full")
+        log.warning("again")
+    finally:
+        log.removeHandler(handler)
+        handler.stream = None  # type: ignore[assignment]
+        handler.close()
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "Logging error" not in err
+    assert err.count("cannot be written (No space left on device)") == 1
