@@ -120,9 +120,10 @@ _TALK_REV = sa_select(col(Message.rev), *_TALK.selected_columns).where(
     _BY_ID.in_(bindparam("ids", expanding=True)))
 
 
-#: How many different reads keep their rows (a day's talk, each thread's, the TI's lines):
-#: the thread model reads the talk of the thread the person is in, and coming back to a
-#: thread finds its rows still held instead of reading them all again.
+#: How many different reads (by query and parameters: a day's talk, each thread's) a
+#: reader keeps the rows of: the thread model reads the talk of the thread the person is
+#: in, and coming back to a thread finds its rows still held instead of reading them all
+#: again.
 KEPT_READS = 8
 
 

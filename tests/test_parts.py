@@ -135,6 +135,49 @@ def test_summary_sentences_are_cut_as_the_lookbehind_split_cuts_them() -> None:
     assert wrong == []
 
 
+
+def test_memory_sentences_are_cut_as_the_lookbehind_split_cuts_them() -> None:
+    """The offline memory proposer's sentence scan gives what ``re.split`` on its
+    lookbehinds gave (pieces stripped, empty ones dropped), on random texts of the
+    characters that matter: the marks, "." and ";" before and not before a space, closing
+    quotes after a mark, line breaks and the white space ``\\s`` and ``str.strip`` know."""
+    import random
+    import re
+
+    from cms.memory.rules import _sentences
+
+    old = re.compile(r"(?<=[。！？!?])|\n+|(?<=[.;])\s+|(?<=[.!?][\"”'])\s+")
+
+    def by_split(text: str) -> list[str]:
+        return [piece.strip() for piece in old.split(text) if piece and piece.strip()]
+
+    rng = random.Random(11)
+    alphabet = list("ab日 。！？!?.;\"”'\n\t\u3000\x85\xa0\u2028")
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
+             for _ in range(20_000)]
+    texts += ['He said "stop!" then left. OK; fine.\nDone', "Dr.Smith;x. y", "東京に行った。"]
+    assert [t for t in texts if _sentences(t) != by_split(t)] == []
+
+
+def test_a_request_to_remember_is_found_in_any_case() -> None:
+    """The proposer searches a message for a request to remember only when it holds one
+    of the words such a request needs, in any case."""
+    from cms.memory.rules import _may_ask_to_remember, propose
+    from storage.models import MemoryKind, MessageRole, MessageStatus
+    from storage.queries import Talk
+
+    def talk(text: str) -> Talk:
+        return Talk(id=1, thread_id=1, day="2026-03-02", tab="chat", tab_label="chat",
+                    role=MessageRole.USER, text=text, content_json=None,
+                    ts="2026-03-02T09:00:00+09:00", token_estimate=3,
+                    status=MessageStatus.COMPLETE, segment_id=None, hidden=False)
+
+    for text in ("PLEASE REMEMBER THAT my sister is Aiko.", "Don't Forget: my sister is Aiko.",
+                 "妹の名前はアイコです。覚えておいてね"):
+        assert _may_ask_to_remember(text)
+        assert [c.kind for c in propose(talk(text))] == [MemoryKind.ASKED_TO_REMEMBER], text
+    assert not _may_ask_to_remember("My sister's name is Aiko.")
+
 def test_day_boundary() -> None:
     four = time(4, 0)
     assert day_of(parse_ts("2026-03-03T01:30:00+09:00"), four) == "2026-03-02"

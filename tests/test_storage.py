@@ -64,11 +64,12 @@ def test_fresh_home_is_migrated_to_head_in_wal(tmp_path: Path) -> None:
 
 
 def test_the_reads_before_every_request_do_not_grow_with_the_history(tmp_path: Path) -> None:
-    """Before every request the day's (or the thread's) unfolded talk is read, and the
-    folds that may be resolved are asked for; the librarian and the status bar ask for the
-    lines waiting for a summary. Through the partial indexes of migrations 0013-0015,
-    which hold only messages not yet folded, folds not yet resolved and lines without a
-    summary, not by testing every message of the day or every line, or joining every
+    """Before every request the day's unfolded talk is read (sunset model) and the folds
+    that may be resolved are asked for; the thread model's fold at a switch reads the
+    thread's unfolded talk; the librarian and the status bar ask for the lines waiting for
+    a summary. Through the partial indexes of migrations 0013-0015, which hold only
+    messages not yet folded, folds not yet resolved and lines without a summary, not by
+    testing every message of the day or the thread or every line, or joining every
     segment."""
     from storage import queries
 

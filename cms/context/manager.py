@@ -436,9 +436,10 @@ class ContextManager:
         """Apply any due rebuild point, then build the body for the next chat request.
 
         One connection and one transaction of Core statements: between rebuild points only
-        reads run; when a rebuild point is due, ``_rebuilt`` checks it again and applies it
-        (folds, roll-ups, the render) on the same connection. (SQLite's transaction begins
-        at the first write: the reads before it hold no lock.)"""
+        reads run; when a rebuild point is due, ``_rebuilt`` goes on from what ``_steady``
+        read and applies every due point (folds, roll-ups, the render) on the same
+        connection. (SQLite's transaction begins at the first write: the reads before it
+        hold no lock.)"""
         with self.db.transaction(defer_checkpoint=True) as conn:
             read = SteadyRead()
             prepared = self._steady(conn, read)
