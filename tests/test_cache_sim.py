@@ -127,3 +127,26 @@ def test_a_run_of_tool_results_counts_as_one_position() -> None:
     b["messages"][-1]["content"][-1]["cache_control"] = {"type": "ephemeral"}
     u = sim.usage(b, T0 + timedelta(minutes=1))
     assert u.cache_read_input_tokens == 1850  # 50 blocks back, but only 2 positions
+
+
+def test_a_block_behind_a_new_prefix_is_not_counted_again_and_prices_the_same() -> None:
+    """A new Timeline Index puts every turn after it behind a new prefix: those turns are
+    neither counted nor hashed whole again (each block's own hash and count are kept), and
+    the new prefix is still a miss, priced as a fresh simulator prices it."""
+    counted: list[str] = []
+
+    class Counting(CharEstimator):
+        def count(self, text: str) -> int:
+            counted.append(text)
+            return len(text)
+
+    turns = ["u" * 50, "a" * 40, "v" * 30]
+    sim = PromptCacheSimulator(Counting())
+    sim.usage(body(turns), T0)
+    counted.clear()
+    moved = sim.usage(body(turns, ti="n" * 300), T0 + timedelta(minutes=1))
+    assert counted == ["n" * 300]  # only the new TI
+    fresh = PromptCacheSimulator(CharEstimator())
+    fresh.usage(body(turns), T0)
+    assert moved == fresh.usage(body(turns, ti="n" * 300), T0 + timedelta(minutes=1))
+    assert moved.cache_read_input_tokens == len(PINNED)  # only the pinned block is read

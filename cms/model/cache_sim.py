@@ -16,6 +16,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from cms.model.protocol import Usage
@@ -40,6 +41,13 @@ MIN_CACHEABLE: dict[str, int] = {
 }
 DEFAULT_MIN_CACHEABLE = 1024
 _CHAIN_MAX = 50_000
+_CANON_MAX = 10_000  # non-text blocks held (a tool result's copy is new at each request)
+
+
+@lru_cache(maxsize=16)
+def _model_digest(model: str) -> str:
+    """The hash every prefix starts from: the model's (a cache is the model's own)."""
+    return hashlib.sha256(json.dumps(model).encode()).hexdigest()
 
 
 def min_cacheable(model: str) -> int:
@@ -67,12 +75,21 @@ class PromptCacheSimulator:
         self._entries: dict[str, tuple[datetime, timedelta]] = {}
         # (previous prefix hash, block key) -> (this prefix's hash, the block's tokens)
         self._chain: dict[tuple[Any, ...], tuple[str, int]] = {}
+        # block key -> (the block's own hash, its tokens): a block is hashed and counted
+        # once, whichever prefix it follows (a changed Timeline Index puts every turn
+        # after it behind a new prefix)
+        self._own: dict[tuple[Any, ...], tuple[str, int]] = {}
+        # id of a block that is not plain text -> (the block, its role, its canonical JSON);
+        # the block is held, so its id is not reused (blocks are never changed once built)
+        self._canon: dict[int, tuple[Mapping[str, Any], str, str]] = {}
 
     def _blocks(self, body: Mapping[str, Any]) -> list[_Block]:
         """Each block with the hash of the prefix up to it. A prefix's hash is the hash of
-        the previous prefix's hash and the block, remembered (``_chain``): a replay sends
-        the same prefix again at every request, and hashes only what is new."""
-        prev = hashlib.sha256(json.dumps(body.get("model", "")).encode()).hexdigest()
+        the previous prefix's hash and the block's own hash, remembered (``_chain``): a
+        replay sends the same prefix again at every request, and hashes only what is new;
+        a block's own hash and tokens are remembered apart (``_own``), so a block behind a
+        new prefix is neither hashed whole nor counted again."""
+        prev = _model_digest(str(body.get("model", "")))
         raw: list[tuple[str, Mapping[str, Any]]] = [("", t) for t in body.get("tools", [])]
         system = body.get("system", [])
         if isinstance(system, str):
@@ -84,6 +101,10 @@ class PromptCacheSimulator:
             if isinstance(content, str):
                 content = [{"type": "text", "text": content}]
             raw.extend((message["role"], block) for block in content)
+        if len(self._chain) >= _CHAIN_MAX or len(self._canon) >= _CANON_MAX:
+            self._chain.clear()
+            self._own.clear()
+            self._canon.clear()
         blocks: list[_Block] = []
         for role, block in raw:
             control = block.get("cache_control")
@@ -91,26 +112,16 @@ class PromptCacheSimulator:
             plain = kind == "text" and len(block) - (control is not None) == 2
             # a plain text block (most of a body) is keyed by its role and text; any other
             # by its JSON (which starts with "{", so the two never meet)
-            key = (prev, role, block.get("text")) if plain else (prev, self._canonical(role, block))
+            own_key = (role, block.get("text")) if plain else (self._canonical(role, block),)
+            key = (prev, *own_key)
             found = self._chain.get(key)
             if found is None:
-                if plain:
-                    text = str(block.get("text", ""))
-                    # a system block (the TI's head and tail, the context) by its lines,
-                    # exactly (tokens.count_by_lines), as the context manager counts them:
-                    # a new TI encodes only its new lines; a turn's text as a whole, as
-                    # its token estimate was counted
-                    tokens = (count_by_lines(self.estimator, text) if not role
-                              else self.estimator.count(text))
-                    data = f"T\x1f{role}\x1f{text}"
-                else:
-                    data = str(key[1])
-                    shown = block.get("text") if kind == "text" else None
-                    tokens = self.estimator.count(shown if isinstance(shown, str) else data)
-                if len(self._chain) >= _CHAIN_MAX:
-                    self._chain.clear()
-                digest = hashlib.sha256(f"{prev}\x1e{data}".encode()).hexdigest()
-                found = self._chain[key] = (digest, tokens)
+                own = self._own.get(own_key)
+                if own is None:
+                    own = self._own[own_key] = self._hash_and_count(role, block, kind, plain,
+                                                                    own_key)
+                digest = hashlib.sha256(f"{prev}\x1e{own[0]}".encode()).hexdigest()
+                found = self._chain[key] = (digest, own[1])
             prev = found[0]
             ttl = None
             if control is not None:
@@ -118,12 +129,33 @@ class PromptCacheSimulator:
             blocks.append(_Block(prev, found[1], kind, ttl))
         return blocks
 
-    @staticmethod
-    def _canonical(role: str, block: Mapping[str, Any]) -> str:
+    def _hash_and_count(self, role: str, block: Mapping[str, Any], kind: str, plain: bool,
+                        own_key: tuple[Any, ...]) -> tuple[str, int]:
+        """A block's own hash and its tokens."""
+        if plain:
+            text = str(block.get("text", ""))
+            # a system block (the TI's head and tail, the context) by its lines, exactly
+            # (tokens.count_by_lines), as the context manager counts them: a new TI encodes
+            # only its new lines; a turn's text as a whole, as its token estimate was counted
+            tokens = (count_by_lines(self.estimator, text) if not role
+                      else self.estimator.count(text))
+            data = f"T\x1f{role}\x1f{text}"
+        else:
+            data = str(own_key[0])
+            shown = block.get("text") if kind == "text" else None
+            tokens = self.estimator.count(shown if isinstance(shown, str) else data)
+        return hashlib.sha256(data.encode()).hexdigest(), tokens
+
+    def _canonical(self, role: str, block: Mapping[str, Any]) -> str:
+        held = self._canon.get(id(block))
+        if held is not None and held[0] is block and held[1] == role:
+            return held[2]
         shown = {k: v for k, v in block.items() if k != "cache_control"}
         if role:
             shown["_role"] = role
-        return json.dumps(shown, ensure_ascii=False, sort_keys=True)
+        canonical = json.dumps(shown, ensure_ascii=False, sort_keys=True)
+        self._canon[id(block)] = (block, role, canonical)
+        return canonical
 
     def usage(self, body: Mapping[str, Any], now: datetime, output_tokens: int = 0) -> Usage:
         blocks = self._blocks(body)
