@@ -139,7 +139,7 @@ def replay(
         for line in lines:
             clock.set(parse_ts(line.ts))
             if librarian and keeper.due():
-                summary.librarian_summaries += keeper.run_once()
+                summary.librarian_summaries += core.librarian_pass()
             data = line.data
             action = data.get("action")
             if action == "switch_tab":
@@ -169,7 +169,7 @@ def replay(
                     summary.output_tokens += usage.output_tokens
                     summary.largest_prompt = max(summary.largest_prompt, total)
         if librarian:
-            summary.librarian_summaries += keeper.run_once()
+            summary.librarian_summaries += core.librarian_pass()
         with core.db.session() as session:
             for event in session.exec(select(Event).where(col(Event.id) > first_event_id)).all():
                 summary.events[event.name] = summary.events.get(event.name, 0) + 1

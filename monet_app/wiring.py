@@ -111,6 +111,14 @@ class Core:
     def librarian(self) -> Librarian:
         return self._built_librarian()[0]
 
+    def librarian_pass(self) -> int:
+        """One librarian pass in this process, then the Timeline Index lines it made
+        ready counted ahead (``ContextManager.count_ahead``), so the next rebuild does
+        not encode them while the person waits. Returns how many summaries were written."""
+        written = self.librarian.run_once()
+        self.context.count_ahead()
+        return written
+
     @property
     def librarian_note(self) -> str:
         """A sentence saying which summarizer the librarian uses."""

@@ -21,6 +21,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 from sqlalchemy import String, bindparam, delete, func, insert, type_coerce, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.engine import Connection
+from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
 from storage import direct
@@ -436,6 +437,27 @@ _PRESUMMARIES_FROM = sa_select(
 _PRESUMMARY_RUNS = sa_select(
     col(Presummary.first_message_id), col(Presummary.last_message_id)
 ).where(col(Presummary.first_message_id) >= bindparam("start"))
+
+
+_FIRST, _LAST = aliased(Message), aliased(Message)
+_AHEAD_LINES = (
+    sa_select(col(Presummary.first_message_id), col(_FIRST.day), col(_LAST.day),
+              col(_FIRST.ts), col(_LAST.ts), col(_FIRST.tab), col(Presummary.summary))
+    .join(_FIRST, col(_FIRST.id) == col(Presummary.first_message_id))
+    .join(_LAST, col(_LAST.id) == col(Presummary.last_message_id))
+    .where(col(_FIRST.segment_id).is_(None), col(Presummary.summary) != "")
+    .order_by(col(Presummary.first_message_id))
+)
+
+
+def lines_summarized_ahead(db: Db) -> list[Line]:
+    """The Timeline Index line each run the librarian summarized ahead would get, were a
+    fold to cut exactly that run (``timeline.create_fold`` gives such a segment the
+    summary); runs already folded, and claims still being written, are left out. (Read
+    from the messages not yet folded: the presummaries of a year are not all read.)"""
+    return [Line(0, TimelineLevel.SEGMENT, None, str(day_from), str(day_to), str(start),
+                 str(end), str(tab), int(first), str(summary))
+            for first, day_from, day_to, start, end, tab, summary in run(db, _AHEAD_LINES)]
 
 
 def presummary_runs(db: Db, from_id: int) -> set[tuple[int, int]]:

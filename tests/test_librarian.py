@@ -412,3 +412,53 @@ def test_with_the_api_down_a_pass_stops_calling_and_backs_off(tmp_path: Path) ->
             assert librarian.run_pass().written == 12
         finally:
             model.close()
+
+
+def test_a_pass_counts_ahead_the_lines_the_next_rebuild_renders(tmp_path: Path) -> None:
+    """After a librarian pass in this process, the Timeline Index lines it made ready (the
+    runs it summarized ahead of their fold) are already counted: the sunset's rebuild, with
+    the person waiting, encodes none of them (``ContextManager.count_ahead``)."""
+    from cms.settings import Settings
+    from cms.tokens import CharEstimator
+    from tests.helpers import World
+
+    class Remembering(CharEstimator):
+        """Counts as CharEstimator does; records each text the first time it is counted
+        (what a remembering estimator would encode)."""
+
+        def __init__(self) -> None:
+            self.known: set[str] = set()
+            self.new: list[str] = []
+            self.recording = False
+
+        def count(self, text: str) -> int:
+            if text not in self.known:
+                self.known.add(text)
+                if self.recording:
+                    self.new.append(text)
+            return len(text)
+
+    estimator = Remembering()
+    w = World(tmp_path / "home", Settings(), estimator=estimator)
+    w.at("2026-03-02T09:00:00+09:00").turn("朝の仕事の段取りを決めた", tab="work")
+    w.at("2026-03-02T09:05:00+09:00").turn("雑談: 週末は海に行く", tab="chat")
+    w.at("2026-03-02T21:00:00+09:00").turn("夜の雑談", tab="chat")
+    w.at("2026-03-02T23:30:00+09:00")
+    w.core.librarian_pass()  # the three runs, summarized ahead of their fold
+    prepare = w.cm.prepare_request
+
+    def recorded() -> object:  # what the request's preparation encodes
+        estimator.recording = True
+        try:
+            return prepare()
+        finally:
+            estimator.recording = False
+
+    w.cm.prepare_request = recorded  # type: ignore[method-assign]
+    body = w.at("2026-03-03T08:00:00+09:00").turn("おはよう")  # sunset
+    ti = system_parts(body)[1]
+    assert "要約作成中" not in ti and "週末は海に行く" in ti
+    lines = [line for line in ti.split("\n") if line.startswith("2026-03-02")]
+    assert len(lines) == 3
+    assert estimator.new  # the rebuild counted something new (the context block's date)
+    assert [text for text in estimator.new if any(line in text for line in lines)] == []

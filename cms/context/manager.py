@@ -33,7 +33,7 @@ from cms.model.ledger import usage_values
 from cms.model.pricing import prices_from_settings
 from cms.model.protocol import RequestBody, ToolResultBlock, Usage
 from cms.settings import Settings
-from cms.tokens import TokenEstimator, count_json
+from cms.tokens import TokenEstimator, count_all, count_json, line_pieces
 from storage import Database, queries
 from storage.errors import EmptyMessageError, PromptTooLargeError
 from storage.models import (
@@ -756,6 +756,25 @@ class ContextManager:
             + raw_tokens
         )
         return PreparedRequest(body=body, estimated_input_tokens=estimate, raw_tokens=raw_tokens)
+
+    # ----- counted ahead ----------------------------------------------------------------
+    def count_ahead(self) -> None:
+        """Count, off the request's path, the Timeline Index lines the next rebuilds will
+        render: the lines as they stand (the librarian may have just summarized some) and
+        the line of each run it summarized ahead of its fold. The estimator keeps the
+        counts, so the rebuild, with the person waiting, encodes none of them. Run after
+        a librarian pass in this process (the app's worker, a replay); a pass in another
+        process (``monet librarian``) leaves the counting to the rebuild.
+
+        Each line is counted with its break, in the pieces ``tokens.count_by_lines`` cuts
+        a rendered TI into; the lines that may end the TI (the last one now, the newest
+        run summarized ahead) without it too."""
+        with self.db.transaction() as conn:
+            now = [timeline.line_text(line) for line in self._lines.top_level(conn)]
+            ahead = [timeline.line_text(line) for line in queries.lines_summarized_ahead(conn)]
+        last = [texts[-1] for texts in (now, ahead) if texts]
+        pieces = [piece for text in now + ahead for piece in line_pieces(text + "\n")]
+        count_all(self.estimator, pieces + [p for text in last for p in line_pieces(text)])
 
     # ----- read-only views --------------------------------------------------------------
     def last_user_message(self) -> Talk:

@@ -179,7 +179,7 @@ def entry_line(entry: TimelineEntry | Line) -> str:
 
 
 @lru_cache(maxsize=4096)
-def _line_text(line: Line) -> str:
+def line_text(line: Line) -> str:
     """``entry_line`` of a line read as plain values, remembered: a render formats only
     its new or changed lines."""
     return entry_line(line)
@@ -400,7 +400,7 @@ def render_timeline(
         # preparation
         read = reader.top_level(db) if reader else queries.top_level_lines(db)
         entries = [e for e in read if visible(e)]
-        lines = [_line_text(e) for e in entries]
+        lines = [line_text(e) for e in entries]
         text = ti_text(rendered_day, lines)
         # the text's exact count, as the sum of its lines' (with their breaks), which the
         # estimator remembers: a render encodes only the lines that are new, once (the

@@ -10,4 +10,4 @@ from monet_app.wiring import Core
 
 def librarian_pass(core: Core) -> int:
     """Run what is due now; returns how many summaries were written."""
-    return core.librarian.run_once()
+    return core.librarian_pass()
