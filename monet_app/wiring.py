@@ -10,6 +10,7 @@ everywhere (``docs/ARCHITECTURE.md``, "Building the core").
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field, replace
@@ -37,6 +38,8 @@ from cms.settings import Settings, load_settings, save_settings
 from cms.tokens import TiktokenEstimator, TokenEstimator
 from storage import Database
 from storage.errors import ModelError, UserFacingError
+
+log = logging.getLogger("monet.wiring")
 
 #: Makes the chat model from the current settings; may raise ``MissingKeyError``.
 ModelFactory = Callable[[Settings], ChatModel]
@@ -116,7 +119,10 @@ class Core:
         ready counted ahead (``ContextManager.count_ahead``), so the next rebuild does
         not encode them while the person waits. Returns how many summaries were written."""
         written = self.librarian.run_once()
-        self.context.count_ahead()
+        try:
+            self.context.count_ahead()
+        except UserFacingError as exc:  # a locked database: the rebuild counts, as before
+            log.warning("counting ahead skipped: %s", exc)
         return written
 
     @property

@@ -462,3 +462,24 @@ def test_a_pass_counts_ahead_the_lines_the_next_rebuild_renders(tmp_path: Path) 
     assert len(lines) == 3
     assert estimator.new  # the rebuild counted something new (the context block's date)
     assert [text for text in estimator.new if any(line in text for line in lines)] == []
+
+
+def test_a_pass_whose_counting_ahead_fails_is_still_a_pass(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Counting ahead is for speed: a locked database there leaves the counting to the
+    rebuild, and the pass (its summaries are stored) still reports what it wrote."""
+    from cms.settings import Settings
+    from storage.errors import DatabaseError
+    from tests.helpers import World
+
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-02T09:00:00+09:00").turn("朝の仕事の段取りを決めた", tab="work")
+    w.at("2026-03-03T08:00:00+09:00").turn("おはよう")  # sunset: one placeholder
+
+    def locked() -> None:
+        raise DatabaseError("The database is locked by another program.")
+
+    w.cm.count_ahead = locked  # type: ignore[method-assign]
+    assert w.core.librarian_pass() == 1
+    assert "counting ahead skipped" in caplog.text
