@@ -121,8 +121,10 @@ class Core:
         written = self.librarian.run_once()
         try:
             self.context.count_ahead()
-        except UserFacingError as exc:  # a locked database: the rebuild counts, as before
-            log.warning("counting ahead skipped: %s", exc)
+        except Exception as exc:  # for speed only: the rebuild counts, as before
+            # (a locked database is said in a line; anything else with its traceback)
+            log.warning("counting ahead skipped: %s", exc,
+                        exc_info=not isinstance(exc, UserFacingError))
         return written
 
     @property

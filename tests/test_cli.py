@@ -266,6 +266,7 @@ def test_a_log_file_that_cannot_be_written_is_said_once_without_a_traceback(
         log.warning("again")
     finally:
         log.removeHandler(handler)
+        log.propagate = True
         handler.stream = None  # type: ignore[assignment]
         handler.close()
     err = capsys.readouterr().err

@@ -441,7 +441,8 @@ def test_a_pass_counts_ahead_the_lines_the_next_rebuild_renders(tmp_path: Path) 
     estimator = Remembering()
     w = World(tmp_path / "home", Settings(), estimator=estimator)
     w.at("2026-03-02T09:00:00+09:00").turn("朝の仕事の段取りを決めた", tab="work")
-    w.at("2026-03-02T09:05:00+09:00").turn("雑談: 週末は海に行く", tab="chat")
+    w.at("2026-03-02T09:12:00+09:00").turn("資料は昼までに送る", tab="work")  # a run of minutes
+    w.at("2026-03-02T09:15:00+09:00").turn("雑談: 週末は海に行く", tab="chat")
     w.at("2026-03-02T21:00:00+09:00").turn("夜の雑談", tab="chat")
     w.at("2026-03-02T23:30:00+09:00")
     w.core.librarian_pass()  # the three runs, summarized ahead of their fold
@@ -459,7 +460,7 @@ def test_a_pass_counts_ahead_the_lines_the_next_rebuild_renders(tmp_path: Path) 
     ti = system_parts(body)[1]
     assert "要約作成中" not in ti and "週末は海に行く" in ti
     lines = [line for line in ti.split("\n") if line.startswith("2026-03-02")]
-    assert len(lines) == 3
+    assert len(lines) == 3 and any(line.startswith("2026-03-02 09:00–09:12") for line in lines)
     assert estimator.new  # the rebuild counted something new (the context block's date)
     assert [text for text in estimator.new if any(line in text for line in lines)] == []
 
@@ -482,4 +483,11 @@ def test_a_pass_whose_counting_ahead_fails_is_still_a_pass(
 
     w.cm.count_ahead = locked  # type: ignore[method-assign]
     assert w.core.librarian_pass() == 1
-    assert "counting ahead skipped" in caplog.text
+    assert "counting ahead skipped" in caplog.text and "Traceback" not in caplog.text
+
+    def broken() -> None:  # a bug: still a pass, and its traceback goes to the log
+        raise RuntimeError("a bug")
+
+    w.cm.count_ahead = broken  # type: ignore[method-assign]
+    w.core.librarian_pass()
+    assert "RuntimeError: a bug" in caplog.text

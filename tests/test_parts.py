@@ -135,7 +135,6 @@ def test_summary_sentences_are_cut_as_the_lookbehind_split_cuts_them() -> None:
     assert wrong == []
 
 
-
 def test_memory_sentences_are_cut_as_the_lookbehind_split_cuts_them() -> None:
     """The offline memory proposer's sentence scan gives what ``re.split`` on its
     lookbehinds gave (pieces stripped, empty ones dropped), on random texts of the
@@ -177,6 +176,7 @@ def test_a_request_to_remember_is_found_in_any_case() -> None:
         assert _may_ask_to_remember(text)
         assert [c.kind for c in propose(talk(text))] == [MemoryKind.ASKED_TO_REMEMBER], text
     assert not _may_ask_to_remember("My sister's name is Aiko.")
+
 
 def test_day_boundary() -> None:
     four = time(4, 0)

@@ -101,9 +101,10 @@ class PromptCacheSimulator:
             if isinstance(content, str):
                 content = [{"type": "text", "text": content}]
             raw.extend((message["role"], block) for block in content)
-        if len(self._chain) >= _CHAIN_MAX or len(self._canon) >= _CANON_MAX:
+        if len(self._chain) >= _CHAIN_MAX:
             self._chain.clear()
             self._own.clear()
+        if len(self._canon) >= _CANON_MAX:
             self._canon.clear()
         blocks: list[_Block] = []
         for role, block in raw:
