@@ -762,9 +762,10 @@ class ContextManager:
         """Count, off the request's path, the Timeline Index lines the next rebuilds will
         render: the lines as they stand (the librarian may have just summarized some) and
         the line of each run it summarized ahead of its fold. The estimator keeps the
-        counts, so the rebuild, with the person waiting, encodes none of them. Run after
-        a librarian pass in this process (the app's worker, a replay); a pass in another
-        process (``monet librarian``) leaves the counting to the rebuild.
+        counts, so the rebuild, with the person waiting, finds them counted (it still
+        encodes its placeholders, a roll-up's lines, and a run a fold cuts otherwise).
+        Run after a librarian pass in this process (the app's worker, a replay); a pass in
+        another process (``monet librarian``) leaves the counting to the rebuild.
 
         Each line is counted with its break, in the pieces ``tokens.count_by_lines`` cuts
         a rendered TI into; the lines that may end the TI (the last one now, the newest
