@@ -28,8 +28,8 @@ from cms.model.pricing import dollars
 from cms.model.protocol import Usage
 from cms.settings import Settings
 from cms.tokens import TiktokenEstimator
-from monet_app.replay import read_trace, replay
-from monet_app.usage import usage_report
+from monet_app.cli.usage import usage_report
+from monet_app.services.replay import read_trace, replay
 from storage import Database
 
 ESTIMATOR = TiktokenEstimator()

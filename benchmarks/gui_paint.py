@@ -72,7 +72,7 @@ def fill_day(home: Path, count: int, day: str = "2026-03-02") -> None:
 
 def measure(count: int) -> None:
     app = QApplication.instance() or QApplication(sys.argv)
-    from monet_app.app import AppController
+    from monet_app.window.app import AppController
 
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
@@ -160,7 +160,7 @@ SHOTS = [
 def screenshots(folder: Path) -> None:
     """The window as a person sees it: Japanese and English, light and dark, narrow, and
     the first run without a key, over a replayed public trace (rpc-pair-ja)."""
-    from monet_app.replay import replay
+    from monet_app.services.replay import replay
 
     traces = ROOT / "tests" / "data" / "traces"
     folder.mkdir(parents=True, exist_ok=True)
@@ -170,7 +170,7 @@ def screenshots(folder: Path) -> None:
         for name, lang, theme, width, height, scene in SHOTS:
             os.environ["MONET_LANG"] = lang
             app = QApplication.instance() or QApplication(sys.argv)
-            from monet_app.app import AppController
+            from monet_app.window.app import AppController
             from ui.look import apply_palette, install_translator
 
             apply_palette(app, theme)  # type: ignore[arg-type]
@@ -204,7 +204,7 @@ _CHILD = """
 import sys, time
 from pathlib import Path
 from PySide6.QtWidgets import QApplication
-from monet_app.app import AppController
+from monet_app.window.app import AppController
 from ui.look import apply_palette, install_translator
 app = QApplication(sys.argv)
 apply_palette(app)

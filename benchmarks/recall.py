@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from cms.clock import ManualClock
 from cms.context.tools import recall
-from monet_app.wiring import build_core, no_model
+from monet_app.services.wiring import build_core, no_model
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 JST = timezone(timedelta(hours=9))

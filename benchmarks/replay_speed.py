@@ -29,7 +29,7 @@ from cms.clock import day_of, parse_ts
 from cms.context.prompt import system_parts
 from cms.settings import Settings
 from cms.tokens import TiktokenEstimator, preload
-from monet_app.replay import read_trace, replay
+from monet_app.services.replay import read_trace, replay
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cms.librarian.summarizer import OfflineSummarizer, Turn
+from cms.summaries import OfflineSummarizer, Turn
 
 SPECIFIC = re.compile(r"\d+|[A-Z][a-z]+")
 RUN_TURNS = 6

@@ -71,8 +71,8 @@ from sqlmodel import Session
 from cms.clock import ManualClock, day_of, parse_ts
 from cms.context import timeline
 from cms.context.prompt import user_turn_text
-from cms.librarian.summarizer import OfflineSummarizer, Turn
 from cms.settings import DEFAULT_TABS, Settings
+from cms.summaries import OfflineSummarizer, Turn
 from cms.tokens import TiktokenEstimator, count_json
 from storage import Database
 from storage.models import (
@@ -681,7 +681,7 @@ class YearMaker:
 
     def first_request(self) -> None:
         """The prompt state as MONET leaves it: the real rebuild (TI, context block)."""
-        from monet_app.wiring import build_core, no_model
+        from monet_app.services.wiring import build_core, no_model
 
         core = build_core(self.home, clock=ManualClock(self.now), model_factory=no_model,
                           summarizer="offline")
@@ -802,9 +802,9 @@ class Row:
 
 
 def measure(home: Path, runs: int, cold_runs: int, profile: str | None) -> None:
-    from monet_app.navigator import Navigator
     from monet_app.operations.search import search
-    from monet_app.wiring import build_core, no_model
+    from monet_app.services.wiring import build_core, no_model
+    from monet_app.window.navigator import Navigator
     from ui.items import ALL_TABS
 
     now = home_now(home)
@@ -974,7 +974,7 @@ if mode == "profile":
 from pathlib import Path
 from PySide6.QtWidgets import QApplication
 from cms.clock import ManualClock, parse_ts
-from monet_app.app import AppController
+from monet_app.window.app import AppController
 from ui.look import apply_palette, install_translator
 app = QApplication(sys.argv[:1])
 apply_palette(app)

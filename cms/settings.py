@@ -82,7 +82,7 @@ class Settings:
     # {"model-prefix": {"input": $/MTok, "output": $/MTok, "write_5m": x, ...}}
     prices: dict[str, dict[str, float]] = field(default_factory=dict)
     theme: str = "system"  # the window's appearance: "system" | "light" | "dark"
-    backup_keep: int = 7  # daily automatic backups kept (monet_app/backup.py); 0: none
+    backup_keep: int = 7  # daily automatic backups kept (monet_app/services/backup.py); 0: none
 
     # ----- derived values -------------------------------------------------------------
     @property

@@ -2,7 +2,7 @@
 
 import sys
 
-from monet_app.cli import main
+from monet_app.cli.main import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -6,8 +6,11 @@ command line (exit status 2). Anything else that escapes is a bug or a race (an
 ``IntegrityError`` between two librarians, a ``KeyError``): it is never dressed as a
 sentence; the window says something went wrong and the traceback goes to ``monet.log``.
 
-The tree lives here, in the lowest layer, so that every layer (``storage``, ``cms``,
-``monet_app``) raises from the same root without importing upwards::
+The root lives here, in the lowest layer, so that every layer (``storage``, ``cms``,
+``monet_app``) raises from the same root without importing upwards. Each branch is
+defined by the layer that raises it: the model's failures in ``cms/model/errors.py``
+(beside the model protocol), everything else here. ``tests/test_architecture.py`` checks
+that no other module defines a ``UserFacingError``::
 
     UserFacingError
     ├── DatabaseError                 the SQLite file is locked, damaged or read-only
@@ -22,7 +25,7 @@ The tree lives here, in the lowest layer, so that every layer (``storage``, ``cm
     │   ├── ExportError               an export target MONET will not write to
     │   └── TraceError                a replay trace that cannot be read
     ├── KeyStoreError                 the OS keyring cannot store the API key
-    └── ModelError                    a model call failed (``retryable`` says if later may help)
+    └── ModelError (cms/model/errors)  a model call failed (``retryable`` says if later may help)
         ├── MissingKeyError           no API key anywhere
         ├── AuthError                 the key was refused (401/403)
         ├── RateLimitedError          429 after the SDK's retries (``retry_after``)
@@ -83,34 +86,3 @@ class ExportError(InputError):
 
 class KeyStoreError(UserFacingError):
     pass
-
-
-class ModelError(UserFacingError):
-    """A failed model call. ``retryable`` says whether trying again later may help;
-    ``code`` names the case ("timeout", "connection", "overloaded", "server", "cut",
-    "ended_early", ...), so the window can say it in the person's language."""
-
-    def __init__(self, message: str, *, retryable: bool = False, code: str = "") -> None:
-        super().__init__(message)
-        self.retryable = retryable
-        self.code = code
-
-
-class MissingKeyError(ModelError):
-    def __init__(self, message: str) -> None:
-        super().__init__(message, code="missing_key")
-
-
-class AuthError(ModelError):
-    def __init__(self, message: str, *, code: str = "auth") -> None:
-        super().__init__(message, code=code)
-
-
-class RateLimitedError(ModelError):
-    def __init__(self, message: str, retry_after: float | None) -> None:
-        super().__init__(message, retryable=True, code="rate_limited")
-        self.retry_after = retry_after
-
-
-class PromptTooLongError(ModelError):
-    """The API answered that the prompt does not fit the context window."""

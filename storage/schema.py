@@ -7,7 +7,7 @@ stay the one source of truth: ``tests/test_storage.py`` builds a home both ways 
 compares their schemas, so a new migration without a new dump fails there, with this
 command in its message::
 
-    python -m storage.schema      # writes storage/schema.sql from the migrations
+    python -m storage.write_schema   # writes storage/schema.sql from the migrations
 
 An existing home is still upgraded by alembic (``Database.migrate``).
 """
@@ -15,8 +15,6 @@ An existing home is still upgraded by alembic (``Database.migrate``).
 from __future__ import annotations
 
 import sqlite3
-import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -68,28 +66,3 @@ def dump(path: Path) -> str:
     kept = [sql for _type, name, sql in rows
             if name not in shadows and not name.startswith("sqlite_")]
     return "".join(f"{sql};\n\n" for sql in kept)
-
-
-def from_migrations(home: Path) -> Path:
-    """A new database at ``home`` built by running every migration (no snapshot)."""
-    from storage.database import Database
-
-    db = Database(home, migrate=False)
-    try:
-        db.upgrade_with_alembic()
-    finally:
-        db.close()
-    return db.path
-
-
-def main() -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        text = dump(from_migrations(Path(tmp)))
-    header = ("-- MONET's head schema, written by `python -m storage.schema` from the migrations\n"
-              "-- (storage/migrations/versions). Do not edit by hand.\n\n")
-    SCHEMA_FILE.write_text(header + text, encoding="utf-8")
-    print(f"wrote {SCHEMA_FILE} ({len(statements(text))} statements)", file=sys.stderr)
-
-
-if __name__ == "__main__":
-    main()

@@ -1,4 +1,4 @@
--- MONET's head schema, written by `python -m storage.schema` from the migrations
+-- MONET's head schema, written by `python -m storage.write_schema` from the migrations
 -- (storage/migrations/versions). Do not edit by hand.
 
 CREATE TABLE alembic_version (

@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from cms.clock import ManualClock, parse_ts
-from cms.librarian.summarizer import OfflineSummarizer, Summarizer, Turn
 from cms.model.protocol import ChatModel
 from cms.model.standin import StandInModel
 from cms.settings import Settings
+from cms.summaries import OfflineSummarizer, Summarizer, Turn
 from cms.tokens import CharEstimator, TokenEstimator
-from monet_app.wiring import build_core
+from monet_app.services.wiring import build_core
 
 
 class CountingSummarizer:

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from cms.settings import Settings
-from monet_app.app import AppController
-from monet_app.gateway import AnthropicModel, make_client
-from monet_app.standin_server import StandInServer
+from monet_app.services.gateway import AnthropicModel, make_client
+from monet_app.services.standin_server import StandInServer
+from monet_app.window.app import AppController
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QApplication
 from sqlmodel import select
 
 from cms.settings import Settings
-from monet_app.app import AppController
-from monet_app.gateway import AnthropicModel, MissingKeyError
+from monet_app.services.gateway import AnthropicModel, MissingKeyError
+from monet_app.window.app import AppController
 from storage.models import Event, Message
 
 pytest.importorskip("pytestqt")
@@ -216,7 +216,7 @@ def test_invalid_settings_are_refused_in_words(qtbot, app_for) -> None:  # type:
 
 @pytest.mark.slow
 def test_timeline_panel_shows_pending_lines_and_opens_their_day(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from monet_app.replay import replay
+    from monet_app.services.replay import replay
     from tests.conftest import TRACES
 
     home = tmp_path / "home"

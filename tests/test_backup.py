@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from monet_app import backup
-from monet_app.export import export_jsonl
-from monet_app.replay import replay
+from monet_app.cli.export import export_jsonl
+from monet_app.services import backup
+from monet_app.services.replay import replay
 from storage import Database
 from storage.errors import DatabaseTooNewError
 from tests.conftest import TRACES

@@ -22,7 +22,7 @@ from sqlmodel import select
 from monet_app import mixing
 from monet_app.mixing import check
 from monet_app.mixing.days import builtin_days, contains, judge
-from monet_app.standin_server import StandInServer
+from monet_app.services.standin_server import StandInServer
 from storage import Database
 from storage.errors import InputError, UserFacingError
 from storage.models import UsageRecord
@@ -31,9 +31,9 @@ DUMMY_KEY = "sk-ant-test-mixing-0000"
 
 
 def check_mixing(*argv: str) -> int:
-    """``monet check-mixing ...`` as the command runs it: through ``monet_app.cli`` once
+    """``monet check-mixing ...`` as the command runs it: through ``monet_app.cli.main`` once
     the subcommand is wired there, else through the same parser and error handling."""
-    from monet_app import cli
+    from monet_app.cli import main as cli
 
     parser = cli.build_parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
@@ -292,7 +292,7 @@ def test_live_without_a_key_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    monkeypatch.setattr("monet_app.keys._keyring", lambda: None)
+    monkeypatch.setattr("monet_app.services.keys._keyring", lambda: None)
     assert check_mixing("--home", str(tmp_path / "home"), "--live", "--yes") == 2
     assert "needs an Anthropic API key" in capsys.readouterr().err
 

@@ -76,8 +76,8 @@ def test_a_gateway_error_is_one_sentence_and_exit_2(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A refused key is the person's to fix: the sentence, exit 2, no "unexpected error"."""
-    from monet_app.cli import main
-    from monet_app.standin_server import StandInServer
+    from monet_app.cli.main import main
+    from monet_app.services.standin_server import StandInServer
 
     with StandInServer() as server:
         server.failures.append({"status": 401, "type": "authentication_error"})
@@ -95,7 +95,8 @@ def test_a_bug_is_not_dressed_as_a_sentence(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Anything that is not a UserFacingError is a bug: exit 1, the traceback in monet.log."""
-    from monet_app import cli, export
+    from monet_app.cli import export
+    from monet_app.cli import main as cli
 
     def broken(*_args: object, **_kw: object) -> object:
         raise KeyError("a bug")
@@ -108,7 +109,7 @@ def test_a_bug_is_not_dressed_as_a_sentence(
 
 
 def test_a_replay_continues_a_home_and_never_duplicates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from monet_app.cli import main
+    from monet_app.cli.main import main
     from storage import Database
     from storage.models import Message
 
@@ -150,7 +151,7 @@ def test_a_replay_continues_a_home_and_never_duplicates(tmp_path: Path, capsys: 
 
 def test_a_trace_that_is_not_utf8_is_named_by_file_and_line(tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
-    from monet_app.cli import main
+    from monet_app.cli.main import main
 
     trace = tmp_path / "latin1.jsonl"
     trace.write_bytes(b'{"ts": "2026-03-02T09:00:00+09:00", "tab": "chat", "user": "a"}\n'
@@ -160,7 +161,7 @@ def test_a_trace_that_is_not_utf8_is_named_by_file_and_line(tmp_path: Path,
 
 
 def _exported_home(tmp_path: Path) -> Path:
-    from monet_app.cli import main
+    from monet_app.cli.main import main
 
     home = tmp_path / "home"
     assert main(["replay", str(TRACE), "--home", str(home), "--librarian", "off"]) == 0
@@ -171,7 +172,7 @@ def test_export_never_replaces_a_link_a_device_or_a_folder(tmp_path: Path,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
     import os
 
-    from monet_app.cli import main
+    from monet_app.cli.main import main
 
     home = _exported_home(tmp_path)
     real = tmp_path / "real.jsonl"
@@ -198,7 +199,7 @@ def test_export_skips_damaged_rows_and_says_how_many(tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     import sqlite3
 
-    from monet_app.cli import main
+    from monet_app.cli.main import main
 
     home = _exported_home(tmp_path)
     raw = sqlite3.connect(home / "monet.db")
@@ -222,7 +223,7 @@ def test_export_skips_damaged_rows_and_says_how_many(tmp_path: Path,
 ])
 def test_numbers_out_of_range_are_sentences(args: list[str], tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
-    from monet_app.cli import main
+    from monet_app.cli.main import main
 
     with pytest.raises(SystemExit) as info:
         main([*args, "--home", str(tmp_path / "h")])
@@ -233,7 +234,7 @@ def test_numbers_out_of_range_are_sentences(args: list[str], tmp_path: Path,
 
 def test_search_words_may_start_with_a_dash_after_two_dashes(tmp_path: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
-    from monet_app.cli import main
+    from monet_app.cli.main import main
 
     assert main(["search", "--home", str(tmp_path / "h"), "--", "-verbose"]) == 0
     assert "no message matches" in capsys.readouterr().out
@@ -247,7 +248,7 @@ def test_a_log_file_that_cannot_be_written_is_said_once_without_a_traceback(
     import errno
     import logging
 
-    from monet_app.cli import LogFile
+    from monet_app.cli.main import LogFile
 
     class FullDisk:
         def write(self, _text: str) -> int:

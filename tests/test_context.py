@@ -311,7 +311,7 @@ def test_switching_the_flag_loses_nothing(home: Path) -> None:
 
 
 def test_prompt_too_long_folds_and_retries_once_never_loops(home: Path) -> None:
-    from storage.errors import PromptTooLongError
+    from cms.model.errors import PromptTooLongError
 
     w = World(home, settings())
     for i in range(4):
@@ -379,7 +379,7 @@ def test_weeks_of_one_month_rolled_up_at_different_times_make_one_month_line(tmp
     """Found on a year-size home: weeks of April rolled up on two occasions made two April
     lines. A later roll-up joins the period's existing line."""
     from cms.context import timeline
-    from cms.librarian.summarizer import OfflineSummarizer
+    from cms.summaries import OfflineSummarizer
     from storage import Database, queries
     from storage.models import TimelineEntry, TimelineLevel
 
@@ -414,7 +414,7 @@ def test_weeks_of_one_month_rolled_up_at_different_times_make_one_month_line(tmp
 def test_a_past_years_months_roll_up_into_one_year_line_never_this_years(tmp_path: Path) -> None:
     """Month lines alone would outgrow the TI's budget after about two years."""
     from cms.context import timeline
-    from cms.librarian.summarizer import OfflineSummarizer
+    from cms.summaries import OfflineSummarizer
     from storage import Database, queries
     from storage.models import TimelineEntry, TimelineLevel
 
@@ -583,7 +583,7 @@ def test_a_roll_up_given_a_session_keeps_its_pending_changes(tmp_path: Path) -> 
     """Roll-ups write with Core statements; a Session handed to one is flushed first, so an
     edit it held but had not flushed is stored, as when roll-ups went through the ORM."""
     from cms.context import timeline
-    from cms.librarian.summarizer import OfflineSummarizer
+    from cms.summaries import OfflineSummarizer
     from storage import Database, queries
     from storage.models import Setting, TimelineEntry, TimelineLevel
 

@@ -68,7 +68,8 @@ def test_a_real_history_is_never_touched(tmp_path: Path) -> None:
 def test_monet_demo_uses_a_throwaway_folder_and_leaves_the_real_one_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from monet_app import cli, desktop
+    from monet_app.cli import main as cli
+    from monet_app.window import desktop
 
     real = tmp_path / "real-home"
     monkeypatch.setenv("MONET_HOME", str(real))
@@ -91,9 +92,9 @@ def test_monet_demo_uses_a_throwaway_folder_and_leaves_the_real_one_alone(
 def test_the_demo_window_says_so_and_the_stand_in_answers(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from PySide6.QtCore import Qt
 
-    from monet_app.app import AppController
-    from monet_app.standin_server import StandInServer
-    from monet_app.wiring import standin_model
+    from monet_app.services.standin_server import StandInServer
+    from monet_app.services.wiring import standin_model
+    from monet_app.window.app import AppController
 
     home = tmp_path / "demo"
     demo.prepare(home, datetime.now().astimezone())

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import select
 
-from monet_app.standin_server import StandInServer
+from monet_app.services.standin_server import StandInServer
 from storage import Database
 from storage.database import HEAD_REVISION
 from storage.models import Message, Setting
@@ -68,7 +68,7 @@ def test_kill_9_while_a_reply_streams_keeps_what_had_arrived(tmp_path: Path) -> 
     arrived = _draft(home)
     print(f"injected: SIGKILL after {len(arrived)} characters of the reply had arrived")
     from cms.clock import ManualClock, parse_ts
-    from monet_app.wiring import build_core, no_model
+    from monet_app.services.wiring import build_core, no_model
 
     core = build_core(home, clock=ManualClock(parse_ts("2026-03-02T09:05:00+09:00")),
                       model_factory=no_model)
@@ -87,7 +87,7 @@ def test_librarian_watch_waits_out_a_held_write_lock(tmp_path: Path) -> None:
     import sqlite3
 
     from cms.clock import ManualClock, parse_ts
-    from monet_app.wiring import build_core, no_model
+    from monet_app.services.wiring import build_core, no_model
 
     home = tmp_path / "home"
     core = build_core(home, clock=ManualClock(parse_ts("2026-03-01T09:00:00+09:00")),
@@ -181,7 +181,7 @@ def test_ten_concurrent_promotions_all_land_and_hand_written_lines_survive(tmp_p
         "手書きの行: 大阪出身\n", "utf-8")
     go = time.time() + 2.0
     code = ("import sys, time; t = float(sys.argv[3]); time.sleep(max(0, t - time.time()));"
-            "from monet_app.cli import main; sys.exit(main(['promote', '--home', sys.argv[1],"
+            "from monet_app.cli.main import main; sys.exit(main(['promote', '--home', sys.argv[1],"
             " '--category', 'values', sys.argv[2]]))")
     procs = [subprocess.Popen([sys.executable, "-c", code, str(home), f"方針 {i}", str(go)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -217,8 +217,8 @@ def _check_home(home: Path, trace: Path) -> None:
     import collections
 
     from cms.librarian.runner import LEASE_SECONDS
-    from monet_app.cli import main
-    from monet_app.replay import read_trace
+    from monet_app.cli.main import main
+    from monet_app.services.replay import read_trace
     from storage.models import TimelineEntry
     from tests.logcheck import check_log, read_log
 
@@ -265,7 +265,7 @@ def test_kill_9_during_a_replay_loses_and_doubles_nothing(tmp_path: Path, seed: 
 def test_kill_9_during_a_deletion_leaves_the_day_whole_or_gone(tmp_path: Path, seed: int) -> None:
     import random
 
-    from monet_app.cli import main
+    from monet_app.cli.main import main
 
     home = tmp_path / "home"
     assert main(["replay", str(TRACE), "--home", str(home), "--librarian", "off"]) == 0
@@ -340,8 +340,8 @@ def test_kill_9_during_a_librarian_pass_leaves_nothing_stuck(tmp_path: Path, see
     from cms.clock import ManualClock, parse_ts
     from cms.context.timeline import PENDING_MARKER
     from cms.librarian.runner import LEASE_SECONDS
-    from monet_app.cli import main
-    from monet_app.wiring import build_core, no_model
+    from monet_app.cli.main import main
+    from monet_app.services.wiring import build_core, no_model
 
     home = tmp_path / "home"
     trace = Path(__file__).parent / "data" / "traces" / "lme-00.jsonl"

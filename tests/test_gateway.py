@@ -11,12 +11,12 @@ from typing import ClassVar
 import pytest
 from sqlmodel import select
 
+from cms.model.errors import ModelError, PromptTooLongError
 from cms.model.protocol import TextDelta
 from cms.settings import Settings
-from monet_app.gateway import AnthropicModel, MissingKeyError, make_client
-from monet_app.standin_server import StandInServer
-from monet_app.usage import usage_report
-from storage.errors import ModelError, PromptTooLongError
+from monet_app.cli.usage import usage_report
+from monet_app.services.gateway import AnthropicModel, MissingKeyError, make_client
+from monet_app.services.standin_server import StandInServer
 from storage.models import Message, UsageRecord
 from tests.helpers import World
 
@@ -180,7 +180,7 @@ def test_timeout_and_no_network_are_said_plainly(home: Path, server: StandInServ
 
 def test_missing_key_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    monkeypatch.setattr("monet_app.keys._keyring", lambda: None)
+    monkeypatch.setattr("monet_app.services.keys._keyring", lambda: None)
     with pytest.raises(MissingKeyError) as info:
         make_client()
     assert "ANTHROPIC_API_KEY" in str(info.value)
@@ -220,8 +220,8 @@ def test_tool_use_round_trip_through_the_sdk(tmp_path: Path) -> None:
 def test_live_replay_against_a_local_server_stores_what_the_stand_in_replay_stores(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from monet_app.export import export_records
-    from monet_app.replay import replay
+    from monet_app.cli.export import export_records
+    from monet_app.services.replay import replay
     from storage import Database
     from tests.conftest import TRACES
 
@@ -269,7 +269,7 @@ def test_key_from_environment_first_then_keyring(monkeypatch: pytest.MonkeyPatch
     import keyring
     from keyring.backend import KeyringBackend
 
-    from monet_app import keys
+    from monet_app.services import keys
 
     class Memory(KeyringBackend):
         priority = 1  # type: ignore[assignment]
@@ -306,7 +306,7 @@ def test_no_keyring_backend_is_said_plainly_and_nothing_is_written(
     import keyring
     from keyring.backends import fail
 
-    from monet_app import keys
+    from monet_app.services import keys
 
     previous = keyring.get_keyring()
     keyring.set_keyring(fail.Keyring())
@@ -326,7 +326,7 @@ def test_no_keyring_backend_is_said_plainly_and_nothing_is_written(
 
 
 def test_redact_hides_keys() -> None:
-    from monet_app.keys import redact
+    from monet_app.services.keys import redact
 
     assert "sk-ant" not in redact("bad key sk-ant-api03-abcdefghijklmnop here", None)
     assert "secret-value" not in redact("x secret-value y", "secret-value")

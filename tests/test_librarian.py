@@ -15,10 +15,11 @@ from sqlmodel import select
 
 from cms.context.prompt import system_parts
 from cms.librarian.runner import Librarian
-from cms.librarian.summarizer import ClaudeSummarizer, OfflineSummarizer
-from monet_app.gateway import AnthropicModel, make_client
-from monet_app.standin_server import StandInServer
-from monet_app.usage import usage_report
+from cms.librarian.summarizer import ClaudeSummarizer
+from cms.summaries import OfflineSummarizer
+from monet_app.cli.usage import usage_report
+from monet_app.services.gateway import AnthropicModel, make_client
+from monet_app.services.standin_server import StandInServer
 from storage import Database
 from storage.models import TimelineEntry
 from tests.conftest import TRACES
@@ -280,7 +281,7 @@ def test_promotion_groups_statements_and_rebuilds_the_next_request(tmp_path: Pat
 @pytest.mark.slow
 def test_context_summary_draws_25_persona_and_75_recent(tmp_path: Path) -> None:
     from cms.context.core_prompt import promote
-    from cms.librarian.context_summary import select_memories
+    from cms.memory.context_summary import select_memories
     from cms.settings import Settings
     from tests.helpers import World
 
@@ -383,8 +384,8 @@ def test_with_the_api_down_a_pass_stops_calling_and_backs_off(tmp_path: Path) ->
     from cms.librarian.runner import BREAKER_FAILURES, Librarian
     from cms.librarian.summarizer import ClaudeSummarizer
     from cms.settings import Settings
-    from monet_app.gateway import AnthropicModel, make_client
-    from monet_app.standin_server import StandInServer
+    from monet_app.services.gateway import AnthropicModel, make_client
+    from monet_app.services.standin_server import StandInServer
     from tests.helpers import World
 
     w = World(tmp_path / "home", Settings())

@@ -190,7 +190,7 @@ def test_memory_command_line(tmp_path: Path) -> None:
 def test_deleting_a_day_removes_it_everywhere_and_from_every_later_request(tmp_path: Path) -> None:
     from cms.context.tools import find
     from cms.memory.forget import delete_day
-    from monet_app.export import export_records
+    from monet_app.cli.export import export_records
 
     w = World(tmp_path / "home", Settings())
     w.at("2026-03-01T09:00:00+09:00").turn("秘密の合言葉はフラミンゴ。覚えておいて", tab="chat")
@@ -365,8 +365,8 @@ def proposing(tmp_path: Path):  # type: ignore[no-untyped-def]
     """A world whose librarian asks the librarian model (the real SDK against the local
     stand-in server, which answers with the scripted JSON) to propose memories."""
     from cms.memory.proposer import ClaudeProposer
-    from monet_app.gateway import AnthropicModel, make_client
-    from monet_app.standin_server import StandInServer
+    from monet_app.services.gateway import AnthropicModel, make_client
+    from monet_app.services.standin_server import StandInServer
 
     with StandInServer() as server:
         w = World(tmp_path / "home", Settings())
@@ -552,7 +552,7 @@ def test_a_librarian_killed_mid_scan_loses_no_memory(tmp_path: Path) -> None:
     """The scan mark moves with the memories it produced: a librarian that dies holding the
     scan leaves the messages to the next one once its lease runs out."""
     from cms.librarian.runner import LEASE_SECONDS, Librarian
-    from cms.librarian.summarizer import OfflineSummarizer
+    from cms.summaries import OfflineSummarizer
 
     wall = [1_000_000.0]
     w = World(tmp_path / "home", Settings())

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from cms.clock import ManualClock, parse_ts
-from monet_app.navigator import Navigator
-from monet_app.operations.run import describe, run_inline
-from monet_app.wiring import build_core
+from monet_app.services.wiring import build_core
+from monet_app.window.navigator import Navigator
+from monet_app.window.run import describe, run_inline
 from storage.errors import EmptyMessageError
 
 pytest.importorskip("pytestqt")
@@ -112,8 +112,8 @@ def test_the_throttle_runs_at_once_then_collapses_calls(qtbot) -> None:  # type:
 
 
 def test_deleting_a_day_runs_off_the_gui_thread(qtbot, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from monet_app.app import AppController
     from monet_app.operations import memory
+    from monet_app.window.app import AppController
 
     threads: list[threading.Thread] = []
     real = memory.delete_day

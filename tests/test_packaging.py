@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from monet_app import install_desktop
-from monet_app.install_desktop import NotLinuxError, data_home, exec_quote
+from monet_app.cli import install_desktop
+from monet_app.cli.install_desktop import NotLinuxError, data_home, exec_quote
 from tests.conftest import REPO, TRACES
 
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))

@@ -9,14 +9,14 @@ from pathlib import Path
 
 from cms.clock import day_of, parse_ts
 from cms.context.tools import query_terms
-from cms.librarian.summarizer import OfflineSummarizer, Turn
+from cms.summaries import OfflineSummarizer, Turn
 from cms.tokens import CharEstimator
 
 
 def test_cms_and_storage_do_not_load_qt() -> None:
     code = (
-        "import importlib, pkgutil, sys, cms, storage, monet_app.replay, monet_app.cli, "
-        "monet_app.wiring; "
+        "import importlib, pkgutil, sys, cms, storage, monet_app.services.replay, monet_app.cli.main, "
+        "monet_app.services.wiring; "
         "[importlib.import_module(m.name) for pkg in (cms, storage) "
         "for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + '.') "
         "if '.migrations' not in m.name]; "
@@ -101,7 +101,7 @@ def test_line_pieces_cut_as_the_lookaround_split_and_count_all_sums_counts() -> 
 
 
 def test_summary_terms_are_cjk_pairs_but_hiragana_only_ones_and_latin_words() -> None:
-    from cms.librarian.summarizer import _terms
+    from cms.summaries import _terms
 
     terms = _terms.__wrapped__("私は東京に行きました。Visited the Tokyo Tower々〆ー")
     assert terms == ("visited", "tokyo", "tower", "私は", "は東", "東京", "京に", "に行", "行き",
@@ -117,7 +117,7 @@ def test_summary_sentences_are_cut_as_the_lookbehind_split_cuts_them() -> None:
     import random
     import re
 
-    from cms.librarian.summarizer import _LABEL, _sentences
+    from cms.summaries import _LABEL, _sentences
 
     old_end, spaces = re.compile(r"(?<=[。！？!?])|\n+|(?<=[.;])\s+"), re.compile(r"\s+")
 

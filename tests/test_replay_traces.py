@@ -10,14 +10,14 @@ import pytest
 
 from cms.clock import day_of, parse_ts
 from cms.context import context_block
+from cms.context.notes import instruction_like
 from cms.context.prompt import system_parts
 from cms.context.timeline import PENDING_MARKER
-from cms.memory.rules import instruction_like
 from cms.settings import Settings
 from cms.tokens import TiktokenEstimator
-from monet_app.cli import main
-from monet_app.export import export_records
-from monet_app.replay import read_trace
+from monet_app.cli.export import export_records
+from monet_app.cli.main import main
+from monet_app.services.replay import read_trace
 from storage import Database
 from tests.conftest import TRACES
 from tests.logcheck import FOLD_EVENTS, REBUILD_EVENTS, check_log, read_log

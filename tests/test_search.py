@@ -110,8 +110,8 @@ def test_monet_search_command(tmp_path: Path) -> None:
 
 
 def test_ctrl_f_finds_and_opens_the_message_even_offline(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from monet_app.app import AppController
-    from monet_app.gateway import MissingKeyError
+    from monet_app.services.gateway import MissingKeyError
+    from monet_app.window.app import AppController
 
     seeded(tmp_path).close()
 

@@ -20,8 +20,8 @@ from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
-from monet_app.desktop import already_running, bring_forward
-from monet_app.single_instance import Answer, SingleInstance, server_name
+from monet_app.window.desktop import already_running, bring_forward
+from monet_app.window.single_instance import Answer, SingleInstance, server_name
 
 REPO = Path(__file__).resolve().parents[1]
 #: In one process the first instance cannot answer while the second waits (one thread).
@@ -146,7 +146,7 @@ RACER = textwrap.dedent("""
     import sys, time
     from pathlib import Path
     from PySide6.QtCore import QCoreApplication
-    from monet_app.single_instance import SingleInstance
+    from monet_app.window.single_instance import SingleInstance
 
     app = QCoreApplication([])
     instance = SingleInstance(Path(sys.argv[1]))

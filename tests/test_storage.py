@@ -32,11 +32,11 @@ def test_a_new_home_from_the_schema_snapshot_is_what_the_migrations_make(
 ) -> None:
     """A new home is made from storage/schema.sql; an old one is upgraded by alembic. Both
     must end with the same tables, indexes, triggers and search tables."""
-    from storage import schema
+    from storage import schema, write_schema
 
-    migrated = schema.dump(schema.from_migrations(tmp_path / "migrated"))
+    migrated = schema.dump(write_schema.from_migrations(tmp_path / "migrated"))
     assert schema.statements(schema.SCHEMA_FILE.read_text(encoding="utf-8")) == \
-        schema.statements(migrated), "storage/schema.sql is stale: run python -m storage.schema"
+        schema.statements(migrated), "storage/schema.sql is stale: run python -m storage.write_schema"
     snapshot = Database(tmp_path / "snapshot")
     assert snapshot.schema_revision() == HEAD
     assert schema.dump(snapshot.path) == migrated

@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from monet_app.app import AppController
+from monet_app.window.app import AppController
 from tests.test_app import messages, type_and_enter, wait_idle
 from ui.items import ALL_TABS
 
@@ -144,7 +144,7 @@ def test_turning_the_sunset_model_off_and_on_keeps_todays_talk_in_view(qtbot, ap
 
 
 def test_picking_a_thread_keeps_the_timeline_panel(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from monet_app.replay import replay
+    from monet_app.services.replay import replay
     from tests.conftest import TRACES
 
     home = tmp_path / "home"
@@ -160,7 +160,7 @@ def test_picking_a_thread_keeps_the_timeline_panel(qtbot, app_for, tmp_path) -> 
 
 # ----- defect 8: the Timeline Index under day headers ----------------------------------
 def test_the_timeline_panel_groups_lines_under_days_with_the_tab_names(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from monet_app.replay import replay
+    from monet_app.services.replay import replay
     from tests.conftest import TRACES
     from ui.panels import HTML_ROLE
 
@@ -292,8 +292,8 @@ def test_a_past_day_offers_copy_but_no_edit(qtbot, app_for, tmp_path) -> None:  
 
 # ----- defect 11: no key, a welcome that says what to do --------------------------------
 def test_without_a_key_the_window_offers_a_field_for_it(qtbot, app_for, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from monet_app import keys
-    from monet_app.wiring import gateway_model
+    from monet_app.services import keys
+    from monet_app.services.wiring import gateway_model
 
     monkeypatch.setattr(keys, "_keyring", lambda: None)  # a Linux with no keyring
     monkeypatch.setattr(keys, "_session_key", None)
@@ -310,7 +310,7 @@ def test_without_a_key_the_window_offers_a_field_for_it(qtbot, app_for, monkeypa
 
 
 def test_with_a_key_no_key_box(qtbot, app_for, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from monet_app.wiring import gateway_model
+    from monet_app.services.wiring import gateway_model
 
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-key-123456")
     c = app_for(factory=gateway_model)
@@ -346,8 +346,8 @@ class _SlowKeyring:
 @pytest.fixture
 def slow_key_app(qtbot, app_for, monkeypatch):  # type: ignore[no-untyped-def]
     """A window with no key, whose key check at start is waiting on a slow keyring."""
-    from monet_app import keys
-    from monet_app.wiring import gateway_model
+    from monet_app.services import keys
+    from monet_app.services.wiring import gateway_model
 
     ring = _SlowKeyring()
     monkeypatch.setattr(keys, "_keyring", lambda: ring)
@@ -381,7 +381,7 @@ def test_a_window_closed_before_the_keyring_answers_is_left_alone(qtbot, slow_ke
 
 
 def test_a_key_saved_while_the_keyring_is_slow_is_not_undone_by_the_old_answer(qtbot, slow_key_app) -> None:  # type: ignore[no-untyped-def]
-    from monet_app import keys
+    from monet_app.services import keys
 
     c, _ring = slow_key_app
     # Settings → a key, saved while the check at start is still waiting on the keyring
@@ -395,7 +395,7 @@ def test_a_key_saved_while_the_keyring_is_slow_is_not_undone_by_the_old_answer(q
 
 # ----- issue 14: the daily backup and restoring from the window -------------------------
 def test_the_daily_backup_is_made_and_said_and_a_failure_is_said_loudly(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from monet_app import backup
+    from monet_app.services import backup
 
     home = tmp_path / "home"
     c = app_for(home)
@@ -421,7 +421,7 @@ def test_the_daily_backup_is_made_and_said_and_a_failure_is_said_loudly(qtbot, a
 def test_restoring_a_backup_from_the_window_brings_that_moment_back(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
     from datetime import datetime
 
-    from monet_app import backup
+    from monet_app.services import backup
 
     home = tmp_path / "home"
     c = app_for(home)
@@ -516,8 +516,8 @@ def test_api_errors_are_said_in_the_windows_language(qtbot, app_for, server, mon
 
 
 def test_a_message_typed_before_the_key_is_answered_once_the_key_is_pasted(qtbot, app_for, server, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from monet_app import keys
-    from monet_app.wiring import gateway_model
+    from monet_app.services import keys
+    from monet_app.services.wiring import gateway_model
 
     monkeypatch.setattr(keys, "_keyring", lambda: None)
     monkeypatch.setattr(keys, "_session_key", None)

@@ -302,7 +302,7 @@ def test_the_appearance_is_stored_through_the_settings_operation(tmp_path: Path)
     from cms.clock import ManualClock, parse_ts
     from cms.settings import load_settings
     from monet_app.operations.settings import apply_settings, settings_values
-    from monet_app.wiring import build_core, no_model
+    from monet_app.services.wiring import build_core, no_model
 
     core = build_core(tmp_path / "home", clock=ManualClock(parse_ts("2026-03-02T09:00:00+09:00")),
                       summarizer="offline", model_factory=no_model)
@@ -323,7 +323,7 @@ def test_the_appearance_is_stored_through_the_settings_operation(tmp_path: Path)
 # ----- the API key without a keyring -----------------------------------------------------
 @pytest.fixture
 def no_keyring(monkeypatch, tmp_path: Path) -> Iterator[None]:  # type: ignore[no-untyped-def]
-    from monet_app import keys
+    from monet_app.services import keys
 
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     monkeypatch.setattr(keys, "_keyring", lambda: None)
@@ -336,7 +336,7 @@ def no_keyring(monkeypatch, tmp_path: Path) -> Iterator[None]:  # type: ignore[n
 
 
 def test_without_a_keyring_the_key_is_kept_for_the_session(no_keyring, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from monet_app import keys
+    from monet_app.services import keys
 
     assert keys.load_api_key() == (None, "none")
     assert keys.store_api_key("  sk-ant-session-key-123456  ") == "session"
@@ -349,7 +349,7 @@ def test_without_a_keyring_the_key_is_kept_for_the_session(no_keyring, monkeypat
 
 
 def test_a_command_line_store_without_a_keyring_is_refused(no_keyring) -> None:  # type: ignore[no-untyped-def]
-    from monet_app import keys
+    from monet_app.services import keys
 
     with pytest.raises(keys.KeyStoreError) as info:
         keys.store_api_key("sk-ant-never-kept-1234", allow_session=False)
@@ -358,7 +358,7 @@ def test_a_command_line_store_without_a_keyring_is_refused(no_keyring) -> None: 
 
 
 def test_a_keyring_key_comes_before_the_session_key(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from monet_app import keys
+    from monet_app.services import keys
 
     class Ring:
         store: dict[tuple[str, str], str] = {}  # noqa: RUF012 - a test double
@@ -399,9 +399,9 @@ def test_the_settings_dialog_says_when_the_key_is_only_for_this_session(qtbot) -
 
 def test_a_key_saved_in_settings_without_a_keyring_is_used_for_the_session(no_keyring, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from cms.clock import ManualClock, parse_ts
-    from monet_app import keys
     from monet_app.operations.settings import apply_settings, settings_values
-    from monet_app.wiring import build_core, no_model
+    from monet_app.services import keys
+    from monet_app.services.wiring import build_core, no_model
 
     home = tmp_path / "home"
     core = build_core(home, clock=ManualClock(parse_ts("2026-03-02T09:00:00+09:00")),

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import select
 
-from monet_app.standin_server import StandInServer
+from monet_app.services.standin_server import StandInServer
 from storage import Database
 from storage.models import Message
 

@@ -2,7 +2,7 @@
 the Timeline Index on the right, the composer at the bottom, and a status bar.
 
 Widgets only. The window shows what it is given and reports what the person does by
-signal and offers methods for everything it shows; ``monet_app.app.AppController``
+signal and offers methods for everything it shows; ``monet_app.window.app.AppController``
 decides what happens and never reaches into the window's children.
 """
 

@@ -51,148 +51,148 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../monet_app/app.py" line="251" />
+        <location filename="../../monet_app/window/app.py" line="251" />
         <source>Something went wrong while asking Claude ({kind}). Your message is saved; details are in monet.log.</source>
         <translation>Claude への問い合わせ中に問題が起きました（{kind}）。メッセージは保存済みです。詳細は monet.log にあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="280" />
+        <location filename="../../monet_app/window/app.py" line="280" />
         <source>Thread {n}</source>
         <translation>スレッド {n}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="506" />
+        <location filename="../../monet_app/window/app.py" line="506" />
         <source>Promoted under {heading}; Claude reads it from the next message.</source>
         <translation>「{heading}」に昇格しました。次のメッセージから Claude に渡されます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="381" />
+        <location filename="../../monet_app/window/app.py" line="381" />
         <source>Wait for the reply to finish before deleting.</source>
         <translation>返答が終わってから削除してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="75" />
+        <location filename="../../monet_app/window/app.py" line="75" />
         <source>Something went wrong ({kind}). Nothing you typed was lost; details are in monet.log.</source>
         <translation>問題が起きました（{kind}）。入力した内容は失われていません。詳細は monet.log にあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="148" />
-        <location filename="../../monet_app/app.py" line="536" />
+        <location filename="../../monet_app/window/app.py" line="148" />
+        <location filename="../../monet_app/window/app.py" line="536" />
         <source>Wait until the deletion is finished.</source>
         <translation>削除が終わるまでお待ちください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="228" />
+        <location filename="../../monet_app/window/app.py" line="228" />
         <source>Your message is saved.</source>
         <translation>メッセージは保存済みです。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="230" />
+        <location filename="../../monet_app/window/app.py" line="230" />
         <source>No API key yet: paste one above or in Settings; Claude answers once a key is set.</source>
         <translation>API キーがまだありません。上の欄か設定に貼り付けてください。キーが入ると Claude が答えます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="232" />
+        <location filename="../../monet_app/window/app.py" line="232" />
         <source>The API key was refused (401). Check it in Settings.</source>
         <translation>API キーが拒否されました（401）。設定で確認してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="233" />
+        <location filename="../../monet_app/window/app.py" line="233" />
         <source>Claude did not answer in time.</source>
         <translation>Claude が時間内に答えませんでした。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="234" />
+        <location filename="../../monet_app/window/app.py" line="234" />
         <source>No connection to Anthropic. MONET keeps working offline; retry when you are back online.</source>
         <translation>Anthropic に接続できません。MONET はオフラインでも使えます。つながったら再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="236" />
+        <location filename="../../monet_app/window/app.py" line="236" />
         <source>Claude is overloaded right now (529); try again shortly.</source>
         <translation>Claude は今混み合っています（529）。少ししてから再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="237" />
+        <location filename="../../monet_app/window/app.py" line="237" />
         <source>Anthropic had a server error; try again.</source>
         <translation>Anthropic 側でサーバーエラーが起きました。再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="238" />
+        <location filename="../../monet_app/window/app.py" line="238" />
         <source>The reply broke off; what arrived is kept, marked incomplete.</source>
         <translation>返答が途中で切れました。届いた分は「途中」として残してあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="239" />
+        <location filename="../../monet_app/window/app.py" line="239" />
         <source>The reply stopped before Claude finished it; what arrived is kept, marked incomplete.</source>
         <translation>Claude が書き終える前に返答が止まりました。届いた分は「途中」として残してあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="244" />
+        <location filename="../../monet_app/window/app.py" line="244" />
         <source>Anthropic's rate limit was reached; try again in {s} s.</source>
         <translation>Anthropic の利用上限に達しました。{s} 秒後に再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="246" />
+        <location filename="../../monet_app/window/app.py" line="246" />
         <source>Anthropic's rate limit was reached; try again in a minute.</source>
         <translation>Anthropic の利用上限に達しました。1分ほどしてから再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="418" />
+        <location filename="../../monet_app/window/app.py" line="418" />
         <source>Please continue from where you stopped.</source>
         <translation>途切れたところから続けてください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="461" />
+        <location filename="../../monet_app/window/app.py" line="461" />
         <source>Key saved in the system keyring.</source>
         <translation>キーをシステムのキーリングに保存しました。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="462" />
+        <location filename="../../monet_app/window/app.py" line="462" />
         <source>Key kept for this session only; it is forgotten when MONET quits.</source>
         <translation>キーはこのセッションの間だけ保持します。MONET を終了すると消えます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="488" />
+        <location filename="../../monet_app/window/app.py" line="488" />
         <source>Opening the demo in its own window…</source>
         <translation>デモを別のウィンドウで開いています…</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="534" />
+        <location filename="../../monet_app/window/app.py" line="534" />
         <source>Wait for the reply to finish (or press Stop) before changing settings.</source>
         <translation>返答が終わるまで（または停止を押してから）設定を変えてください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="558" />
+        <location filename="../../monet_app/window/app.py" line="558" />
         <source>No backup yet</source>
         <translation>バックアップなし</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="559" />
+        <location filename="../../monet_app/window/app.py" line="559" />
         <source>Backed up {when}</source>
         <translation>バックアップ済み {when}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="564" />
+        <location filename="../../monet_app/window/app.py" line="564" />
         <source>Backup made ({when}) in {folder}.</source>
         <translation>バックアップを作りました（{when}）: {folder}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="569" />
+        <location filename="../../monet_app/window/app.py" line="569" />
         <source>Backup failed</source>
         <translation>バックアップ失敗</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="571" />
+        <location filename="../../monet_app/window/app.py" line="571" />
         <source>The backup failed: {problem} Your conversation is unchanged; MONET tries again in an hour (or MONET → Back up now).</source>
         <translation>バックアップに失敗しました: {problem} 会話は変わっていません。1時間後に再試行します（MONET → 今すぐバックアップ でも可）。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="578" />
+        <location filename="../../monet_app/window/app.py" line="578" />
         <source>Wait for the reply or the deletion to finish first.</source>
         <translation>返答か削除が終わるまでお待ちください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/app.py" line="600" />
+        <location filename="../../monet_app/window/app.py" line="600" />
         <source>Restored {n} messages from {file}; the replaced database is kept as{kept}.</source>
         <translation>{file} から {n} 件のメッセージを復元しました。置き換えたデータベースは{kept} として残してあります。</translation>
     </message>

@@ -2,7 +2,7 @@
 
 From the repository's root, when UI strings change:
 
-    pyside6-lupdate -no-obsolete ui/*.py ui/transcript/*.py monet_app/app.py -ts assets/i18n/monet_ja.ts
+    pyside6-lupdate -no-obsolete ui/*.py ui/transcript/*.py monet_app/window/app.py -ts assets/i18n/monet_ja.ts
     python assets/i18n/translate_ja.py && pyside6-lrelease assets/i18n/monet_ja.ts -qm ui/i18n/monet_ja.qm
 
 The first collects the ``self.tr()`` sources, the second fills in the translations and

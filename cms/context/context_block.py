@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 
-from cms.memory.rules import Note, instruction_like
+from cms.context.notes import Note, instruction_like
 from cms.tokens import TokenEstimator
 from storage.models import MemoryKind, MemoryStatus
 

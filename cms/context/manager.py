@@ -26,9 +26,9 @@ from cms.clock import Clock, day_of, parse_ts
 from cms.context import context_block, timeline
 from cms.context.core_prompt import core_path, pinned_text
 from cms.context.events import FOLD_EVENT, EventName, RequestLog
+from cms.context.notes import Note, expired_since, shown_notes
 from cms.context.prompt import build_body, user_turn_text
 from cms.context.tools import TOOLS
-from cms.memory.rules import Note, expired_since, shown_notes
 from cms.model.ledger import usage_values
 from cms.model.pricing import prices_from_settings
 from cms.model.protocol import RequestBody, ToolResultBlock, Usage

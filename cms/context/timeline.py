@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 from sqlmodel import Session
 
 from cms.clock import hhmm, parse_ts
-from cms.librarian.summarizer import OfflineSummarizer
+from cms.summaries import OfflineSummarizer
 from cms.tokens import TokenEstimator, count_by_lines
 from storage import queries
 from storage.models import (

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from cms.context.events import RequestLog
 from cms.context.manager import ContextManager, UsageNote
 from cms.context.tools import run_tool
+from cms.model.errors import ModelError, PromptTooLongError
 from cms.model.protocol import (
     ChatModel,
     Completed,
@@ -23,7 +24,6 @@ from cms.model.protocol import (
     ToolResultBlock,
     Usage,
 )
-from storage.errors import ModelError, PromptTooLongError
 from storage.models import MessageStatus
 from storage.queries import Talk
 

@@ -33,16 +33,16 @@ from sqlmodel import Session, col
 from cms.clock import Clock, day_of, parse_ts
 from cms.context.events import EventName, RequestLog
 from cms.context.timeline import FORGOTTEN_TEXT, cut_segments
-from cms.librarian.context_summary import (
+from cms.memory.context_summary import (
     ContextWriter,
     OfflineContextWriter,
     select_memories,
     summary_row,
     write_summary_file,
 )
-from cms.librarian.summarizer import OfflineSummarizer, Summarizer, Turn
 from cms.memory.proposer import Proposer, RuleProposer, proposal_batches
 from cms.memory.rules import active_items, admit
+from cms.summaries import OfflineSummarizer, Summarizer, Turn
 from storage import Database, queries
 from storage.errors import DatabaseError
 from storage.models import (

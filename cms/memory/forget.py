@@ -30,14 +30,14 @@ from datetime import datetime
 from sqlmodel import Session, col, delete, select
 
 from cms.context.timeline import FORGOTTEN_TEXT, fill_rollup
-from cms.librarian.context_summary import (
+from cms.memory import rules as memory
+from cms.memory.context_summary import (
     OfflineContextWriter,
     select_memories,
     summary_row,
     write_summary_file,
 )
-from cms.librarian.summarizer import OfflineSummarizer, Turn
-from cms.memory import rules as memory
+from cms.summaries import OfflineSummarizer, Turn
 from storage import Database, queries
 from storage.errors import ForgetError, MemoryItemError
 from storage.models import (

@@ -22,13 +22,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from functools import lru_cache
 from itertools import pairwise
 
-from sqlalchemy import String, bindparam, type_coerce
-from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
+from cms.context.notes import SHOWN, instruction_like
 from storage import queries
 from storage.errors import MemoryItemError
 from storage.models import MemoryItem, MemoryKind, MemoryStatus, Message, MessageRole
@@ -36,7 +34,6 @@ from storage.queries import Talk
 
 KINDS = tuple(MemoryKind)
 #: What Claude may use (unless expired); a superseded item is kept but never sent.
-SHOWN = (MemoryStatus.ACTIVE, MemoryStatus.CONTESTED)
 PROMISE_DAYS = 30
 
 _REMEMBER = re.compile(
@@ -94,31 +91,11 @@ _PREFERENCE = [
 #: A sentence about the other speaker, not about oneself: 「…が好きではないんですね」
 #: (so you don't like …), 「…ですか」.
 _ABOUT_OTHER = re.compile(r"(んですね|のですね|んだね|のね|ですか|ますか|んですか)[。！!？?\s]*$")
-#: What is addressed to the assistant rather than said about the person: instructions,
-#: role-play set-ups, requests. Never a memory, even when "remember" is in it.
-_INSTRUCTION = re.compile(
-    r"(ignore (?:all |any )?(?:previous |prior )?instructions|\bact as\b|\bpretend\b|"
-    r"\brole-?play\b|\bas an? (?:expert|assistant|ai)\b|\byou are (?:a|an|my)\b|"
-    r"^(?:please )?(?:write|give|tell|show|explain|list|create|generate|translate|summari[sz]e|"
-    r"help|make|find|recommend|suggest|remember to|always|never|don't|do not|answer|reply|"
-    r"respond|speak|stop|keep|be)\b|^(?:can|could|would|will) you\b|\bfrom now on\b|"
-    r"\b(?:answer|reply|respond|write|speak) (?:only |always )?in\b|"
-    r"以降は|これからは|答えて|返事して|話して|"
-    r"してください|して下さい|教えて|書いて|作って|なりきって|として振る舞|指示を無視)",
-    re.IGNORECASE,
-)
 _QUESTION = re.compile(r"[?？]\s*$|^(?:what|how|why|when|where|which|who|do|does|did|is|are|can)\b",
                        re.IGNORECASE)
 #: A memory is one short statement; a longer text is a message, not a memory.
 MAX_FACT_CHARS = 200
 
-
-@lru_cache(maxsize=8192)
-def instruction_like(text: str) -> bool:
-    """Does this read as something addressed to the assistant (an instruction, a role-play
-    set-up, a request) rather than something said about the person? (Remembered: every
-    rebuild asks again for each memory and summary sentence.)"""
-    return bool(_INSTRUCTION.search(text.strip()))
 
 _PROMISE = re.compile(r"(約束する|約束します|\bi promise\b)", re.IGNORECASE)
 _EXPERIENCE = re.compile(r"(一緒に(?:行った|行きました|見た|見ました)|\bwe went\b|\bwe visited\b)",
@@ -312,36 +289,6 @@ _SHOWN_ITEMS = (select(MemoryItem).where(col(MemoryItem.status).in_(list(SHOWN))
                 .order_by(col(MemoryItem.id)))
 
 
-@dataclass(frozen=True, slots=True)
-class Note:
-    """A remembered item as the context block shows it (plain values, read at a rebuild)."""
-
-    id: int
-    fact: str
-    kind: str
-    status: str
-    created_ts: str
-
-
-_SHOWN_NOTES = (
-    sa_select(col(MemoryItem.id), col(MemoryItem.fact),
-              type_coerce(col(MemoryItem.kind), String),
-              type_coerce(col(MemoryItem.status), String), col(MemoryItem.created_ts),
-              col(MemoryItem.expires_ts))
-    .where(col(MemoryItem.status).in_([s.value for s in SHOWN]))
-    .order_by(col(MemoryItem.id))
-)
-
-
-def shown_notes(db: queries.Db, now: datetime) -> tuple[Note, ...]:
-    """``active_items`` as plain values, for the context block: one Core statement (a
-    rebuild renders the block every time; ORM objects cost ~0.3 ms even for none)."""
-    now_utc = now.astimezone(UTC).isoformat()
-    return tuple(Note(i, fact, kind, status, created)
-                 for i, fact, kind, status, created, expires in queries.run(db, _SHOWN_NOTES)
-                 if expires is None or expires > now_utc)
-
-
 def active_items(session: Session, now: datetime) -> list[MemoryItem]:
     """What Claude may use now: active or contested, and not expired. (ORM objects: with
     a hundred items they load faster than rows turned into SQLModel objects, measured.)"""
@@ -370,18 +317,3 @@ def delete(session: Session, item_id: int) -> None:
         raise MemoryItemError(f"No memory item {item_id}.")
     session.delete(item)
     queries.bump_memory(session)
-
-
-_EXPIRED_BETWEEN = sa_select(col(MemoryItem.id)).where(
-    col(MemoryItem.expires_ts).is_not(None),
-    col(MemoryItem.expires_ts) > bindparam("low"),
-    col(MemoryItem.expires_ts) <= bindparam("high"),
-).limit(1)
-
-
-def expired_since(db: queries.Db, since: datetime, now: datetime) -> bool:
-    """Did a remembered item expire after ``since``? Then a summary written at ``since``
-    may still mention it and must not be sent any more."""
-    low, high = since.astimezone(UTC).isoformat(), now.astimezone(UTC).isoformat()
-    found = queries.run(db, _EXPIRED_BETWEEN, {"low": low, "high": high})
-    return found.first() is not None

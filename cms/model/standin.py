@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from cms.model.cache_sim import PromptCacheSimulator
+from cms.model.errors import ModelError
 from cms.model.protocol import (
     Completed,
     ModelEvent,
@@ -25,7 +26,6 @@ from cms.model.protocol import (
     body_text_tokens,
 )
 from cms.tokens import TokenEstimator
-from storage.errors import ModelError
 
 
 @dataclass

@@ -5,7 +5,7 @@ folder's README.md) is replayed into a throwaway data folder, its dates shifted 
 its last day is today (yesterday when its talk would be later than now), with the
 offline librarian, so the window opens on several days, all four tabs, Timeline Index
 lines and a few memories. Replies then come from the built-in stand-in of Anthropic's
-API (``monet_app.standin_server``) through the real SDK, never from the network. The
+API (``monet_app.services.standin_server``) through the real SDK, never from the network. The
 window says it is a demo. The person's own data folder is never opened: a folder given
 with ``--home`` that holds a history which is not a demo is refused.
 """
@@ -83,7 +83,7 @@ def _has_history(home: Path) -> bool:
 def prepare(home: Path, now: datetime) -> bool:
     """Fill ``home`` with the demo history unless it already holds it. Returns whether
     it replayed. Refuses a folder holding a history that is not a demo."""
-    from monet_app.replay import replay
+    from monet_app.services.replay import replay
 
     if _has_history(home):
         if not is_demo(home):
@@ -108,8 +108,8 @@ def prepare(home: Path, now: datetime) -> bool:
 def run_demo(home: Path | None) -> int:
     """Open the window on the demo history: in ``home`` (kept), or in a throwaway folder
     removed when the window closes."""
-    from monet_app.desktop import run_app
-    from monet_app.standin_server import StandInServer
+    from monet_app.services.standin_server import StandInServer
+    from monet_app.window.desktop import run_app
 
     throwaway = home is None
     folder = Path(tempfile.mkdtemp(prefix="monet-demo-")) if home is None else home

@@ -32,7 +32,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-STANDIN_MODES = ("right", "wrong", "echo", "tab-blind")
+from monet_app.mixing.days import STANDIN_MODES
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:

@@ -8,7 +8,7 @@ How a run goes (decisions):
   talk raw, and the other threads only as Timeline Index lines, summarized offline, as
   in the app). Both go through the real context manager, turn runner, prompt and
   librarian (offline summarizer), in a throwaway data folder (``tempfile``): the day's
-  talk is replayed with ``monet_app.replay.replay`` and the replay's stand-in model,
+  talk is replayed with ``monet_app.services.replay.replay`` and the replay's stand-in model,
   never sent anywhere.
 - **Each probe is asked alone**, on a copy of the replayed day's folder, as the
   person's next message in its tab, at the day's ``probes_at`` time: no probe sees
@@ -66,6 +66,7 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from cms.clock import ManualClock, day_of, parse_ts
+from cms.model.errors import MissingKeyError
 from cms.model.ledger import record, usage_record
 from cms.model.pricing import Price, dollars, price_for, prices_from_settings
 from cms.model.protocol import (
@@ -79,9 +80,8 @@ from cms.model.protocol import (
 )
 from cms.settings import Settings, load_settings
 from cms.tokens import TiktokenEstimator, TokenEstimator
-from monet_app.keys import load_api_key
-from monet_app.mixing import STANDIN_MODES
 from monet_app.mixing.days import (
+    STANDIN_MODES,
     VERDICTS,
     Day,
     Probe,
@@ -90,11 +90,12 @@ from monet_app.mixing.days import (
     contains,
     judge,
 )
-from monet_app.replay import replay
-from monet_app.standin_server import StandInServer
-from monet_app.wiring import build_core, gateway_model, standin_model
+from monet_app.services.keys import load_api_key
+from monet_app.services.replay import replay
+from monet_app.services.standin_server import StandInServer
+from monet_app.services.wiring import build_core, gateway_model, standin_model
 from storage import Database
-from storage.errors import InputError, MissingKeyError
+from storage.errors import InputError
 from storage.models import MessageRole
 
 #: The usage ledger's purpose for what the check spends (probes and grader).

@@ -40,6 +40,9 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Literal
 
+#: How the built-in stand-in answers a probe (``monet check-mixing --standin``).
+STANDIN_MODES = ("right", "wrong", "echo", "tab-blind")
+
 #: What a probe's answer was judged to be.
 Verdict = Literal["right", "mixed up", "other"]
 VERDICTS: tuple[Verdict, ...] = ("right", "mixed up", "other")

@@ -1,6 +1,6 @@
 """One home for each thing the person does in the window (after Anki's ``aqt/operations``).
 
-Each module holds plain functions over the core (``monet_app.wiring.Core``): no widgets
+Each module holds plain functions over the core (``monet_app.services.wiring.Core``): no widgets
 and no Qt, so each can be tested without a window. ``run.run_op`` runs one off the GUI
 thread and delivers its result on the GUI thread: ``success(result)``, or
 ``failure(sentence)`` for a ``UserFacingError``; anything else is a bug: its traceback
@@ -17,5 +17,5 @@ What runs where, and why:
   (correcting or deleting a memory item, promoting a statement, applying settings,
   marking today incognito).
 
-Switching threads in the thread model is navigation (``monet_app.navigator``).
+Switching threads in the thread model is navigation (``monet_app.window.navigator``).
 """

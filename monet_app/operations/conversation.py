@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable
 
 from cms.context.turn import TurnResult
-from monet_app.wiring import Core
+from monet_app.services.wiring import Core
 from storage.queries import Talk
 
 

@@ -5,7 +5,7 @@ Safe beside ``monet librarian`` processes (leases, ``cms/librarian/runner.py``).
 
 from __future__ import annotations
 
-from monet_app.wiring import Core
+from monet_app.services.wiring import Core
 
 
 def librarian_pass(core: Core) -> int:

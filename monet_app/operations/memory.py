@@ -10,7 +10,7 @@ import json
 
 from cms.memory import forget
 from cms.memory import rules as memory
-from monet_app.wiring import Core
+from monet_app.services.wiring import Core
 from storage.models import Message
 from ui.items import MemoryRow
 

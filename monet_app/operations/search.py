@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from cms.clock import parse_ts
 from cms.context.tools import query_terms, snippet
-from monet_app.wiring import Core
+from monet_app.services.wiring import Core
 from storage import fts
 from ui.items import SearchItem
 

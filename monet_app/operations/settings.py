@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from cms.context.core_prompt import promote as promote_statement
 from cms.settings import Settings
-from monet_app.keys import store_api_key
-from monet_app.wiring import Core
+from monet_app.services.keys import store_api_key
+from monet_app.services.wiring import Core
 from ui.items import SettingsValues
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from cms.context.turn import TurnResult
-from monet_app.navigator import Navigator
+from monet_app.window.navigator import Navigator
 from ui.background import Streamer
 from ui.items import MessageRow
 from ui.main_window import MainWindow

@@ -1,4 +1,4 @@
-"""The daily backup while the window is open (``monet_app.backup``): checked soon after
+"""The daily backup while the window is open (``monet_app.services.backup``): checked soon after
 start and every hour; a backup is made when the newest is a day old, off the GUI thread,
 and the oldest automatic ones beyond ``backup_keep`` are removed. ``made`` and
 ``failed`` are emitted on the GUI thread, so the window can say when the last one was
@@ -11,9 +11,9 @@ from functools import partial
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from monet_app import backup
-from monet_app.operations.run import run_op
-from monet_app.wiring import Core
+from monet_app.services import backup
+from monet_app.services.wiring import Core
+from monet_app.window.run import run_op
 
 CHECK_MS = 60 * 60_000
 FIRST_CHECK_MS = 30_000  # not in the way of the first paint and the first reply

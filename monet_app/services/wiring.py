@@ -3,9 +3,9 @@
 ``build_core`` opens the data folder and makes what each entry point needs: the database,
 the settings (with per-run overrides), the token estimator, the request log, the context
 manager, the turn runner and, on first use, the librarian (its summarizer and context
-writer) and the chat model. The window (``monet_app.app``), ``monet replay``, ``monet librarian``,
-``monet timeline`` and the tests all call it, so a part is configured the same way
-everywhere (``docs/ARCHITECTURE.md``, "Building the core").
+writer) and the chat model. The window (``monet_app.window.app``), ``monet replay``,
+``monet librarian``, ``monet timeline`` and the tests all call it, so a part is
+configured the same way everywhere (``docs/ARCHITECTURE.md``, "Building the core").
 """
 
 from __future__ import annotations
@@ -21,23 +21,25 @@ from cms.clock import Clock, day_of
 from cms.context.events import RequestLog
 from cms.context.manager import ContextManager
 from cms.context.turn import TurnRunner
-from cms.librarian.context_summary import (
+from cms.librarian.runner import Librarian
+from cms.librarian.summarizer import ClaudeSummarizer
+from cms.memory.context_summary import (
     ClaudeContextWriter,
     ContextWriter,
     OfflineContextWriter,
 )
-from cms.librarian.runner import Librarian
-from cms.librarian.summarizer import ClaudeSummarizer, OfflineSummarizer, Summarizer
 from cms.memory.proposer import ClaudeProposer, Proposer, RuleProposer
 from cms.model.cache_sim import PromptCacheSimulator
+from cms.model.errors import ModelError
 from cms.model.ledger import record, usage_record
 from cms.model.pricing import prices_from_settings
 from cms.model.protocol import ChatModel, ModelEvent, RequestBody, Usage
 from cms.model.standin import StandInModel
 from cms.settings import Settings, load_settings, save_settings
+from cms.summaries import OfflineSummarizer, Summarizer
 from cms.tokens import TiktokenEstimator, TokenEstimator
 from storage import Database
-from storage.errors import ModelError, UserFacingError
+from storage.errors import UserFacingError
 
 log = logging.getLogger("monet.wiring")
 
@@ -58,7 +60,7 @@ def env_request_log() -> Path | None:
 
 def gateway_model(settings: Settings, timeout: float | None = None) -> ChatModel:
     """Claude through the official SDK (key from the environment or the OS keyring)."""
-    from monet_app.gateway import AnthropicModel, make_client
+    from monet_app.services.gateway import AnthropicModel, make_client
 
     return AnthropicModel(make_client(
         max_retries=settings.max_retries, timeout=timeout or settings.request_timeout_seconds
@@ -70,7 +72,7 @@ def standin_model(base_url: str) -> ModelFactory:
     SDK with a placeholder key: nothing leaves the machine."""
 
     def make(settings: Settings) -> ChatModel:
-        from monet_app.gateway import AnthropicModel, make_client
+        from monet_app.services.gateway import AnthropicModel, make_client
 
         return AnthropicModel(make_client("sk-ant-demo-stand-in", base_url=base_url,
                                           max_retries=0))

@@ -1,6 +1,6 @@
 """The desktop app: the window's signals connected to operations.
 
-``AppController`` builds the core (``monet_app.wiring``), the window, the navigator (what
+``AppController`` builds the core (``monet_app.services.wiring``), the window, the navigator (what
 is shown) and the stream presenter (a reply as it arrives), then connects what the person
 does to one operation each (``monet_app.operations``). It never reaches into the window's
 children: the window offers methods and signals. The person's message is committed on
@@ -21,20 +21,22 @@ from PySide6.QtWidgets import QApplication
 
 from cms.clock import Clock
 from cms.context.turn import TurnResult
+from cms.model.errors import ModelError
 from cms.settings import DEFAULT_TABS, ENGLISH_TABS
-from monet_app import backup
-from monet_app.app_clock import SystemClock
-from monet_app.backup_schedule import BackupSchedule
-from monet_app.keys import keyring_available, load_api_key, store_api_key
-from monet_app.librarian_schedule import LibrarianSchedule
-from monet_app.navigator import GEOMETRY_KEY, Navigator
 from monet_app.operations import conversation, memory, search
 from monet_app.operations import settings as settings_ops
-from monet_app.operations.run import describe, run_inline, run_op
-from monet_app.streaming import StreamPresenter
-from monet_app.wiring import Core, ModelFactory, build_core, env_request_log, gateway_model
+from monet_app.services import backup
+from monet_app.services.clock import SystemClock
+from monet_app.services.keys import keyring_available, load_api_key, store_api_key
+from monet_app.services.version import monet_version
+from monet_app.services.wiring import Core, ModelFactory, build_core, env_request_log, gateway_model
+from monet_app.window.backup_schedule import BackupSchedule
+from monet_app.window.librarian_schedule import LibrarianSchedule
+from monet_app.window.navigator import GEOMETRY_KEY, Navigator
+from monet_app.window.run import describe, run_inline, run_op
+from monet_app.window.streaming import StreamPresenter
 from storage import queries
-from storage.errors import ModelError, UserFacingError
+from storage.errors import UserFacingError
 from ui.background import run_in_background
 from ui.items import ALL_TABS, MemoryRow, SearchItem, SettingsValues
 from ui.look import apply_palette, ui_language
@@ -510,8 +512,6 @@ class AppController(QObject):
 
     def show_about(self) -> None:
         """About MONET: the installed version, the data folder, the schema revision."""
-        from monet_app.cli import monet_version
-
         revision, _problem = run_inline(self.core.db.schema_revision, self._bug)
         self.window.show_about(monet_version(), str(self.core.home), revision)
 

@@ -1,7 +1,7 @@
 """Starting the desktop app: the Qt application, its palette and language, the window,
 and a shutdown that keeps what a reply in flight had said (``monet`` with no command).
 
-One window per data folder (``monet_app.single_instance``): a second launch on the same
+One window per data folder (``monet_app.window.single_instance``): a second launch on the same
 home brings the running window forward, says so on stderr and exits with 0, without
 building a second controller (two would disagree about what is pending).
 
@@ -25,9 +25,9 @@ from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QThreadPool, Q
 from PySide6.QtWidgets import QApplication, QWidget
 
 from cms.tokens import preload as preload_tokens
-from monet_app.app import AppController
-from monet_app.single_instance import Answer, SingleInstance
-from monet_app.wiring import standin_model
+from monet_app.services.wiring import standin_model
+from monet_app.window.app import AppController
+from monet_app.window.single_instance import Answer, SingleInstance
 from ui.look import app_icon, apply_palette, follow_system, install_translator, ui_language
 
 #: How long quitting waits for work still running (a reply being stopped, a librarian pass).

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from monet_app.services.version import monet_version
 from storage.errors import MemoryItemError, UserFacingError
 from storage.models import Message
 
@@ -67,17 +68,6 @@ def _seconds(value: str) -> float:
     if not 0 < number <= 86_400:
         raise argparse.ArgumentTypeError(f"seconds must be from 0 to 86,400 (got {value})")
     return number
-
-
-def monet_version() -> str:
-    """This MONET's version, from its installed metadata (a wheel, an editable install,
-    or a PyInstaller bundle, which carries the metadata: ``packaging/monet.spec``)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("monet")
-    except PackageNotFoundError:
-        return "unknown (not installed: pip install -e .)"
 
 
 def _home(value: str | None) -> Path:
@@ -264,7 +254,7 @@ def _ask_for_smoke(started: float) -> bool:
     """``--smoke``: the window (the demo's too) closes after its first paint. False when
     Qt cannot start (said on stderr)."""
     try:
-        from monet_app.desktop import request_smoke
+        from monet_app.window.desktop import request_smoke
     except ImportError as exc:  # a broken Qt install: say what is missing
         print(f"monet: the window cannot start ({exc}). See the README's Linux notes.",
               file=sys.stderr)
@@ -278,7 +268,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "install-desktop":  # writes nothing in any data folder
-        from monet_app.install_desktop import install
+        from monet_app.cli.install_desktop import install
 
         try:
             return install(dry_run=args.dry_run)
@@ -298,7 +288,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
 
         def start() -> int:
-            from monet_app.desktop import run_app
+            from monet_app.window.desktop import run_app
 
             return run_app(home)
 
@@ -325,7 +315,7 @@ def _run(args: argparse.Namespace, home: Path) -> int:
     from storage import Database
 
     if args.command == "replay":
-        from monet_app.replay import replay
+        from monet_app.services.replay import replay
 
         overrides = {
             "sunset_model": args.sunset,
@@ -334,7 +324,7 @@ def _run(args: argparse.Namespace, home: Path) -> int:
             "keep_exchanges": args.keep,
             "day_start": args.day_start,
         }
-        from monet_app.wiring import env_request_log
+        from monet_app.services.wiring import env_request_log
 
         request_log = args.request_log or env_request_log()
         summary = replay(
@@ -346,7 +336,7 @@ def _run(args: argparse.Namespace, home: Path) -> int:
     if args.command in ("backup", "restore"):
         from datetime import datetime
 
-        from monet_app import backup
+        from monet_app.services import backup
 
         now = datetime.now().astimezone()
         if args.command == "backup":
@@ -361,7 +351,7 @@ def _run(args: argparse.Namespace, home: Path) -> int:
               f"{done.home}; integrity checked before and after{kept}")
         return 0
     if args.command == "export":
-        from monet_app.export import checked_day, target_of, write_export
+        from monet_app.cli.export import checked_day, target_of, write_export
 
         checked_day(args.day)  # refused before anything is opened
         if args.out is not None:
@@ -424,7 +414,7 @@ def _run(args: argparse.Namespace, home: Path) -> int:
               "message on")
         return 0
     if args.command == "librarian":
-        from monet_app import librarian_process
+        from monet_app.cli import librarian_process
 
         if args.action == "install-schedule":
             with Database(home).session() as session:
@@ -436,7 +426,7 @@ def _run(args: argparse.Namespace, home: Path) -> int:
                 return librarian_process.install(schedule)
             print(schedule.text, end="")
             return 0
-        from monet_app.app_clock import SystemClock
+        from monet_app.services.clock import SystemClock
 
         return librarian_process.run(
             home, watch=args.watch, interval_seconds=args.interval, offline=args.offline,
@@ -447,12 +437,12 @@ def _run(args: argparse.Namespace, home: Path) -> int:
 
         return mixing.main(args, home)
     if args.command == "standin-server":
-        from monet_app.standin_server import serve
+        from monet_app.services.standin_server import serve
 
         serve(args.trace, args.port)
         return 0
     if args.command == "usage":
-        from monet_app.usage import usage_json, usage_report, usage_text
+        from monet_app.cli.usage import usage_json, usage_report, usage_text
 
         report = usage_report(Database(home), args.day)
         print(usage_json(report) if args.json else usage_text(report))
@@ -461,7 +451,7 @@ def _run(args: argparse.Namespace, home: Path) -> int:
         from datetime import datetime
 
         from cms.clock import ManualClock
-        from monet_app.wiring import build_core, no_model
+        from monet_app.services.wiring import build_core, no_model
 
         core = build_core(home, clock=ManualClock(datetime.now().astimezone()),
                           summarizer="offline", model_factory=no_model)

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TextIO
 
 from cms.clock import Clock
-from monet_app.wiring import build_core, env_request_log
+from monet_app.services.wiring import build_core, env_request_log
 from storage.errors import UserFacingError
 
 log = logging.getLogger("monet.librarian")

@@ -21,7 +21,7 @@ from cms.context.manager import ContextManager, clean_text
 from cms.model.standin import StandInModel
 from cms.settings import Settings
 from cms.tokens import TiktokenEstimator, TokenEstimator
-from monet_app.wiring import build_core, gateway_model, standin_factory
+from monet_app.services.wiring import build_core, gateway_model, standin_factory
 from storage import Database
 from storage.errors import TraceError
 from storage.models import Event, Message, MessageRole

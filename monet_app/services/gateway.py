@@ -14,15 +14,15 @@ from typing import Any
 
 import anthropic
 
-from cms.model.protocol import Completed, ModelEvent, RequestBody, TextDelta, ToolCall, Usage
-from monet_app.keys import load_api_key, redact
-from storage.errors import (
+from cms.model.errors import (
     AuthError,
     MissingKeyError,
     ModelError,
     PromptTooLongError,
     RateLimitedError,
 )
+from cms.model.protocol import Completed, ModelEvent, RequestBody, TextDelta, ToolCall, Usage
+from monet_app.services.keys import load_api_key, redact
 
 
 def make_client(

@@ -14,8 +14,8 @@ from functools import partial
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from monet_app.operations.librarian import librarian_pass
-from monet_app.operations.run import run_op
-from monet_app.wiring import Core
+from monet_app.services.wiring import Core
+from monet_app.window.run import run_op
 
 log = logging.getLogger("monet.librarian")
 

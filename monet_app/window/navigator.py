@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 
 from cms.clock import parse_ts
-from monet_app.wiring import Core
+from monet_app.services.wiring import Core
 from storage import queries
 from storage.models import Message, TimelineEntry, TimelineLevel
 from ui.items import (

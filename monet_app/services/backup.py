@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from monet_app.services.version import monet_version
 from storage.database import DB_FILENAME
 from storage.errors import InputError
 from storage.files import process_lock
@@ -96,15 +97,6 @@ def _copy_database(source: Path, target: Path) -> None:
         src.close()
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("monet")
-    except PackageNotFoundError:
-        return "unknown"
-
-
 def default_name(now: datetime, auto: bool = False) -> str:
     return f"{AUTO_PREFIX if auto else 'monet-'}{now.strftime('%Y%m%d-%H%M%S')}.zip"
 
@@ -142,7 +134,7 @@ def make_backup(home: Path, now: datetime, out: Path | None = None,
                 continue
             files[name] = Path(tmp) / name
         manifest = {
-            "format": FORMAT, "created": now.isoformat(), "monet_version": _version(),
+            "format": FORMAT, "created": now.isoformat(), "monet_version": monet_version("unknown"),
             "schema_revision": revision, "messages": messages,
             "files": {name: _sha256(path) for name, path in files.items()},
         }

@@ -8,7 +8,7 @@ and ``scalable/apps/monet.svg``. The icons are package data of ``ui`` (``ui/icon
 
 ``Exec`` is the ``monet`` command actually running: a PyInstaller bundle's executable;
 else the console script this process was started as; else the ``monet`` on PATH; else
-this Python with ``-m monet_app.cli``. Paths are made absolute, not resolved through
+this Python with ``-m monet_app.cli.main``. Paths are made absolute, not resolved through
 symbolic links (``~/.local/bin/monet`` stays valid when what it points to is replaced).
 
 No Qt is imported: it runs where the window could not start. Nothing outside the two

@@ -1,0 +1,91 @@
+"""What the context reads of what is remembered, and the test every note passes.
+
+The memory items themselves are written by the rules of ``cms/memory/rules.py``; the
+context block (``cms/context/context_block.py``) reads them here as plain values at a
+rebuild, and leaves out any sentence that reads as an instruction to the assistant,
+whoever wrote it (the rules refuse such a memory with the same test).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import lru_cache
+
+from sqlalchemy import String, bindparam, type_coerce
+from sqlalchemy import select as sa_select
+from sqlmodel import col
+
+from storage import queries
+from storage.models import MemoryItem, MemoryStatus
+
+#: The statuses Claude reads: active, and contested (shown as a contradiction).
+SHOWN = (MemoryStatus.ACTIVE, MemoryStatus.CONTESTED)
+
+#: What is addressed to the assistant rather than said about the person: instructions,
+#: role-play set-ups, requests. Never a memory, even when "remember" is in it.
+_INSTRUCTION = re.compile(
+    r"(ignore (?:all |any )?(?:previous |prior )?instructions|\bact as\b|\bpretend\b|"
+    r"\brole-?play\b|\bas an? (?:expert|assistant|ai)\b|\byou are (?:a|an|my)\b|"
+    r"^(?:please )?(?:write|give|tell|show|explain|list|create|generate|translate|summari[sz]e|"
+    r"help|make|find|recommend|suggest|remember to|always|never|don't|do not|answer|reply|"
+    r"respond|speak|stop|keep|be)\b|^(?:can|could|would|will) you\b|\bfrom now on\b|"
+    r"\b(?:answer|reply|respond|write|speak) (?:only |always )?in\b|"
+    r"以降は|これからは|答えて|返事して|話して|"
+    r"してください|して下さい|教えて|書いて|作って|なりきって|として振る舞|指示を無視)",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=8192)
+def instruction_like(text: str) -> bool:
+    """Does this read as something addressed to the assistant (an instruction, a role-play
+    set-up, a request) rather than something said about the person? (Remembered: every
+    rebuild asks again for each memory and summary sentence.)"""
+    return bool(_INSTRUCTION.search(text.strip()))
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A remembered item as the context block shows it (plain values, read at a rebuild)."""
+
+    id: int
+    fact: str
+    kind: str
+    status: str
+    created_ts: str
+
+
+_SHOWN_NOTES = (
+    sa_select(col(MemoryItem.id), col(MemoryItem.fact),
+              type_coerce(col(MemoryItem.kind), String),
+              type_coerce(col(MemoryItem.status), String), col(MemoryItem.created_ts),
+              col(MemoryItem.expires_ts))
+    .where(col(MemoryItem.status).in_([s.value for s in SHOWN]))
+    .order_by(col(MemoryItem.id))
+)
+
+
+def shown_notes(db: queries.Db, now: datetime) -> tuple[Note, ...]:
+    """``active_items`` as plain values, for the context block: one Core statement (a
+    rebuild renders the block every time; ORM objects cost ~0.3 ms even for none)."""
+    now_utc = now.astimezone(UTC).isoformat()
+    return tuple(Note(i, fact, kind, status, created)
+                 for i, fact, kind, status, created, expires in queries.run(db, _SHOWN_NOTES)
+                 if expires is None or expires > now_utc)
+
+
+_EXPIRED_BETWEEN = sa_select(col(MemoryItem.id)).where(
+    col(MemoryItem.expires_ts).is_not(None),
+    col(MemoryItem.expires_ts) > bindparam("low"),
+    col(MemoryItem.expires_ts) <= bindparam("high"),
+).limit(1)
+
+
+def expired_since(db: queries.Db, since: datetime, now: datetime) -> bool:
+    """Did a remembered item expire after ``since``? Then a summary written at ``since``
+    may still mention it and must not be sent any more."""
+    low, high = since.astimezone(UTC).isoformat(), now.astimezone(UTC).isoformat()
+    found = queries.run(db, _EXPIRED_BETWEEN, {"low": low, "high": high})
+    return found.first() is not None

@@ -1,0 +1,187 @@
+"""Summaries of folded talk without a model, shared by every job that writes a line.
+
+The Timeline Index's roll-ups (``cms/context/timeline.py``), forgetting
+(``cms/memory/forget.py``) and the librarian (``cms/librarian/``, whose summarizer may
+also be Claude's: ``cms/librarian/summarizer.py``) all use this one.
+
+``OfflineSummarizer`` is deterministic and extractive: it picks the person's most
+representative sentence (weighted by how often its content words recur in the
+segment) and trims it to one short line. It needs no model and no network, works on
+Japanese (character bigrams of kanji/katakana runs) as well as on space-separated
+languages, and also condenses several summary lines into one for TI roll-ups.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Protocol
+
+from storage.models import MessageRole
+
+
+@dataclass(frozen=True)
+class Turn:
+    role: MessageRole
+    text: str
+
+
+class Summarizer(Protocol):
+    name: str
+
+    def summarize(self, turns: Sequence[Turn]) -> str:
+        """One line (no newline) describing the turns."""
+        ...
+
+    def close(self) -> None:
+        """Release what the summarizer holds (a Claude summarizer's HTTP pool)."""
+        ...
+
+
+#: Where a sentence ends: after a full stop or a mark (a "." or ";" only before a
+#: space), and at a line break. (A scan for these characters: 2.6x faster than
+#: ``re.split`` on lookbehinds, which tries every position.)
+_SENTENCE_END = re.compile(r"[。！？!?\n]|[.;](?=\s)")
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’\-]{2,}")
+#: Two neighbouring CJK characters, not both hiragana (a particle or an ending, not a
+#: content word); the lookahead finds the overlapping pairs of a run.
+_CJK_PAIR = re.compile(
+    r"(?=(?![\u3040-\u309fー]{2})"
+    r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f々〆ー]{2}))")
+_NUMBER = re.compile(
+    r"[0-9０-９]+(?:[.,:/][0-9０-９]+)*|\b(?:one|two|three|four|five|six|seven|eight|nine|ten"
+    r"|eleven|twelve|twenty|thirty|hundred|thousand)\b|[一二三四五六七八九十百千万]+[つ人回個台匹年月日時分]",
+    re.IGNORECASE,
+)
+_KATAKANA_NAME = re.compile(r"[\u30a1-\u30faー]{3,}")
+SPECIFICS_WEIGHT = 0.5
+_LABEL = re.compile(r"^\[[^\]\n]{1,40}\]\s*")
+
+_STOPWORDS = frozenset(
+    [
+        "the", "and", "for", "that", "this", "with", "you", "your", "are", "was", "were", "have",
+        "has", "had", "not", "but", "can", "could", "would", "should", "will", "what", "when",
+        "where", "which", "who", "how", "why", "all", "any", "its", "it's", "i'm", "i've", "i'd",
+        "from", "they", "them", "their", "there", "then", "than", "been", "being", "into", "about",
+        "just", "also", "some", "more", "most", "very", "really", "like", "get", "got", "make",
+        "made", "want", "know", "think", "need", "one", "two", "out", "our", "ours", "off", "own",
+        "here", "only", "over", "such", "too", "did", "does", "doing", "done", "let", "lets",
+        "sure", "yes", "okay", "hello", "thanks", "thank", "please", "well", "much", "many", "may",
+        "might", "must", "shall", "let's", "these", "those", "each", "other", "again", "still",
+    ]
+)
+
+
+@lru_cache(maxsize=128)
+def _terms(text: str) -> tuple[str, ...]:
+    """The content words of ``text``: Latin words (no stopwords) and the bigrams of its
+    CJK runs that are not hiragana only. (The latest texts' are remembered: a message is
+    read again by each summary of a run that holds it, within a few passes. A long text's
+    bigrams take ~0.1 MB, hence so few.)"""
+    terms = [t for t in (w.lower() for w in _LATIN_WORD.findall(text)) if t not in _STOPWORDS]
+    terms.extend(_CJK_PAIR.findall(text))  # one scan: 2x faster than pairing in Python
+    return tuple(terms)
+
+
+def _spaced(text: str) -> str:
+    """Runs of white space as one space, none at either end (``str.split`` splits where
+    ``\\s+`` matches, and faster)."""
+    return " ".join(text.split())
+
+
+@lru_cache(maxsize=128)
+def _sentences(text: str) -> tuple[str, ...]:
+    text = _LABEL.sub("", text.strip())
+    start, parts = 0, []
+    for end in _SENTENCE_END.finditer(text):
+        parts.append(_spaced(text[start:end.end()]))
+        start = end.end()
+    parts.append(_spaced(text[start:]))
+    return tuple(p for p in parts if len(p) >= 2)
+
+
+def _trim(text: str, max_chars: int) -> str:
+    text = _spaced(text)
+    if len(text) <= max_chars:
+        return text
+    return text[: max_chars - 1].rstrip(" 、,") + "…"
+
+
+def specifics(sentence: str) -> int:
+    """How many things people ask about later a sentence carries: numbers and counts,
+    names and places (capitalised words past the first, katakana names), dates."""
+    words = _LATIN_WORD.findall(sentence)
+    names = sum(1 for w in words[1:] if w[0].isupper())
+    return len(_NUMBER.findall(sentence)) + names + len(_KATAKANA_NAME.findall(sentence))
+
+
+def _rank(candidates: Sequence[str], weights: Counter[str]) -> list[int]:
+    """Candidate indexes, best first; ties keep the original order. A sentence carrying
+    specifics (numbers, names, places, dates) is preferred: those are what a later
+    question asks about, and a Timeline Index line without them cannot answer it."""
+    scored = []
+    for index, sentence in enumerate(candidates):
+        distinct = set(_terms(sentence))
+        score = sum(weights[t] for t in distinct) / (1.0 + math.log1p(len(sentence)))
+        score *= 1.0 + SPECIFICS_WEIGHT * min(specifics(sentence), 3)
+        if index == 0:
+            score *= 1.1
+        scored.append((-score, index))
+    scored.sort()
+    return [index for _, index in scored]
+
+
+class OfflineSummarizer:
+    """Deterministic extractive summaries; no model, no network."""
+
+    name = "offline"
+
+    def __init__(self, max_chars: int = 110) -> None:
+        self.max_chars = max_chars
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def summarize(self, turns: Sequence[Turn]) -> str:
+        talk = [turn for turn in turns if turn.role != MessageRole.TOOL]
+        candidates = [s for turn in talk if turn.role == MessageRole.USER
+                      for s in _sentences(turn.text)]
+        if not candidates:  # (only then are Claude's sentences split)
+            candidates = [s for turn in talk for s in _sentences(turn.text)]
+        if len(candidates) <= 1:  # nothing to rank: the words' weights are not needed
+            return _trim(candidates[0], self.max_chars) if candidates else "（内容なし）"
+        weights: Counter[str] = Counter()
+        for turn in talk:
+            terms = _terms(turn.text)
+            weights.update(terms)
+            if turn.role == MessageRole.USER:
+                weights.update(terms)  # the person's own words count twice
+        return self._pick(candidates, weights, self.max_chars)
+
+    def condense(self, lines: Sequence[str], max_chars: int) -> str:
+        """Several summary lines into one, for TI roll-ups."""
+        candidates = [_spaced(line) for line in lines if line.strip()]
+        if len(candidates) <= 1:
+            return _trim(candidates[0], max_chars) if candidates else "（内容なし）"
+        weights: Counter[str] = Counter()
+        for line in candidates:
+            weights.update(set(_terms(line)))
+        return self._pick(candidates, weights, max_chars)
+
+    @staticmethod
+    def _pick(candidates: Sequence[str], weights: Counter[str], max_chars: int) -> str:
+        order = _rank(candidates, weights)
+        chosen = [order[0]]
+        used = len(candidates[order[0]])
+        for index in order[1:]:
+            if used >= max_chars * 0.6:
+                break
+            if used + 3 + len(candidates[index]) <= max_chars:
+                chosen.append(index)
+                used += 3 + len(candidates[index])
+        chosen.sort()
+        return _trim(" / ".join(candidates[i] for i in chosen), max_chars)
