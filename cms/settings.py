@@ -12,7 +12,7 @@ import re
 from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import time
 from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlmodel import Session, select
 
@@ -51,6 +51,13 @@ DEFAULT_CONTEXT_WINDOW = 200_000
 
 def default_core_prompt() -> str:
     return resources.files("cms").joinpath("system_prompt_default.txt").read_text("utf-8")
+
+
+class Privacy(NamedTuple):
+    """The days and tabs whose talk becomes no memory (``incognito_days``, ``incognito_tabs``)."""
+
+    days: tuple[str, ...]
+    tabs: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -156,6 +163,10 @@ class Settings:
         if problems:
             raise SettingsError("Invalid settings: " + "; ".join(problems) + ".")
         return self
+
+    @property
+    def privacy(self) -> Privacy:
+        return Privacy(self.incognito_days, self.incognito_tabs)
 
     def with_overrides(self, **overrides: Any) -> Settings:
         given = {k: v for k, v in overrides.items() if v is not None}

@@ -25,6 +25,8 @@ that no other module defines a ``UserFacingError``::
     │   ├── ExportError               an export target MONET will not write to
     │   └── TraceError                a replay trace that cannot be read
     ├── KeyStoreError                 the OS keyring cannot store the API key
+    ├── BusyError                     another action holds the gate (``Work``); nothing
+    │                                 was changed (monet_app/operations/gate.py)
     └── ModelError (cms/model/errors)  a model call failed (``retryable`` says if later may help)
         ├── MissingKeyError           no API key anywhere
         ├── AuthError                 the key was refused (401/403)
@@ -86,3 +88,14 @@ class ExportError(InputError):
 
 class KeyStoreError(UserFacingError):
     pass
+
+
+class BusyError(UserFacingError):
+    """An action was refused because another one is under way; nothing was changed.
+    ``requested`` and ``running`` name the two kinds of work (``operations.gate.Work``),
+    so the window can say it in the person's language."""
+
+    def __init__(self, message: str, *, requested: str, running: str) -> None:
+        super().__init__(message)
+        self.requested = requested
+        self.running = running

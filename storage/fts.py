@@ -33,6 +33,7 @@ class SearchHit:
     tab_label: str
     role: MessageRole
     text: str
+    hidden: bool = False  # forgotten: the person's search finds it, Claude's never
 
 
 def _has_fts(session: Session) -> bool:
@@ -54,7 +55,7 @@ def _like(term: str) -> str:
 
 
 _HITS = sa_select(*(col(getattr(Message, name)) for name in (
-    "id", "day", "ts", "tab", "tab_label", "role", "text"))).where(
+    "id", "day", "ts", "tab", "tab_label", "role", "text", "hidden"))).where(
     col(Message.id).in_(bindparam("ids", expanding=True)))
 
 
@@ -63,8 +64,9 @@ def _load(session: Session, ids: Sequence[int]) -> list[SearchHit]:
     up to 200 of them, and ORM objects cost ~10x)."""
     if not ids:
         return []
-    rows = {row[0]: SearchHit(*row) for row in session.connection().execute(
-        _HITS, {"ids": list(ids)})}
+    rows = {mid: SearchHit(mid, day, ts, tab, label, role, text, bool(hidden))
+            for mid, day, ts, tab, label, role, text, hidden
+            in session.connection().execute(_HITS, {"ids": list(ids)})}
     return [rows[i] for i in ids if i in rows]
 
 

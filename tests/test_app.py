@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 from sqlmodel import select
 
 from cms.settings import Settings
+from monet_app.operations.changes import Changes
 from monet_app.services.gateway import AnthropicModel, MissingKeyError
 from monet_app.window.app import AppController
 from storage.models import Event, Message
@@ -250,7 +251,7 @@ def test_painting_does_not_leak_references_to_none(qtbot, app_for) -> None:  # t
     c = app_for()
     for i in range(30):
         c.core.context.commit_user_message(f"message {i}", "chat")
-    c.refresh_messages()
+    c.refresh(Changes(messages=True))
     gc.collect()  # garbage freed meanwhile (cycles from earlier work) is not the bug
     gc.disable()
     try:
@@ -436,16 +437,17 @@ def test_the_streaming_row_carries_the_replys_tab(qtbot, app_for, server) -> Non
 def test_nothing_is_sent_while_a_deletion_runs(qtbot, app_for, server, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     import threading
 
-    from monet_app.operations import memory
+    from cms.memory import forget
+    from monet_app.services.gate import Work
 
     release = threading.Event()
-    real = memory.delete_day
+    real = forget.delete_day
 
-    def slow(core, day):  # type: ignore[no-untyped-def]
+    def slow(db, day, now):  # type: ignore[no-untyped-def]
         release.wait(10)
-        return real(core, day)
+        return real(db, day, now)
 
-    monkeypatch.setattr(memory, "delete_day", slow)
+    monkeypatch.setattr(forget, "delete_day", slow)
     c = app_for()
     c.delete_day("2025-01-05")
     type_and_enter(qtbot, c, "typed during the deletion")
@@ -453,7 +455,7 @@ def test_nothing_is_sent_while_a_deletion_runs(qtbot, app_for, server, monkeypat
     assert c.window.composer.toPlainText() == "typed during the deletion"  # kept
     assert c.window.error_box.isVisible()
     release.set()
-    qtbot.waitUntil(lambda: not c._deleting, timeout=10_000)
+    qtbot.waitUntil(lambda: not c.core.gate.busy(Work.FORGET), timeout=10_000)
     qtbot.keyClick(c.window.composer, Qt.Key.Key_Return)
     wait_idle(qtbot, c)
     assert messages(c)[0].text == "typed during the deletion"

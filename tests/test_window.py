@@ -430,7 +430,8 @@ def test_restoring_a_backup_from_the_window_brings_that_moment_back(qtbot, app_f
     made = backup.make_backup(home, datetime.now().astimezone(), out=tmp_path / "b.zip")
     type_and_enter(qtbot, c, "after the backup")
     wait_idle(qtbot, c)
-    c.restore_backup(str(made.path))
+    with qtbot.waitSignal(c.backup_flow.restored, timeout=10_000):
+        c.restore_backup(str(made.path))  # (waits on a worker for background work first)
     assert [m.text for m in messages(c) if m.role == "user"] == ["before the backup"]
     assert [r.text for r in c.window.model.rows if r.role == "user"] == ["before the backup"]
     assert list(home.glob("monet.db.replaced-*"))

@@ -308,7 +308,7 @@ def test_the_appearance_is_stored_through_the_settings_operation(tmp_path: Path)
                       summarizer="offline", model_factory=no_model)
     try:
         assert settings_values(core.settings).theme == "system"
-        assert apply_settings(core, replace(settings_values(core.settings), theme="dark")) is None
+        assert apply_settings(core, replace(settings_values(core.settings), theme="dark")).value is None
         assert core.settings.theme == "dark"
         with core.db.session() as session:
             assert load_settings(session).theme == "dark"
@@ -408,7 +408,7 @@ def test_a_key_saved_in_settings_without_a_keyring_is_used_for_the_session(no_ke
                       summarizer="offline", model_factory=no_model)
     try:
         given = replace(settings_values(core.settings), api_key="sk-ant-typed-in-987654321")
-        assert apply_settings(core, given) == "session"
+        assert apply_settings(core, given).value == "session"
         assert keys.load_api_key() == ("sk-ant-typed-in-987654321", "session")
     finally:
         core.close()

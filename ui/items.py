@@ -50,6 +50,7 @@ class SearchItem:
     role: str  # "user" | "assistant"
     snippet: str
     terms: tuple[str, ...] = ()  # the words searched for, to highlight in the snippet
+    hidden: bool = False  # forgotten: kept in the history, never sent to Claude again
 
 
 @dataclass(frozen=True)

@@ -280,9 +280,11 @@ class SearchPanel(QWidget):
         self.list.setUpdatesEnabled(False)
         for found in page:
             who = self.tr("You") if found.role == "user" else "Claude"
-            row = QListWidgetItem(f"{found.where} {who}: {found.snippet}")
+            hidden = self.tr("hidden from Claude")
+            mark = f" · {hidden}" if found.hidden else ""
+            row = QListWidgetItem(f"{found.where} {who}{mark}: {found.snippet}")
             row.setData(HTML_ROLE, f"<span style='color:{muted}'>{html.escape(found.where)} · "
-                                   f"<b>{html.escape(who)}</b></span><br>"
+                                   f"<b>{html.escape(who)}</b>{html.escape(mark)}</span><br>"
                                    f"{highlight(found.snippet, found.terms)}")
             row.setData(ENTRY_ROLE, found)
             self.list.addItem(row)

@@ -51,148 +51,51 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../monet_app/window/app.py" line="251" />
-        <source>Something went wrong while asking Claude ({kind}). Your message is saved; details are in monet.log.</source>
-        <translation>Claude への問い合わせ中に問題が起きました（{kind}）。メッセージは保存済みです。詳細は monet.log にあります。</translation>
-    </message>
-    <message>
-        <location filename="../../monet_app/window/app.py" line="280" />
-        <source>Thread {n}</source>
-        <translation>スレッド {n}</translation>
-    </message>
-    <message>
-        <location filename="../../monet_app/window/app.py" line="506" />
+        <location filename="../../monet_app/window/app.py" line="195" />
         <source>Promoted under {heading}; Claude reads it from the next message.</source>
+        <extracomment>When the key is looked for after the window opens: after its first frames and the first rows' layout, and before anyone could have read the window and pasted a key.</extracomment>
         <translation>「{heading}」に昇格しました。次のメッセージから Claude に渡されます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/app.py" line="381" />
-        <source>Wait for the reply to finish before deleting.</source>
-        <translation>返答が終わってから削除してください。</translation>
-    </message>
-    <message>
-        <location filename="../../monet_app/window/app.py" line="75" />
-        <source>Something went wrong ({kind}). Nothing you typed was lost; details are in monet.log.</source>
-        <translation>問題が起きました（{kind}）。入力した内容は失われていません。詳細は monet.log にあります。</translation>
-    </message>
-    <message>
-        <location filename="../../monet_app/window/app.py" line="148" />
-        <location filename="../../monet_app/window/app.py" line="536" />
-        <source>Wait until the deletion is finished.</source>
-        <translation>削除が終わるまでお待ちください。</translation>
-    </message>
-    <message>
-        <location filename="../../monet_app/window/app.py" line="228" />
-        <source>Your message is saved.</source>
-        <translation>メッセージは保存済みです。</translation>
-    </message>
-    <message>
-        <location filename="../../monet_app/window/app.py" line="230" />
-        <source>No API key yet: paste one above or in Settings; Claude answers once a key is set.</source>
-        <translation>API キーがまだありません。上の欄か設定に貼り付けてください。キーが入ると Claude が答えます。</translation>
-    </message>
-    <message>
-        <location filename="../../monet_app/window/app.py" line="232" />
-        <source>The API key was refused (401). Check it in Settings.</source>
-        <translation>API キーが拒否されました（401）。設定で確認してください。</translation>
-    </message>
-    <message>
-        <location filename="../../monet_app/window/app.py" line="233" />
-        <source>Claude did not answer in time.</source>
-        <translation>Claude が時間内に答えませんでした。</translation>
-    </message>
-    <message>
-        <location filename="../../monet_app/window/app.py" line="234" />
-        <source>No connection to Anthropic. MONET keeps working offline; retry when you are back online.</source>
-        <translation>Anthropic に接続できません。MONET はオフラインでも使えます。つながったら再試行してください。</translation>
-    </message>
-    <message>
-        <location filename="../../monet_app/window/app.py" line="236" />
-        <source>Claude is overloaded right now (529); try again shortly.</source>
-        <translation>Claude は今混み合っています（529）。少ししてから再試行してください。</translation>
-    </message>
-    <message>
-        <location filename="../../monet_app/window/app.py" line="237" />
-        <source>Anthropic had a server error; try again.</source>
-        <translation>Anthropic 側でサーバーエラーが起きました。再試行してください。</translation>
-    </message>
-    <message>
-        <location filename="../../monet_app/window/app.py" line="238" />
-        <source>The reply broke off; what arrived is kept, marked incomplete.</source>
-        <translation>返答が途中で切れました。届いた分は「途中」として残してあります。</translation>
-    </message>
-    <message>
-        <location filename="../../monet_app/window/app.py" line="239" />
-        <source>The reply stopped before Claude finished it; what arrived is kept, marked incomplete.</source>
-        <translation>Claude が書き終える前に返答が止まりました。届いた分は「途中」として残してあります。</translation>
-    </message>
-    <message>
-        <location filename="../../monet_app/window/app.py" line="244" />
-        <source>Anthropic's rate limit was reached; try again in {s} s.</source>
-        <translation>Anthropic の利用上限に達しました。{s} 秒後に再試行してください。</translation>
-    </message>
-    <message>
-        <location filename="../../monet_app/window/app.py" line="246" />
-        <source>Anthropic's rate limit was reached; try again in a minute.</source>
-        <translation>Anthropic の利用上限に達しました。1分ほどしてから再試行してください。</translation>
-    </message>
-    <message>
-        <location filename="../../monet_app/window/app.py" line="418" />
-        <source>Please continue from where you stopped.</source>
-        <translation>途切れたところから続けてください。</translation>
-    </message>
-    <message>
-        <location filename="../../monet_app/window/app.py" line="461" />
-        <source>Key saved in the system keyring.</source>
-        <translation>キーをシステムのキーリングに保存しました。</translation>
-    </message>
-    <message>
-        <location filename="../../monet_app/window/app.py" line="462" />
-        <source>Key kept for this session only; it is forgotten when MONET quits.</source>
-        <translation>キーはこのセッションの間だけ保持します。MONET を終了すると消えます。</translation>
-    </message>
-    <message>
-        <location filename="../../monet_app/window/app.py" line="488" />
+        <location filename="../../monet_app/window/dialogs.py" line="85" />
         <source>Opening the demo in its own window…</source>
         <translation>デモを別のウィンドウで開いています…</translation>
     </message>
+</context>
+<context>
+    <name>BackupFlow</name>
     <message>
-        <location filename="../../monet_app/window/app.py" line="534" />
-        <source>Wait for the reply to finish (or press Stop) before changing settings.</source>
-        <translation>返答が終わるまで（または停止を押してから）設定を変えてください。</translation>
-    </message>
-    <message>
-        <location filename="../../monet_app/window/app.py" line="558" />
+        <location filename="../../monet_app/window/backup_flow.py" line="46" />
         <source>No backup yet</source>
         <translation>バックアップなし</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/app.py" line="559" />
+        <location filename="../../monet_app/window/backup_flow.py" line="47" />
         <source>Backed up {when}</source>
         <translation>バックアップ済み {when}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/app.py" line="564" />
+        <location filename="../../monet_app/window/backup_flow.py" line="52" />
         <source>Backup made ({when}) in {folder}.</source>
         <translation>バックアップを作りました（{when}）: {folder}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/app.py" line="569" />
+        <location filename="../../monet_app/window/backup_flow.py" line="57" />
         <source>Backup failed</source>
         <translation>バックアップ失敗</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/app.py" line="571" />
+        <location filename="../../monet_app/window/backup_flow.py" line="59" />
         <source>The backup failed: {problem} Your conversation is unchanged; MONET tries again in an hour (or MONET → Back up now).</source>
         <translation>バックアップに失敗しました: {problem} 会話は変わっていません。1時間後に再試行します（MONET → 今すぐバックアップ でも可）。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/app.py" line="578" />
-        <source>Wait for the reply or the deletion to finish first.</source>
-        <translation>返答か削除が終わるまでお待ちください。</translation>
+        <location filename="../../monet_app/window/backup_flow.py" line="71" />
+        <source>Restoring once the librarian or the backup finishes…</source>
+        <translation>ライブラリアンかバックアップが終わりしだい復元します…</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/app.py" line="600" />
+        <location filename="../../monet_app/window/backup_flow.py" line="94" />
         <source>Restored {n} messages from {file}; the replaced database is kept as{kept}.</source>
         <translation>{file} から {n} 件のメッセージを復元しました。置き換えたデータベースは{kept} として残してあります。</translation>
     </message>
@@ -246,6 +149,19 @@
     </message>
 </context>
 <context>
+    <name>KeyFlow</name>
+    <message>
+        <location filename="../../monet_app/window/key_flow.py" line="83" />
+        <source>Key saved in the system keyring.</source>
+        <translation>キーをシステムのキーリングに保存しました。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/key_flow.py" line="84" />
+        <source>Key kept for this session only; it is forgotten when MONET quits.</source>
+        <translation>キーはこのセッションの間だけ保持します。MONET を終了すると消えます。</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <location filename="../../ui/main_window.py" line="145" />
@@ -265,7 +181,9 @@
     </message>
     <message>
         <location filename="../../ui/main_window.py" line="182" />
+        <location filename="../../monet_app/window/desktop.py" line="102" />
         <source>Send</source>
+        <extracomment>How long quitting waits for work still running (a reply being stopped, a librarian pass). ``--smoke``: how long the window may take to paint before the check fails. ``monet --smoke`` asked for (``request_smoke``): the ``time.perf_counter()`` of the command's start (its imports not counted), used where the process's own start time cannot be read.</extracomment>
         <translation>送信</translation>
     </message>
     <message>
@@ -489,42 +407,42 @@
         <translation>{tab} へのメッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="696" />
+        <location filename="../../ui/main_window.py" line="700" />
         <source>Nothing in this tab on this day.</source>
         <translation>この日のこのタブには会話がありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="697" />
+        <location filename="../../ui/main_window.py" line="701" />
         <source>Nothing in this tab yet today. Write below; Claude sees every tab.</source>
         <translation>今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="745" />
+        <location filename="../../ui/main_window.py" line="756" />
         <source>Summarizing {n}</source>
         <translation>要約作成中 {n}件</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="746" />
+        <location filename="../../ui/main_window.py" line="757" />
         <source>Librarian: nothing pending</source>
         <translation>ライブラリアン: 待ちなし</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="750" />
+        <location filename="../../ui/main_window.py" line="761" />
         <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
         <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="757" />
+        <location filename="../../ui/main_window.py" line="768" />
         <source>Today ${usd:.4f}</source>
         <translation>今日 ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="767" />
+        <location filename="../../ui/main_window.py" line="778" />
         <source>MONET — demo</source>
         <translation>MONET — デモ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="768" />
+        <location filename="../../ui/main_window.py" line="779" />
         <source>DEMO: a sample history in a throwaway folder; a built-in stand-in answers, not Claude</source>
         <translation>デモ: 使い捨てフォルダーのサンプル履歴です。答えるのは Claude ではなく内蔵の代役です</translation>
     </message>
@@ -885,6 +803,14 @@
     </message>
 </context>
 <context>
+    <name>Panes</name>
+    <message>
+        <location filename="../../monet_app/window/panes.py" line="111" />
+        <source>Thread {n}</source>
+        <translation>スレッド {n}</translation>
+    </message>
+</context>
+<context>
     <name>PromoteDialog</name>
     <message>
         <location filename="../../ui/promote_dialog.py" line="25" />
@@ -940,9 +866,22 @@
         <translation>あなた</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="291" />
+        <location filename="../../ui/panels.py" line="283" />
+        <source>hidden from Claude</source>
+        <translation>Claude には見せない</translation>
+    </message>
+    <message>
+        <location filename="../../ui/panels.py" line="293" />
         <source>Show {n} more…</source>
         <translation>残り {n} 件を表示…</translation>
+    </message>
+</context>
+<context>
+    <name>SendFlow</name>
+    <message>
+        <location filename="../../monet_app/window/sending.py" line="148" />
+        <source>Please continue from where you stopped.</source>
+        <translation>途切れたところから続けてください。</translation>
     </message>
 </context>
 <context>
@@ -1141,15 +1080,119 @@
 <context>
     <name>TranscriptView</name>
     <message>
-        <location filename="../../ui/transcript/view.py" line="248" />
+        <location filename="../../ui/transcript/view.py" line="372" />
         <source>Copied</source>
+        <extracomment>Pixels from the end that still count as "at the end" (a rounding, a last layout step). How long the scroll range must stay still before the view moves to the new end. Keep the newest row in view (set by ``follow_end``): the rows are laid out in batches after they are set, so the end moves down for a while; a reply grows. Scrolling away from the end stops it, as in any chat. A row shown on purpose (a search hit, a TI line), kept in view the same way until the person scrolls, clicks or types in the transcript.</extracomment>
         <translation>コピーしました</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript/view.py" line="257" />
-        <location filename="../../ui/transcript/view.py" line="287" />
+        <location filename="../../ui/transcript/view.py" line="381" />
+        <location filename="../../ui/transcript/view.py" line="411" />
         <source>Message copied</source>
         <translation>メッセージをコピーしました</translation>
+    </message>
+</context>
+<context>
+    <name>Words</name>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="18" />
+        <source>Something went wrong ({kind}). Nothing you typed was lost; details are in monet.log.</source>
+        <translation>問題が起きました（{kind}）。入力した内容は失われていません。詳細は monet.log にあります。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="30" />
+        <source>Wait until the restore is finished.</source>
+        <translation>復元が終わるまでお待ちください。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="32" />
+        <source>Wait until the deletion is finished.</source>
+        <translation>削除が終わるまでお待ちください。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="34" />
+        <source>Wait until the settings are applied.</source>
+        <translation>設定の反映が終わるまでお待ちください。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="36" />
+        <source>Wait for the reply or the deletion to finish first.</source>
+        <translation>返答か削除が終わるまでお待ちください。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="38" />
+        <source>Wait for the reply to finish before deleting.</source>
+        <translation>返答が終わってから削除してください。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="41" />
+        <source>Wait for the reply to finish (or press Stop) before changing settings.</source>
+        <translation>返答が終わるまで（または停止を押してから）設定を変えてください。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="43" />
+        <source>Wait for the reply to finish (or press Stop).</source>
+        <translation>返信が終わるまでお待ちください（または停止を押してください）。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="51" />
+        <source>Your message is saved.</source>
+        <translation>メッセージは保存済みです。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="53" />
+        <source>No API key yet: paste one above or in Settings; Claude answers once a key is set.</source>
+        <translation>API キーがまだありません。上の欄か設定に貼り付けてください。キーが入ると Claude が答えます。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="55" />
+        <source>The API key was refused (401). Check it in Settings.</source>
+        <translation>API キーが拒否されました（401）。設定で確認してください。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="56" />
+        <source>Claude did not answer in time.</source>
+        <translation>Claude が時間内に答えませんでした。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="57" />
+        <source>No connection to Anthropic. MONET keeps working offline; retry when you are back online.</source>
+        <translation>Anthropic に接続できません。MONET はオフラインでも使えます。つながったら再試行してください。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="59" />
+        <source>Claude is overloaded right now (529); try again shortly.</source>
+        <translation>Claude は今混み合っています（529）。少ししてから再試行してください。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="60" />
+        <source>Anthropic had a server error; try again.</source>
+        <translation>Anthropic 側でサーバーエラーが起きました。再試行してください。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="61" />
+        <source>The reply broke off; what arrived is kept, marked incomplete.</source>
+        <translation>返答が途中で切れました。届いた分は「途中」として残してあります。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="62" />
+        <source>The reply stopped before Claude finished it; what arrived is kept, marked incomplete.</source>
+        <translation>Claude が書き終える前に返答が止まりました。届いた分は「途中」として残してあります。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="67" />
+        <source>Anthropic's rate limit was reached; try again in {s} s.</source>
+        <translation>Anthropic の利用上限に達しました。{s} 秒後に再試行してください。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="69" />
+        <source>Anthropic's rate limit was reached; try again in a minute.</source>
+        <translation>Anthropic の利用上限に達しました。1分ほどしてから再試行してください。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="74" />
+        <source>Something went wrong while asking Claude ({kind}). Your message is saved; details are in monet.log.</source>
+        <translation>Claude への問い合わせ中に問題が起きました（{kind}）。メッセージは保存済みです。詳細は monet.log にあります。</translation>
     </message>
 </context>
 </TS>

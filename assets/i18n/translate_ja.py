@@ -2,7 +2,7 @@
 
 From the repository's root, when UI strings change:
 
-    pyside6-lupdate -no-obsolete ui/*.py ui/transcript/*.py monet_app/window/app.py -ts assets/i18n/monet_ja.ts
+    pyside6-lupdate -no-obsolete ui/*.py ui/transcript/*.py monet_app/window/*.py -ts assets/i18n/monet_ja.ts
     python assets/i18n/translate_ja.py && pyside6-lrelease assets/i18n/monet_ja.ts -qm ui/i18n/monet_ja.qm
 
 The first collects the ``self.tr()`` sources, the second fills in the translations and
@@ -19,6 +19,16 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 JA = {
+    'hidden from Claude':
+        'Claude には見せない',
+    'Restoring once the librarian or the backup finishes…':
+        'ライブラリアンかバックアップが終わりしだい復元します…',
+    'Wait until the restore is finished.':
+        '復元が終わるまでお待ちください。',
+    'Wait until the settings are applied.':
+        '設定の反映が終わるまでお待ちください。',
+    'Wait for the reply to finish (or press Stop).':
+        '返信が終わるまでお待ちください（または停止を押してください）。',
     'Show {n} more…':
         '残り {n} 件を表示…',
     'Check topic mixing':

@@ -42,6 +42,7 @@ from cms.memory.context_summary import (
 )
 from cms.memory.proposer import Proposer, RuleProposer, proposal_batches
 from cms.memory.rules import active_items, admit
+from cms.settings import Privacy
 from cms.summaries import OfflineSummarizer, Summarizer, Turn
 from storage import Database, queries
 from storage.errors import DatabaseError
@@ -139,16 +140,18 @@ class Librarian:
         log: RequestLog | None = None,
         pause_minutes: int = 30,
         segment_tokens: int = 4_000,
-        incognito_days: tuple[str, ...] = (),
-        incognito_tabs: tuple[str, ...] = (),
+        privacy: Callable[[], Privacy] | None = None,
         proposer: Proposer | None = None,
     ) -> None:
+        """``privacy``: the incognito days and tabs as they are now, asked before each
+        batch of the memory scan (``Core.privacy``: the stored settings, so a day marked
+        incognito in the window holds for a librarian built earlier, on a worker or in
+        another process); none by default."""
         self.proposer: Proposer = proposer or RuleProposer()
         self._proposal_failures = 0
         self._failures_in_row = 0  # model calls failed in a row in this pass
         self._tripped_passes = 0  # passes in a row that stopped calling the model
-        self.incognito_days = incognito_days
-        self.incognito_tabs = incognito_tabs
+        self.privacy: Callable[[], Privacy] = privacy or (lambda: Privacy((), ()))
         self.pause_minutes = pause_minutes
         self.segment_tokens = segment_tokens
         self.context_writer = context_writer or OfflineContextWriter()
@@ -350,8 +353,9 @@ class Librarian:
                 if parse_ts(messages[-1].ts) > settled:
                     messages = []
             for batch in proposal_batches(messages):
+                private = self.privacy()
                 said = [m for m in batch
-                        if m.day not in self.incognito_days and m.tab not in self.incognito_tabs]
+                        if m.day not in private.days and m.tab not in private.tabs]
                 now = self.clock.now()
                 known: list[MemoryItem] = []
                 if said and self.proposer.reads_known:
@@ -373,8 +377,8 @@ class Librarian:
                     if not self._holds_scan(session):
                         return written  # the lease ran out and another librarian took over
                     for candidate in candidates:
-                        decision = admit(session, candidate, now, self.incognito_days,
-                                         self.incognito_tabs)
+                        decision = admit(session, candidate, now, private.days,
+                                         private.tabs)
                         written += decision.written
                     queries.put_setting(session, MEMORY_MARK, str(batch[-1].id or after))
             return written

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TextIO
 
 from cms.clock import Clock
+from monet_app.operations.librarian import librarian_pass
 from monet_app.services.wiring import build_core, env_request_log
 from storage.errors import UserFacingError
 
@@ -46,7 +47,7 @@ def run(home: Path, *, watch: bool, interval_seconds: float | None, offline: boo
                 else core.settings.librarian_interval_minutes * 60)
         while True:
             try:
-                report = librarian.run_pass()
+                report = librarian_pass(core).value
                 if report.written or report.failed or report.held_back or not watch:
                     print(f"librarian: {report.text()}; {librarian.pending_count()} pending",
                           file=out, flush=True)

@@ -10,12 +10,16 @@ import argparse
 import logging
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from monet_app.services.version import monet_version
+
+if TYPE_CHECKING:
+    from monet_app.services.wiring import Core
 from storage.errors import MemoryItemError, UserFacingError
-from storage.models import Message
 
 log = logging.getLogger("monet")
 
@@ -333,18 +337,23 @@ def _run(args: argparse.Namespace, home: Path) -> int:
         )
         print(summary.text())
         return 0
-    if args.command in ("backup", "restore"):
+    if args.command == "backup":
+        from monet_app.operations import backups
+        from monet_app.services.backup import database_in
+
+        database_in(home)  # (a missing one is said, not made)
+        with _core(home) as core:
+            made = backups.back_up(core, args.out).value
+        print(f"backed up {made.messages:,} messages (schema {made.schema_revision}) to "
+              f"{made.path} ({made.size_bytes / 1e6:.1f} MB); integrity checked")
+        return 0
+    if args.command == "restore":
         from datetime import datetime
 
-        from monet_app.services import backup
+        from monet_app.operations import backups
 
-        now = datetime.now().astimezone()
-        if args.command == "backup":
-            made = backup.make_backup(home, now, args.out)
-            print(f"backed up {made.messages:,} messages (schema {made.schema_revision}) to "
-                  f"{made.path} ({made.size_bytes / 1e6:.1f} MB); integrity checked")
-            return 0
-        done = backup.restore(args.archive, home, now, force=args.force)
+        done = backups.restore(home, args.archive, datetime.now().astimezone(),
+                               force=args.force).value
         kept = "; the replaced files are kept as " + ", ".join(
             p.name for p in done.replaced) if done.replaced else ""
         print(f"restored {done.messages:,} messages (schema {done.schema_revision}) into "
@@ -365,51 +374,27 @@ def _run(args: argparse.Namespace, home: Path) -> int:
                   f"row(s) (message ids {shown}{more}).", file=sys.stderr)
         return 0
     if args.command == "search":
-        import json as _json
-
-        from cms.clock import parse_ts
-        from cms.context.tools import find
-
-        db = Database(home)
-        with db.session() as session:
-            found = find(session, " ".join(args.query), args.limit)
-        if args.json:
-            rows = [
-                {"id": hit.id, "day": hit.day, "time": parse_ts(hit.ts).strftime("%H:%M"),
-                 "tab": hit.tab, "role": hit.role, "text": hit.text}
-                for hit in found
-            ]
-            print(_json.dumps(rows, ensure_ascii=False, indent=2))
-        else:
-            for hit in found:
-                line = " ".join(hit.text.split())
-                time = parse_ts(hit.ts).strftime("%H:%M")
-                print(f"{hit.day} {time} [{hit.tab}] {hit.role}: {line[:160]}")
-            if not found:
-                print("no message matches")
-        return 0
+        return _search(args, home)
     if args.command == "forget":
-        from datetime import datetime
+        from monet_app.operations import memory
 
-        from cms.memory.forget import delete_day, delete_messages
-
-        db = Database(home)
-        now = datetime.now().astimezone()
-        if args.day:
-            count = delete_day(db, args.day, now)
-            print(f"deleted {args.day}: {count} messages, with their summaries, memories and "
-                  "index entries; Claude's next request no longer contains them")
-        else:
-            count = delete_messages(db, [args.message], now)
-            print(f"deleted message {args.message} and what was drawn from it")
+        with _core(home) as core:
+            if args.day:
+                count = memory.delete_day(core, args.day).value
+                print(f"deleted {args.day}: {count} messages, with their summaries, memories "
+                      "and index entries; Claude's next request no longer contains them")
+            else:
+                memory.delete_message(core, args.message)
+                print(f"deleted message {args.message} and what was drawn from it")
         return 0
     if args.command == "memory":
         return _memory(args, home)
     if args.command == "promote":
-        from cms.context.core_prompt import core_path, promote
+        from cms.context.core_prompt import core_path
+        from monet_app.operations import settings as settings_ops
 
-        Database(home).close()
-        heading = promote(home, args.category, " ".join(args.text))
+        with _core(home) as core:
+            heading = settings_ops.promote(core, args.category, " ".join(args.text)).value
         print(f"promoted under {heading} in {core_path(home)}; Claude reads it from the next "
               "message on")
         return 0
@@ -463,18 +448,55 @@ def _run(args: argparse.Namespace, home: Path) -> int:
     raise AssertionError(args.command)
 
 
+@contextmanager
+def _core(home: Path) -> Iterator[Core]:
+    """The core a command works on (no model: these commands never talk to Claude)."""
+    from monet_app.services.clock import SystemClock
+    from monet_app.services.wiring import build_core, no_model
+
+    core = build_core(home, clock=SystemClock(), model_factory=no_model, summarizer="offline")
+    try:
+        yield core
+    finally:
+        core.close()
+
+
+def _search(args: argparse.Namespace, home: Path) -> int:
+    """``monet search``: the window's search (``operations.search``), as text or JSON;
+    a message hidden from Claude is marked so."""
+    import json as _json
+
+    from cms.clock import parse_ts
+    from monet_app.operations import search
+
+    with _core(home) as core:
+        found = search.search(core, " ".join(args.query), args.limit).value
+    if args.json:
+        rows = [
+            {"id": hit.id, "day": hit.day, "time": parse_ts(hit.ts).strftime("%H:%M"),
+             "tab": hit.tab, "role": hit.role, "text": hit.text, "hidden": hit.hidden}
+            for hit in found
+        ]
+        print(_json.dumps(rows, ensure_ascii=False, indent=2))
+        return 0
+    for hit in found:
+        line = " ".join(hit.text.split())
+        time = parse_ts(hit.ts).strftime("%H:%M")
+        mark = " (hidden from Claude)" if hit.hidden else ""
+        print(f"{hit.day} {time} [{hit.tab}] {hit.role}{mark}: {line[:160]}")
+    if not found:
+        print("no message matches")
+    return 0
+
+
 def _memory(args: argparse.Namespace, home: Path) -> int:
     import json as _json
 
-    from sqlmodel import col, select
+    from monet_app.operations import memory
 
-    from storage import Database
-    from storage.models import MemoryItem
-
-    db = Database(home)
-    with db.session() as session:
+    with _core(home) as core:
         if args.action == "list":
-            items = session.exec(select(MemoryItem).order_by(col(MemoryItem.id))).all()
+            items = memory.all_items(core)
             if args.json:
                 print(_json.dumps([i.model_dump() for i in items], ensure_ascii=False, indent=2))
             for item in items if not args.json else []:
@@ -485,29 +507,20 @@ def _memory(args: argparse.Namespace, home: Path) -> int:
         if args.item is None:
             raise MemoryItemError(f"memory {args.action} needs an item number.")
         if args.action == "show":
-            shown = session.get(MemoryItem, args.item)
-            if shown is None:
-                raise MemoryItemError(f"No memory item {args.item}.")
-            print(_json.dumps(shown.model_dump(), ensure_ascii=False, indent=2))
-            for message_id in _json.loads(shown.source_message_ids):
-                source = session.get(Message, message_id)
-                if source is not None:
-                    print(f"source {source.id} ({source.day} {source.tab}): {source.text}")
+            shown = memory.item_with_sources(core, args.item)
+            print(_json.dumps(shown.item.model_dump(), ensure_ascii=False, indent=2))
+            for source in shown.sources:
+                print(f"source {source.id} ({source.day} {source.tab}): {source.text}")
             return 0
-        from datetime import datetime
-
-        from cms.memory import forget
-
-        now = datetime.now().astimezone()
         if args.action == "edit":
-            forget.correct_memory(db, args.item, " ".join(args.text), now)
+            memory.correct_memory(core, args.item, " ".join(args.text))
             print(f"memory {args.item} corrected; Claude uses the new text from the next message")
             return 0
-        count = forget.delete_memory(db, args.item, now, delete_sources=args.messages)
-        what = "deleted" if args.messages else "kept in your history, hidden from Claude"
-        print(f"memory {args.item} forgotten; {count} message(s) it came from {what}; "
-              "no later request contains it")
-        return 0
+        count = memory.delete_memory(core, args.item, delete_sources=args.messages).value
+    what = "deleted" if args.messages else "kept in your history, hidden from Claude"
+    print(f"memory {args.item} forgotten; {count} message(s) it came from {what}; "
+          "no later request contains it")
+    return 0
 
 
 if __name__ == "__main__":

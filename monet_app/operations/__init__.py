@@ -1,21 +1,23 @@
-"""One home for each thing the person does in the window (after Anki's ``aqt/operations``).
+"""One home for each thing the person does (after Anki's ``aqt/operations``), for the
+window and the command line alike.
 
-Each module holds plain functions over the core (``monet_app.services.wiring.Core``): no widgets
-and no Qt, so each can be tested without a window. ``run.run_op`` runs one off the GUI
-thread and delivers its result on the GUI thread: ``success(result)``, or
-``failure(sentence)`` for a ``UserFacingError``; anything else is a bug: its traceback
-goes to ``monet.log`` and the person gets one sentence saying so (``storage/errors.py``).
+Each module holds plain functions over the core (``monet_app.services.wiring.Core``), no
+Qt, each returning ``Done(value, changes)`` (``changes.py``: which panes went stale, for
+the window's one ``refresh``). Every one that writes enters the one gate
+(``monet_app/services/gate.py``) with its kind of work, so what must not run together
+never does, whoever asks. The actions:
 
-What runs where, and why:
+- ``conversation``: send (``commit`` then ``reply``), edit and resend
+  (``replace_exchange``), ``regenerate``, continue (a ``commit``), ``stop``;
+- ``memory``: delete a message or a day, forget a memory at either depth, correct one,
+  incognito today, the remembered items;
+- ``settings``: apply settings, ``promote`` a statement;
+- ``search``: the person's search (window and ``monet search``);
+- ``backups``: back up, restore;
+- ``keys``: where the key is, store a pasted one;
+- ``librarian``: one librarian pass.
 
-- in the background (``run_op``): the reply (``conversation.reply``, through the stream
-  presenter), deleting a day or a message, a search, a librarian pass: anything that may
-  take longer than a frame;
-- inline (``run_inline``), with the same error handling: storing what the person typed
-  (``conversation.commit``: it must be stored before any request leaves, and the composer
-  is cleared only once it is), and the few-millisecond actions a dialog waits on
-  (correcting or deleting a memory item, promoting a statement, applying settings,
-  marking today incognito).
-
-Switching threads in the thread model is navigation (``monet_app.window.navigator``).
+How the window runs them (on a worker or inline) is ``monet_app/window/run.py``.
+``tests/test_architecture.py`` keeps each action here: neither the window nor the command
+line calls the layers below for something an operation does.
 """

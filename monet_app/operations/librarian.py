@@ -1,13 +1,20 @@
-"""One librarian pass from the window: summaries, memories, the daily context summary.
+"""One librarian pass: summaries, memories, the daily context summary (the window's
+schedule, ``monet librarian``).
 
-Safe beside ``monet librarian`` processes (leases, ``cms/librarian/runner.py``).
+``Work.LIBRARIAN`` in the gate: one pass at a time in a process, never during a restore;
+beside ``monet librarian`` processes it is kept safe by leases (``cms/librarian/runner.py``).
 """
 
 from __future__ import annotations
 
+from cms.librarian.runner import LibrarianReport
+from monet_app.operations.changes import Changes, Done
+from monet_app.services.gate import Work
 from monet_app.services.wiring import Core
 
 
-def librarian_pass(core: Core) -> int:
-    """Run what is due now; returns how many summaries were written."""
-    return core.librarian_pass()
+def librarian_pass(core: Core) -> Done[LibrarianReport]:
+    """Run what is due now (the settings it reads are the core's at this pass)."""
+    with core.gate.hold(Work.LIBRARIAN):
+        report = core.librarian_report()
+    return Done(report, Changes(timeline=True))

@@ -1,22 +1,30 @@
-"""What MONET remembers and forgets: memory items, deleting talk, incognito days.
+"""What MONET remembers and forgets: memory items, deleting talk, incognito today.
 
-Deleting reaches everywhere the talk lives (``cms/memory/forget.py``); the next request
-is rebuilt (``memory_changed``).
+Forgetting reaches everywhere the talk lives (``cms/memory/forget.py``) and is
+``Work.FORGET`` in the gate: never beside a reply, so no request carries what goes; the
+next request is rebuilt (``memory_changed``). The window and ``monet memory`` /
+``monet forget`` call these same functions.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
+
+from sqlmodel import col, select
 
 from cms.memory import forget
 from cms.memory import rules as memory
+from monet_app.operations.changes import TALK, Changes, Done
+from monet_app.services.gate import Work
 from monet_app.services.wiring import Core
-from storage.models import Message
+from storage.errors import MemoryItemError
+from storage.models import MemoryItem, Message
 from ui.items import MemoryRow
 
 
 def memory_rows(core: Core) -> list[MemoryRow]:
-    """The active memory items, each with the person's words it came from."""
+    """The active memory items, each with the person's words it came from (the window)."""
     rows = []
     with core.db.session() as session:
         for item in memory.active_items(session, core.clock.now()):
@@ -26,33 +34,65 @@ def memory_rows(core: Core) -> list[MemoryRow]:
     return rows
 
 
-def correct_memory(core: Core, item_id: int, text: str) -> None:
-    forget.correct_memory(core.db, item_id, text, core.clock.now())
+def all_items(core: Core) -> list[MemoryItem]:
+    """Every memory item, whatever its status (``monet memory list``)."""
+    with core.db.session() as session:
+        items = session.exec(select(MemoryItem).order_by(col(MemoryItem.id))).all()
+        session.expunge_all()
+        return list(items)
 
 
-def delete_memory(core: Core, item_id: int, delete_sources: bool = False) -> None:
+@dataclass(frozen=True)
+class ItemWithSources:
+    item: MemoryItem
+    sources: list[Message]
+
+
+def item_with_sources(core: Core, item_id: int) -> ItemWithSources:
+    """One item and the messages it came from (``monet memory show``)."""
+    with core.db.session() as session:
+        item = session.get(MemoryItem, item_id)
+        if item is None:
+            raise MemoryItemError(f"No memory item {item_id}.")
+        sources = [m for i in json.loads(item.source_message_ids)
+                   if (m := session.get(Message, i)) is not None]
+        session.expunge_all()
+        return ItemWithSources(item, sources)
+
+
+def correct_memory(core: Core, item_id: int, text: str) -> Done[None]:
+    """The item says ``text`` from now on; the old value's messages are hidden from
+    Claude (kept in the history)."""
+    with core.gate.hold(Work.FORGET):
+        forget.correct_memory(core.db, item_id, text, core.clock.now())
+    return Done(None, TALK)
+
+
+def delete_memory(core: Core, item_id: int, delete_sources: bool = False) -> Done[int]:
     """Forget an item: its messages stay in the history, hidden from Claude, or are
-    deleted too (``delete_sources``)."""
-    forget.delete_memory(core.db, item_id, core.clock.now(), delete_sources=delete_sources)
+    deleted too (``delete_sources``). Returns how many messages it came from."""
+    with core.gate.hold(Work.FORGET):
+        count = forget.delete_memory(core.db, item_id, core.clock.now(),
+                                     delete_sources=delete_sources)
+    return Done(count, TALK)
 
 
-def delete_day(core: Core, day: str) -> int:
+def delete_day(core: Core, day: str) -> Done[int]:
     """Delete a whole day everywhere; returns how many messages went."""
-    return forget.delete_day(core.db, day, core.clock.now())
+    with core.gate.hold(Work.FORGET):
+        return Done(forget.delete_day(core.db, day, core.clock.now()), TALK)
 
 
-def delete_message(core: Core, message_id: int) -> int:
-    return forget.delete_messages(core.db, [message_id], core.clock.now())
+def delete_message(core: Core, message_id: int) -> Done[int]:
+    """Delete one message everywhere, with what was drawn from it."""
+    with core.gate.hold(Work.FORGET):
+        return Done(forget.delete_messages(core.db, [message_id], core.clock.now()), TALK)
 
 
-def delete_messages(core: Core, message_ids: list[int]) -> int:
-    """Delete several messages (an exchange being regenerated or edited); 0 if none."""
-    if not message_ids:
-        return 0
-    return forget.delete_messages(core.db, message_ids, core.clock.now())
-
-
-def set_incognito_today(core: Core, today: str, on: bool) -> None:
-    """Mark today incognito (or not): nothing said on it becomes a memory."""
-    days = [d for d in core.settings.incognito_days if d != today] + ([today] if on else [])
-    core.use_settings(core.settings.with_overrides(incognito_days=tuple(sorted(days))))
+def set_incognito_today(core: Core, today: str, on: bool) -> Done[None]:
+    """Mark today incognito (or not): nothing said on it becomes a memory. The librarian
+    reads it at its next batch (``Core.privacy``)."""
+    with core.gate.hold(Work.NOTE):
+        days = [d for d in core.settings.incognito_days if d != today] + ([today] if on else [])
+        core.use_settings(core.settings.with_overrides(incognito_days=tuple(sorted(days))))
+    return Done(None, Changes(settings=True))

@@ -101,12 +101,18 @@ def default_name(now: datetime, auto: bool = False) -> str:
     return f"{AUTO_PREFIX if auto else 'monet-'}{now.strftime('%Y%m%d-%H%M%S')}.zip"
 
 
-def make_backup(home: Path, now: datetime, out: Path | None = None,
-                auto: bool = False) -> BackupResult:
-    """Back ``home`` up into ``out`` (default: ``<home>/backups/monet-<when>.zip``)."""
+def database_in(home: Path) -> Path:
+    """The database a backup is made of; a sentence when ``home`` holds none."""
     database = home / DB_FILENAME
     if not database.is_file():
         raise BackupError(f"There is no MONET database in {home}; nothing was backed up.")
+    return database
+
+
+def make_backup(home: Path, now: datetime, out: Path | None = None,
+                auto: bool = False) -> BackupResult:
+    """Back ``home`` up into ``out`` (default: ``<home>/backups/monet-<when>.zip``)."""
+    database = database_in(home)
     target = out or home / BACKUP_FOLDER / default_name(now, auto)
     if target.is_dir():
         target = target / default_name(now, auto)

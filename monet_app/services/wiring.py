@@ -21,7 +21,7 @@ from cms.clock import Clock, day_of
 from cms.context.events import RequestLog
 from cms.context.manager import ContextManager
 from cms.context.turn import TurnRunner
-from cms.librarian.runner import Librarian
+from cms.librarian.runner import Librarian, LibrarianReport
 from cms.librarian.summarizer import ClaudeSummarizer
 from cms.memory.context_summary import (
     ClaudeContextWriter,
@@ -35,9 +35,10 @@ from cms.model.ledger import record, usage_record
 from cms.model.pricing import prices_from_settings
 from cms.model.protocol import ChatModel, ModelEvent, RequestBody, Usage
 from cms.model.standin import StandInModel
-from cms.settings import Settings, load_settings, save_settings
+from cms.settings import Privacy, Settings, load_settings, save_settings
 from cms.summaries import OfflineSummarizer, Summarizer
 from cms.tokens import TiktokenEstimator, TokenEstimator
+from monet_app.services.gate import Gate
 from storage import Database
 from storage.errors import UserFacingError
 
@@ -99,6 +100,13 @@ class Core:
     runner: TurnRunner
     model_factory: ModelFactory
     summarizer_choice: SummarizerChoice
+    #: Whether ``settings`` are the data folder's (with ``overrides`` for this run), not
+    #: given whole by the caller (tests).
+    stored_settings: bool = True
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+    #: What every writing operation enters (``monet_app/services/gate.py``); a core
+    #: built again after a restore keeps the old one.
+    gate: Gate = field(default_factory=Gate)
     _model: ChatModel | None = field(default=None, repr=False)
     _librarian: tuple[Librarian, str] | None = field(default=None, repr=False)
     _retired: list[Librarian] = field(default_factory=list, repr=False)
@@ -108,7 +116,8 @@ class Core:
         pass, off the window's start-up and, in the app, off the GUI thread."""
         if self._librarian is None:
             self._librarian = build_librarian(
-                self.db, self.settings, self.clock, self.log, self.summarizer_choice
+                self.db, self.settings, self.clock, self.log, self.summarizer_choice,
+                privacy=self.privacy,
             )
         return self._librarian
 
@@ -117,17 +126,31 @@ class Core:
         return self._built_librarian()[0]
 
     def librarian_pass(self) -> int:
+        """``librarian_report``: how many summaries were written."""
+        return self.librarian_report().written
+
+    def librarian_report(self) -> LibrarianReport:
         """One librarian pass in this process, then the Timeline Index lines it made
         ready counted ahead (``ContextManager.count_ahead``), so the next rebuild does
-        not encode them while the person waits. Returns how many summaries were written."""
-        written = self.librarian.run_once()
+        not encode them while the person waits."""
+        report = self.librarian.run_pass()
         try:
             self.context.count_ahead()
         except Exception as exc:  # for speed only: the rebuild counts, as before
             # (a locked database is said in a line; anything else with its traceback)
             log.warning("counting ahead skipped: %s", exc,
                         exc_info=not isinstance(exc, UserFacingError))
-        return written
+        return report
+
+    def privacy(self) -> Privacy:
+        """The incognito days and tabs as they are now, for the librarian's memory scan.
+        With the data folder's settings they are read from it each time: a change made
+        while a librarian was being built on a worker, or by another process (the window
+        beside ``monet librarian --watch``), holds at the next batch."""
+        if not self.stored_settings:
+            return self.settings.privacy
+        with self.db.session() as session:
+            return load_settings(session).with_overrides(**dict(self.overrides)).privacy
 
     @property
     def librarian_note(self) -> str:
@@ -150,11 +173,12 @@ class Core:
     def use_settings(self, settings: Settings) -> None:
         """Store validated settings and use them.
 
-        A change of the incognito days or tabs only tells the context manager and the
-        librarian (a reply or a librarian pass in flight goes on). Any other change
-        rebuilds the context manager, the runner and the librarian and drops the model;
-        the caller makes sure no reply is in flight. The old librarian may still be in a
-        pass on a worker: it is closed with the core, not now."""
+        A change of the incognito days or tabs only tells the context manager (a reply or
+        a librarian pass in flight goes on; the librarian asks ``privacy`` at each batch).
+        Any other change rebuilds the context manager, the runner and the librarian and
+        drops the model; the caller makes sure no reply is in flight (the window's gate).
+        The old librarian may still be in a pass on a worker: it is closed with the core,
+        not now."""
         settings = settings.validated()
         with self.db.session() as session:
             save_settings(session, settings)
@@ -167,9 +191,6 @@ class Core:
         self.settings = settings
         if privacy_only:
             self.context.settings = settings
-            if self._librarian is not None:
-                self._librarian[0].incognito_days = settings.incognito_days
-                self._librarian[0].incognito_tabs = settings.incognito_tabs
             return
         self.drop_model()
         self.context = ContextManager(self.db, settings, self.clock, self.estimator, self.log)
@@ -197,10 +218,12 @@ def build_core(
     estimator: TokenEstimator | None = None,
     summarizer: SummarizerChoice = "auto",
     model_factory: ModelFactory = gateway_model,
+    gate: Gate | None = None,
 ) -> Core:
     """Open ``home`` and build every part: with the stored settings, or ``settings`` if
     given (tests), and ``overrides`` on top for this run only."""
     db = Database(home)
+    stored = settings is None
     if settings is None:
         with db.session() as session:
             settings = load_settings(session)
@@ -212,6 +235,7 @@ def build_core(
         home=db.home, db=db, settings=settings, clock=clock, estimator=estimator, log=log,
         context=context, runner=TurnRunner(context, _Unset(), log),
         model_factory=model_factory, summarizer_choice=summarizer,
+        stored_settings=stored, overrides=dict(overrides or {}), gate=gate or Gate(),
     )
 
 
@@ -230,6 +254,8 @@ def build_librarian(
     clock: Clock,
     log: RequestLog | None = None,
     summarizer: SummarizerChoice = "auto",
+    *,
+    privacy: Callable[[], Privacy] | None = None,
 ) -> tuple[Librarian, str]:
     """The librarian this machine can run now, and a sentence saying which summarizer."""
     writer: ContextWriter = OfflineContextWriter()
@@ -264,8 +290,7 @@ def build_librarian(
         db, chosen, clock, settings.librarian_interval_minutes,
         context_writer=writer, day_start=settings.day_start_time, log=log,
         pause_minutes=settings.segment_pause_minutes, segment_tokens=settings.segment_max_tokens,
-        incognito_days=settings.incognito_days, incognito_tabs=settings.incognito_tabs,
-        proposer=proposer,
+        privacy=privacy or (lambda: settings.privacy), proposer=proposer,
     )
     return librarian, note
 

@@ -1,31 +1,25 @@
-"""The daily backup while the window is open (``monet_app.services.backup``): checked soon after
-start and every hour; a backup is made when the newest is a day old, off the GUI thread,
-and the oldest automatic ones beyond ``backup_keep`` are removed. ``made`` and
-``failed`` are emitted on the GUI thread, so the window can say when the last one was
-made, and say loudly when one failed."""
+"""The daily backup while the window is open (``monet_app.operations.backups``): checked
+soon after start and every hour; a backup is made when the newest is a day old, off the
+GUI thread, and the oldest automatic ones beyond ``backup_keep`` are removed. ``made``
+and ``failed`` are emitted on the GUI thread, so the window can say when the last one was
+made, and say loudly when one failed. The backup enters the gate (``Work.BACKUP``: one
+at a time, never during a restore); ``busy`` is only what the window shows."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
 from functools import partial
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from monet_app.services import backup
+from monet_app.operations import backups
+from monet_app.operations.changes import Done
+from monet_app.services.backup import BackupResult
+from monet_app.services.gate import Work
 from monet_app.services.wiring import Core
 from monet_app.window.run import run_op
 
 CHECK_MS = 60 * 60_000
 FIRST_CHECK_MS = 30_000  # not in the way of the first paint and the first reply
-EVERY = timedelta(days=1)
-
-
-def daily_backup(core: Core) -> datetime:
-    """One automatic backup and the rotation; returns when it was made."""
-    now = core.clock.now()
-    backup.make_backup(core.home, now, auto=True)
-    backup.rotate(core.home, core.settings.backup_keep)
-    return now
 
 
 class BackupSchedule(QObject):
@@ -50,24 +44,21 @@ class BackupSchedule(QObject):
         self._first.stop()
 
     def due(self) -> bool:
-        if self.core.settings.backup_keep <= 0 or self.core.db.read_only:
-            return False
-        last = backup.last_backup(self.core.home)
-        return last is None or self.core.clock.now() - last >= EVERY
+        return backups.backup_due(self.core)
 
     def check(self) -> None:
         if self.due():
-            self.run_now()
+            self.run_now(auto=True)
 
-    def run_now(self) -> None:
-        if self.busy:
+    def run_now(self, auto: bool = True) -> None:
+        if self.busy or self.core.gate.busy(Work.BACKUP, Work.RESTORE):
             return
         self.busy = True
-        run_op(partial(daily_backup, self.core), self._done, self._failed)
+        run_op(partial(backups.back_up, self.core, auto=auto), self._done, self._failed)
 
-    def _done(self, when: datetime) -> None:
+    def _done(self, done: Done[BackupResult]) -> None:
         self.busy = False
-        self.made.emit(when)
+        self.made.emit(self.core.clock.now())
 
     def _failed(self, problem: str) -> None:
         self.busy = False

@@ -1,6 +1,8 @@
 """The librarian while the window is open: a pass soon after start, then every interval.
 
-Each pass runs off the GUI thread (``monet_app.operations.librarian``); one at a time.
+Each pass runs off the GUI thread (``monet_app.operations.librarian``) and enters the
+gate (``Work.LIBRARIAN``: one at a time, never during a restore). ``busy`` is only what
+the window shows: a pass is in flight and its lines are not yet shown.
 ``passed`` is emitted on the GUI thread after a pass, so the window can show the new
 Timeline Index lines and the librarian's queue. It is safe beside ``monet librarian``
 processes (leases, ``cms/librarian/runner.py``).
@@ -13,7 +15,10 @@ from functools import partial
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from cms.librarian.runner import LibrarianReport
+from monet_app.operations.changes import Done
 from monet_app.operations.librarian import librarian_pass
+from monet_app.services.gate import Work
 from monet_app.services.wiring import Core
 from monet_app.window.run import run_op
 
@@ -45,12 +50,12 @@ class LibrarianSchedule(QObject):
         self._interval.stop()
 
     def run_now(self) -> None:
-        if self.busy:
-            return
+        if self.busy or self.core.gate.busy(Work.LIBRARIAN, Work.RESTORE):
+            return  # (the next interval tries again)
         self.busy = True
         run_op(partial(librarian_pass, self.core), self._done, self._failed)
 
-    def _done(self, _written: int) -> None:
+    def _done(self, _done: Done[LibrarianReport]) -> None:
         self.busy = False
         self.passed.emit()
 

@@ -1,6 +1,20 @@
-"""Running an operation: in the background or inline, with one way of reporting errors.
+"""Running an operation from the window: in the background or inline, with one way of
+reporting errors.
 
-See ``monet_app/operations/__init__.py`` for what runs where.
+``run_op`` runs one off the GUI thread and delivers its result on the GUI thread:
+``success(result)``, or ``failure(sentence)``; ``run_inline`` runs a quick one now. What
+runs where, and why:
+
+- in the background: the reply (``operations.conversation.reply``, through the stream
+  presenter), deleting, a search, a librarian pass, a backup, the key lookup and the
+  wait before a restore: anything that may take longer than a frame;
+- inline: storing what the person typed (``conversation.commit``: stored before any
+  request leaves, and the composer is cleared only once it is), and the few-millisecond
+  actions a dialog waits on (correcting or deleting a memory item, promoting, applying
+  settings, marking today incognito, storing a key, restoring once nothing else runs).
+
+A ``UserFacingError`` becomes its sentence; anything else is a bug: its traceback goes to
+``monet.log`` and the person gets one sentence saying so (``storage/errors.py``).
 """
 
 from __future__ import annotations
@@ -30,21 +44,18 @@ def describe(exc: BaseException, bug_sentence: str = BUG_SENTENCE) -> str:
     return bug_sentence.format(kind=exc.__class__.__name__)
 
 
-def run_op(
-    op: Callable[[], T],
-    success: Callable[[T], None],
-    failure: Callable[[str], None],
-    bug_sentence: str = BUG_SENTENCE,
-) -> None:
+Say = Callable[[BaseException], str]
+
+
+def run_op(op: Callable[[], T], success: Callable[[T], None],
+           failure: Callable[[str], None], say: Say = describe) -> None:
     """Run ``op`` in the background; the callbacks run on the GUI thread."""
-    run_in_background(op, success, lambda exc: failure(describe(exc, bug_sentence)))
+    run_in_background(op, success, lambda exc: failure(say(exc)))
 
 
-def run_inline(
-    op: Callable[[], T], bug_sentence: str = BUG_SENTENCE
-) -> tuple[T | None, str | None]:
+def run_inline(op: Callable[[], T], say: Say = describe) -> tuple[T | None, str | None]:
     """Run a quick ``op`` now: ``(result, None)`` or ``(None, sentence)``."""
     try:
         return op(), None
     except Exception as exc:  # noqa: BLE001 - turned into a sentence or logged as a bug
-        return None, describe(exc, bug_sentence)
+        return None, say(exc)

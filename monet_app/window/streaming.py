@@ -16,6 +16,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from cms.context.turn import TurnResult
+from monet_app.operations.changes import Done
 from monet_app.window.navigator import Navigator
 from ui.background import Streamer
 from ui.items import MessageRow
@@ -25,11 +26,11 @@ from ui.throttle import Throttle
 REDRAW_MS = 50
 
 #: The work of one reply: given ``on_text`` and a cancel flag, returns the result.
-ReplyJob = Callable[[Callable[[str], None], threading.Event], TurnResult]
+ReplyJob = Callable[[Callable[[str], None], threading.Event], Done[TurnResult]]
 
 
 class StreamPresenter(QObject):
-    finished = Signal(object)  # TurnResult
+    finished = Signal(object)  # Done[TurnResult]
     failed = Signal(object)  # the exception
 
     def __init__(self, window: MainWindow, navigator: Navigator,
