@@ -23,7 +23,11 @@ that no other module defines a ``UserFacingError``::
     │   ├── MemoryItemError
     │   ├── ForgetError
     │   ├── ExportError               an export target MONET will not write to
-    │   └── TraceError                a replay trace that cannot be read
+    │   ├── TraceError                a replay trace that cannot be read
+    │   ├── BackupError               a backup or restore that cannot be done
+    │   ├── CheckStopped              a topic-mixing check stopped (monet check-mixing)
+    │   ├── NotLinuxError             install-desktop where there is no desktop menu
+    │   └── DemoError                 the demo would touch a data folder not its own
     ├── KeyStoreError                 the OS keyring cannot store the API key
     ├── BusyError                     another action holds the gate (``Work``); nothing
     │                                 was changed (monet_app/operations/gate.py)
@@ -84,6 +88,22 @@ class TraceError(InputError):
 
 class ExportError(InputError):
     pass
+
+class BackupError(InputError):
+    """A backup or a restore that cannot be done, said in one sentence."""
+
+
+class CheckStopped(InputError):
+    """The person stopped the check (the window's Stop, or closing the dialog)."""
+
+
+class NotLinuxError(InputError):
+    """install-desktop on a system without freedesktop.org desktop entries."""
+
+
+class DemoError(InputError):
+    """The demo would touch a data folder that is not a demo."""
+
 
 
 class KeyStoreError(UserFacingError):

@@ -133,3 +133,150 @@ def test_deleting_a_day_runs_off_the_gui_thread(qtbot, tmp_path: Path, monkeypat
         assert threads[0] is not threading.main_thread()
     finally:
         c.close()
+
+
+# ----- the gate's races (issue: one gate for work that writes) --------------------------
+def test_a_day_marked_incognito_while_the_librarian_is_being_built_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The window builds the librarian lazily, on the worker of its first pass; the person
+    marks today incognito meanwhile. The pass must honour it (it read the settings of its
+    build and kept them all session, so a memory was proposed from the incognito day)."""
+    from monet_app.operations import librarian as librarian_ops
+    from monet_app.operations import memory as memory_ops
+    from monet_app.services import wiring
+
+    clock = ManualClock(parse_ts("2026-03-02T09:00:00+09:00"))
+    core = build_core(tmp_path / "home", clock=clock, summarizer="offline")
+    try:
+        core.context.commit_user_message("覚えておいて: 合言葉は青いりんご", "chat")
+        built, go_on = threading.Event(), threading.Event()
+        real = wiring.build_librarian
+
+        def slow_build(*args, **kwargs):  # type: ignore[no-untyped-def]
+            made = real(*args, **kwargs)
+            built.set()
+            go_on.wait(10)  # the build is slow (the gateway's import, the keyring)
+            return made
+
+        monkeypatch.setattr(wiring, "build_librarian", slow_build)
+        passed: list[object] = []
+        worker = threading.Thread(target=lambda: passed.append(librarian_ops.librarian_pass(core)))
+        worker.start()
+        assert built.wait(10)
+        memory_ops.set_incognito_today(core, core.context.today(), True)  # the GUI thread
+        go_on.set()
+        worker.join(10)
+        assert passed, "the pass did not end"
+        assert [item.fact for item in memory_ops.all_items(core)] == []
+        memory_ops.set_incognito_today(core, core.context.today(), False)
+        core.context.commit_user_message("覚えておいて: 傘は赤い", "chat")
+        librarian_ops.librarian_pass(core)  # the same librarian follows the change back
+        assert [item.fact for item in memory_ops.all_items(core)] == ["傘は赤い"]
+    finally:
+        core.close()
+
+
+def test_a_day_marked_incognito_in_the_window_holds_for_a_librarian_process(
+    tmp_path: Path,
+) -> None:
+    """``monet librarian --watch`` keeps one core all its life; the window, another
+    process, marks today incognito: the watching librarian reads it at its next batch."""
+    from monet_app.operations import librarian as librarian_ops
+    from monet_app.operations import memory as memory_ops
+
+    clock = ManualClock(parse_ts("2026-03-02T09:00:00+09:00"))
+    watching = build_core(tmp_path / "home", clock=clock, summarizer="offline")
+    window = build_core(tmp_path / "home", clock=clock, summarizer="offline")
+    try:
+        assert watching.librarian is not None  # built before the change
+        memory_ops.set_incognito_today(window, window.context.today(), True)
+        window.context.commit_user_message("覚えておいて: 合言葉は青いりんご", "chat")
+        librarian_ops.librarian_pass(watching)
+        assert memory_ops.all_items(watching) == []
+    finally:
+        window.close()
+        watching.close()
+
+
+def test_a_restore_waits_for_the_librarian_pass_under_way(  # type: ignore[no-untyped-def]
+    qtbot, app_for, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Restore from the window while a librarian pass is mid-way: the database is let go
+    and replaced only once the pass has ended (it closed the core under the pass, which
+    then wrote into the restored database or failed)."""
+    from datetime import datetime
+
+    from cms.librarian.runner import Librarian
+    from monet_app.services import backup
+    from storage.models import Message
+
+    home = tmp_path / "home"
+    c = app_for(home)
+    archive = backup.make_backup(home, datetime.now().astimezone(), out=tmp_path / "b.zip").path
+    c.core.context.commit_user_message("said after the backup", "chat")
+    order: list[str] = []
+    entered, release = threading.Event(), threading.Event()
+    real_pass, real_restore = Librarian.run_pass, backup.restore
+
+    def slow_pass(self):  # type: ignore[no-untyped-def]
+        entered.set()
+        release.wait(10)
+        try:
+            return real_pass(self)
+        finally:
+            order.append("pass ended")
+
+    def restore(*args, **kwargs):  # type: ignore[no-untyped-def]
+        order.append("restore")
+        return real_restore(*args, **kwargs)
+
+    monkeypatch.setattr(Librarian, "run_pass", slow_pass)
+    monkeypatch.setattr(backup, "restore", restore)
+    failed: list[str] = []
+    c.librarian._failed = failed.append  # (a pass on a closed core fails)
+    c.librarian.run_now()
+    assert entered.wait(10)
+    c.restore_backup(str(archive))
+    release.set()
+    qtbot.waitUntil(lambda: len(order) == 2, timeout=10_000)
+    assert order == ["pass ended", "restore"]
+    qtbot.waitUntil(lambda: not c.core.gate.running(), timeout=10_000)
+    assert failed == []
+    with c.core.db.session() as session:
+        from sqlmodel import select
+
+        assert session.exec(select(Message)).all() == []  # the backup's moment, whole
+
+
+def test_the_window_and_monet_search_find_the_same(  # type: ignore[no-untyped-def]
+    qtbot, app_for, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One search for the person, from the window and from the command line: the same
+    messages in the same order, the ones hidden from Claude included and marked."""
+    import json
+
+    from cms.memory import forget
+    from monet_app.cli.main import main
+
+    home = tmp_path / "home"
+    c = app_for(home)
+    said = ["京都で抹茶を飲んだ", "Kyoto trip in May", "京都の紅葉がきれい", "東京は雨",
+            "京都駅で待ち合わせ", "the kyoto hotel was quiet"]
+    ids = [c.core.context.commit_user_message(text, "chat").id for text in said]
+    forget.hide_messages(c.core.db, [ids[2]], c.core.clock.now())
+    shown: list[list[object]] = []
+    c.window.show_search_results = lambda items: shown.append(items)  # type: ignore[method-assign]
+    for query in ("京都", "kyoto", "抹茶 駅"):
+        shown.clear()
+        c.search(query)
+        qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
+        window = [(item.message_id, item.hidden) for item in shown[0]]  # type: ignore[attr-defined]
+        assert main(["search", query, "--home", str(home), "--json", "--limit", "200"]) == 0
+        command = [(row["id"], row["hidden"]) for row in json.loads(capsys.readouterr().out)]
+        assert window == command and window, query
+    assert (ids[2], True) in window or query != "京都"
+    shown.clear()
+    c.search("京都")
+    qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
+    assert (ids[2], True) in [(i.message_id, i.hidden) for i in shown[0]]  # type: ignore[attr-defined]

@@ -25,15 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from storage.errors import InputError
+from storage.errors import InputError, NotLinuxError
 
 #: Sizes of ``ui/icons/monet-<N>.png``, installed as hicolor ``<N>x<N>`` icons.
 ICON_SIZES = (16, 32, 48, 64, 128, 256, 512)
 APP_ID = "monet"
-
-
-class NotLinuxError(InputError):
-    """install-desktop on a system without freedesktop.org desktop entries."""
 
 
 @dataclass(frozen=True)

@@ -21,17 +21,13 @@ from pathlib import Path
 
 from storage import Database, queries
 from storage.database import DB_FILENAME
-from storage.errors import InputError
+from storage.errors import DemoError
 
 #: The ``setting`` key that marks a data folder as a demo.
 DEMO_KEY = "demo"
 #: What the stand-in says before echoing, in the demo (both UI languages).
 DEMO_ANSWER = ("（デモ: 内蔵の代役が答えています。API キーを設定すると Claude が答えます / "
                "demo: a built-in stand-in answers; with an API key, Claude does）")
-
-
-class DemoError(InputError):
-    """The demo would touch a data folder that is not a demo."""
 
 
 def demo_trace_text() -> str:

@@ -95,7 +95,7 @@ from monet_app.services.replay import replay
 from monet_app.services.standin_server import StandInServer
 from monet_app.services.wiring import build_core, gateway_model, standin_model
 from storage import Database
-from storage.errors import InputError
+from storage.errors import CheckStopped, InputError
 from storage.models import MessageRole
 
 #: The usage ledger's purpose for what the check spends (probes and grader).
@@ -113,10 +113,6 @@ GRADER_MAX_TOKENS = 16
 STANDIN_NOTE = "stand-in answers: this checks the path, not Claude"
 
 _USER_LABEL = re.compile(r"^\[(.+) \d{2}:\d{2}\]\n")
-
-
-class CheckStopped(InputError):
-    """The person stopped the check (the window's Stop, or closing the dialog)."""
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from monet_app.services.version import monet_version
 from storage.database import DB_FILENAME
-from storage.errors import InputError
+from storage.errors import BackupError
 from storage.files import process_lock
 
 #: The files beside the database that a backup carries (Claude reads both).
@@ -41,10 +41,6 @@ FORMAT = 1
 BACKUP_FOLDER = "backups"
 #: Automatic backups are named so, and only these are ever rotated away.
 AUTO_PREFIX = "monet-auto-"
-
-
-class BackupError(InputError):
-    """A backup or a restore that cannot be done, said in one sentence."""
 
 
 @dataclass(frozen=True)

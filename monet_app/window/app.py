@@ -76,7 +76,7 @@ class AppController(QObject):
                            self._first_run, self)
         self.backup_flow = BackupFlow(w, lambda: self.core, self.reopen, self)
         self.last_tab = ""
-        self.sending = SendFlow(self)
+        self.sending = SendFlow(self, self)
         self._closed = False
         self._day_timer = QTimer(self)
         self._day_timer.timeout.connect(self.panes.check_day)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import subprocess
 import sys
 from functools import partial
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication
@@ -14,22 +13,20 @@ from PySide6.QtWidgets import QApplication
 from monet_app.operations import settings as settings_ops
 from monet_app.operations.changes import EVERYTHING
 from monet_app.services.version import monet_version
+from monet_app.window.host import Host
 from monet_app.window.run import describe, run_inline
 from ui.items import SettingsValues
 from ui.look import apply_palette
 
-if TYPE_CHECKING:
-    from monet_app.window.app import AppController
 
-
-def open_settings(c: AppController) -> None:
+def open_settings(c: Host) -> None:
     from monet_app.services.keys import keyring_available, load_api_key
 
     c.window.edit_settings(settings_ops.settings_values(c.core.settings), load_api_key()[1],
                            partial(apply_settings, c), keyring=keyring_available())
 
 
-def apply_settings(c: AppController, values: SettingsValues) -> str | None:
+def apply_settings(c: Host, values: SettingsValues) -> str | None:
     """Validate, store and use new settings (refused mid-reply or mid-deletion by the
     gate). Returns a problem to show, or None."""
     old_theme = c.core.settings.theme
@@ -50,13 +47,13 @@ def apply_settings(c: AppController, values: SettingsValues) -> str | None:
     return None
 
 
-def show_about(c: AppController) -> None:
+def show_about(c: Host) -> None:
     """About MONET: the installed version, the data folder, the schema revision."""
     revision, _problem = run_inline(c.core.db.schema_revision, c.words.problem)
     c.window.show_about(monet_version(), str(c.core.home), revision)
 
 
-def check_mixing(c: AppController) -> None:
+def check_mixing(c: Host) -> None:
     """Settings → Check topic mixing…: ``monet check-mixing`` in a dialog, the cost
     shown first (``monet_app/mixing``). A stand-in model (the demo) never spends: only
     the offline check is offered then."""
@@ -70,7 +67,7 @@ def check_mixing(c: AppController) -> None:
     dialog.exec()
 
 
-def open_demo(c: AppController) -> None:
+def open_demo(c: Host) -> None:
     """The demo in its own process and window (``monet --demo``): a throwaway folder,
     so this window and its data folder are untouched."""
     # a frozen bundle (PyInstaller) is the monet command itself
@@ -82,5 +79,5 @@ def open_demo(c: AppController) -> None:
     except OSError as exc:
         c.window.show_error(describe(exc, c.words.bug()), can_retry=False)
         return
-    c.window.notify(QCoreApplication.translate("AppController",
+    c.window.notify(QCoreApplication.translate("Host",
                                                "Opening the demo in its own window…"))

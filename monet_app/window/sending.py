@@ -11,23 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 
 from monet_app.operations import conversation
 from monet_app.operations.changes import TALK, Changes, Done
 from monet_app.services.gate import Ticket, Work
+from monet_app.window.host import Host
 from monet_app.window.run import run_inline, run_op
 from storage.errors import BusyError
 
-if TYPE_CHECKING:
-    from monet_app.window.app import AppController
-
 
 class SendFlow(QObject):
-    def __init__(self, controller: AppController) -> None:
-        super().__init__(controller)
+    def __init__(self, controller: Host, parent: QObject | None = None) -> None:
+        super().__init__(parent)
         self.c = controller
         self._reply: Ticket | None = None  # the ticket of the send under way
         self._editing = 0  # the id of the message being edited, 0 when none

@@ -1,0 +1,277 @@
+"""The architecture's rules, each a test that fails when a change breaks it
+(docs/ARCHITECTURE.md, "The layers" and "User actions").
+
+Imports are read from the source (``ast``), lazy ones inside functions included, so a
+circle or a reach upwards cannot hide in a function body.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+from collections.abc import Iterator
+from pathlib import Path
+
+from tests.conftest import REPO
+
+PACKAGES = ("storage", "cms", "monet_app", "ui")
+
+
+def _modules() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for package in PACKAGES:
+        for path in (REPO / package).rglob("*.py"):
+            if "migrations" in path.parts:
+                continue
+            parts = list(path.relative_to(REPO).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _resolve(name: str) -> str | None:
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def _imports(module: str) -> Iterator[tuple[str, int]]:
+    """(imported project module, line) for every import in ``module``, at any depth."""
+    path = MODULES[module]
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if (target := _resolve(alias.name)) and target != module:
+                    yield target, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parts, base] if base else parts)
+            for alias in node.names:
+                full = f"{base}.{alias.name}"
+                target = full if full in MODULES else _resolve(base)
+                if target and target != module:
+                    yield target, node.lineno
+
+
+GRAPH = {module: sorted({t for t, _ in _imports(module)}) for module in MODULES}
+
+
+def _cycles(graph: dict[str, list[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, []):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_cycle_finder_finds_a_circle() -> None:
+    assert _cycles({"a": ["b"], "b": ["c"], "c": ["a"], "d": ["a"]}) == [["a", "b", "c"]]
+    assert _cycles({"a": ["b"], "b": []}) == []
+
+
+def test_no_import_circle_among_the_projects_modules() -> None:
+    assert _cycles(GRAPH) == []
+
+
+#: Lower first: a module may import only from its own rank or below. ``cms``: the shared
+#: modules at the top of the package, then model < context < memory < librarian.
+#: ``monet_app``: services < operations < mixing < window < demo < cli.
+RANKS = [
+    ("storage",),
+    ("cms.clock", "cms.tokens", "cms.settings", "cms.summaries", "cms"),
+    ("cms.model",),
+    ("cms.context",),
+    ("cms.memory",),
+    ("cms.librarian",),
+    ("ui",),
+    ("monet_app.services", "monet_app"),
+    ("monet_app.operations",),
+    ("monet_app.mixing",),
+    ("monet_app.window",),
+    ("monet_app.demo",),
+    ("monet_app.cli",),
+]
+
+
+def _rank(module: str) -> int:
+    best = (-1, -1)
+    for rank, prefixes in enumerate(RANKS):
+        for prefix in prefixes:
+            if module == prefix or module.startswith(prefix + "."):
+                best = max(best, (len(prefix), rank))
+    assert best[1] >= 0, module
+    return best[1]
+
+
+def test_every_import_goes_down_the_layers() -> None:
+    upward = [f"{m} -> {t}" for m, targets in GRAPH.items() for t in targets
+              if _rank(t) > _rank(m)]
+    assert upward == []
+
+
+def test_ui_imports_only_ui() -> None:
+    """The widgets show what they are given (``ui/items.py``) and build no prompt."""
+    assert [f"{m} -> {t}" for m, targets in GRAPH.items() if m.startswith("ui")
+            for t in targets if not t.startswith("ui")] == []
+
+
+def test_operations_and_services_hold_no_qt() -> None:
+    """What the window and the command line share runs without a QApplication: no Qt
+    import, and from ``ui`` only its plain dataclasses."""
+    for module, path in MODULES.items():
+        if not module.startswith(("monet_app.operations", "monet_app.services", "cms",
+                                  "storage")):
+            continue
+        text = path.read_text("utf-8")
+        assert "PySide6" not in text, module
+        assert all(t == "ui.items" for t in GRAPH[module] if t.startswith("ui")), module
+
+
+def test_one_error_tree() -> None:
+    """Every sentence-error is a ``UserFacingError`` defined in the tree's two modules:
+    the root's (``storage/errors.py``) and the model's branch (``cms/model/errors.py``)."""
+    from storage.errors import UserFacingError
+
+    homes = {"storage.errors", "cms.model.errors"}
+    strays = []
+    for module in MODULES:
+        if module.startswith(("monet_app.window", "ui")) or module.endswith("__main__"):
+            continue  # (Qt modules, checked by their source below; a __main__ runs)
+        loaded = importlib.import_module(module)
+        for name, value in vars(loaded).items():
+            if (inspect.isclass(value) and issubclass(value, UserFacingError)
+                    and value.__module__ == module and module not in homes):
+                strays.append(f"{module}.{name}")
+    assert strays == []
+    for module, path in MODULES.items():
+        if module.startswith(("monet_app.window", "ui")):
+            assert "Error(UserFacingError)" not in path.read_text("utf-8"), module
+
+
+# ----- one home per user action ---------------------------------------------------------
+#: Operations that only read; every other public function of monet_app/operations must
+#: enter the gate (``core.gate.hold``) or hand over to one that does.
+READ_ONLY = {
+    "conversation": {"prepare_reply", "stop", "exchange_ids"},
+    "memory": {"memory_rows", "all_items", "item_with_sources"},
+    "settings": {"settings_values"},
+    "search": {"search", "search_items"},
+    "backups": {"backup_due"},
+    "keys": {"key_state", "has_key"},
+}
+HANDS_OVER = {"conversation": {"replace_exchange", "regenerate"}}
+
+
+def _public_functions(module: str) -> dict[str, ast.FunctionDef]:
+    tree = ast.parse(MODULES[module].read_text("utf-8"))
+    return {node.name: node for node in tree.body
+            if isinstance(node, ast.FunctionDef) and not node.name.startswith("_")}
+
+
+def test_every_operation_that_writes_enters_the_gate() -> None:
+    missing = []
+    for module in MODULES:
+        if not module.startswith("monet_app.operations.") or module.endswith(".changes"):
+            continue
+        short = module.rpartition(".")[2]
+        for name, node in _public_functions(module).items():
+            if name in READ_ONLY.get(short, set()) | HANDS_OVER.get(short, set()):
+                continue
+            calls = {n.func.attr for n in ast.walk(node)
+                     if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
+            if "hold" not in calls:
+                missing.append(f"{module}.{name}")
+    assert missing == []
+
+
+def test_the_gate_refuses_what_must_not_run_together() -> None:
+    import pytest
+
+    from monet_app.services.gate import Gate, Work
+    from storage.errors import BusyError
+
+    gate = Gate()
+    with gate.enter(Work.REPLY):
+        for refused in (Work.REPLY, Work.FORGET, Work.SETTINGS, Work.RESTORE):
+            with pytest.raises(BusyError):
+                gate.enter(refused)
+        for allowed in (Work.LIBRARIAN, Work.BACKUP, Work.NOTE):
+            gate.enter(allowed).leave()
+    with gate.enter(Work.LIBRARIAN):
+        restore = gate.enter(Work.RESTORE)  # a restore enters, then waits for the pass
+        assert not gate.wait_for_background(timeout=0.01)
+        with pytest.raises(BusyError):
+            gate.enter(Work.BACKUP)  # nothing new starts behind a restore
+    assert gate.wait_for_background(timeout=0.01)
+    restore.leave()
+    assert gate.running() == frozenset()
+
+
+#: What the window and the command line may not call below the operations: the actions'
+#: own work (deleting, forgetting, searching, backups, storing the key, a pass, a commit).
+BELOW = {"cms.memory.forget", "cms.memory.rules", "storage.fts", "cms.context.tools"}
+BELOW_NAMES = {
+    "cms.context.core_prompt": {"promote"},
+    "monet_app.services.backup": {"make_backup", "restore", "rotate"},
+    "monet_app.services.keys": {"store_api_key", "delete_api_key"},
+}
+
+
+def test_the_window_and_the_command_line_act_through_operations() -> None:
+    """One home per user action: neither entry point does an operation's work itself."""
+    offenders = []
+    for module, path in MODULES.items():
+        if not module.startswith(("monet_app.window", "monet_app.cli")):
+            continue
+        if any(t in BELOW for t in GRAPH[module]):
+            offenders.append(f"{module} imports {sorted(set(GRAPH[module]) & BELOW)}")
+        tree = ast.parse(path.read_text("utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module in BELOW_NAMES:
+                bad = {a.name for a in node.names} & BELOW_NAMES[node.module]
+                if bad:
+                    offenders.append(f"{module} imports {sorted(bad)} from {node.module}")
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id == "backup"
+                    and node.attr in BELOW_NAMES["monet_app.services.backup"]):
+                offenders.append(f"{module} calls backup.{node.attr}")
+            if isinstance(node, ast.Attribute) and node.attr in (
+                    "commit_user_message", "librarian_pass", "librarian_report", "run_pass",
+                    "use_settings"):
+                offenders.append(f"{module} calls .{node.attr}")
+    assert offenders == []
