@@ -1,8 +1,9 @@
 """Persistence for MONET: SQLModel tables, the database session, migrations and queries.
 
 Nothing here imports Qt or talks to the network. SQLite-specific SQL is confined to
-``storage.database`` (connection pragmas); everything else is portable SQLAlchemy, which
-``storage.direct`` runs on the driver's cursor for the statements of a chat turn.
+``storage.database`` (connection pragmas) and ``storage.fts`` (the FTS5 index);
+everything else is portable SQLAlchemy, which ``storage.direct`` runs on the driver's
+cursor for the statements of a chat turn.
 """
 
 from storage.database import Database, default_home

@@ -1,7 +1,7 @@
 """Core statements run straight on the driver's cursor, in the connection's transaction.
 
-A chat turn and a rebuild point run some twenty small statements (docs/ARCHITECTURE.md,
-"A turn's cost"). Through SQLAlchemy's execution path each costs ~15 us of Python around
+A chat turn and a rebuild point run some twenty small statements (docs/performance.md).
+Through SQLAlchemy's execution path each costs ~15 us of Python around
 sqlite3's ~3 us, and more when rows come back (a ``Row`` each, type processing per
 value): measured on this machine, reading the Timeline Index's 50 lines took 145 us that
 way and 75 us here. So the statements of ``storage/queries.py`` are compiled once by

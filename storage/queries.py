@@ -4,7 +4,7 @@ The queries a chat turn runs (committing the message, reading today's talk, stor
 reply and its usage) are SQLAlchemy Core statements built once, and today's talk comes
 back as plain ``Talk`` values rather than ORM objects: measured on this machine, a Core
 statement inside a transaction costs ~15 us and an ORM ``get`` ~100 us, and a turn made
-of ORM sessions spent most of its time there (docs/ARCHITECTURE.md, "A turn's cost").
+of ORM sessions spent most of its time there (docs/performance.md).
 The ORM stays for everything else.
 """
 
