@@ -1,8 +1,12 @@
-"""A small world for context-manager tests: a real database, a manual clock, exact tokens."""
+"""A small world for context-manager tests: a real database, a manual clock, exact tokens;
+and the ``monet`` command run in its own process (``run_monet``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
@@ -120,7 +124,38 @@ def ti_text(body: dict[str, Any]) -> str:
     return system_parts(body)[1]
 
 
-__all__ = ["CountingSummarizer", "Turn", "World", "ti_text", "turn_texts"]
+__all__ = ["CountingSummarizer", "Turn", "World", "monet_command", "monet_env", "run_monet",
+           "ti_text", "turn_texts"]
+
+
+# ----- the monet command in its own process ------------------------------------------------
+def monet_command(*args: str | os.PathLike[str]) -> list[str]:
+    """The ``monet`` command line with ``args``: this checkout's interpreter running the
+    package (``python -m monet_app.cli``), so no installed script is needed. For a process
+    kept running (``subprocess.Popen``); ``run_monet`` runs one to its end."""
+    return [sys.executable, "-m", "monet_app.cli", *(os.fspath(arg) for arg in args)]
+
+
+def monet_env(env: Mapping[str, str] | None = None, *,
+              without: Iterable[str] = ()) -> dict[str, str]:
+    """This process's environment as it is now (a test's monkeypatch included), with
+    ``env`` laid over it and the names in ``without`` left out."""
+    merged = {**os.environ, **(env or {})}
+    for name in without:
+        merged.pop(name, None)
+    return merged
+
+
+def run_monet(*args: str | os.PathLike[str], home: str | os.PathLike[str] | None = None,
+              env: Mapping[str, str] | None = None, without: Iterable[str] = (),
+              cwd: str | os.PathLike[str] | None = None, timeout: float = 300,
+              check: bool = False) -> subprocess.CompletedProcess[str]:
+    """Run ``monet *args`` to its end; its output is captured as text. ``home`` adds
+    ``--home HOME`` after the arguments; ``env`` and ``without`` change the environment
+    (``monet_env``), which is otherwise this process's; ``check`` raises on a nonzero exit."""
+    command = monet_command(*args, *(("--home", home) if home is not None else ()))
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                          check=check, cwd=cwd, env=monet_env(env, without=without))
 
 
 def write_between_reads(monkeypatch: Any, revisions: Any, write: Callable[[], None]) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import sqlite3
 import subprocess
-import sys
 import time
 import zipfile
 from datetime import datetime, timedelta
@@ -19,6 +18,7 @@ from monet_app.services.replay import replay
 from storage import Database
 from storage.errors import DatabaseTooNewError
 from tests.conftest import TRACES
+from tests.helpers import monet_command, run_monet
 
 NOW = datetime.fromisoformat("2026-11-30T10:00:00+09:00")
 
@@ -142,8 +142,7 @@ def test_a_backup_taken_during_a_running_replay_restores_to_that_moment(tmp_path
     appended by a replay, so: a prefix of the final export, cut at the restored count)."""
     home = tmp_path / "home"
     replay_run = subprocess.Popen(
-        [sys.executable, "-m", "monet_app.cli", "replay", str(TRACES / "lme-00.jsonl"),
-         "--home", str(home)],
+        monet_command("replay", TRACES / "lme-00.jsonl", "--home", home),
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     try:
@@ -152,19 +151,14 @@ def test_a_backup_taken_during_a_running_replay_restores_to_that_moment(tmp_path
             if (home / "monet.db").exists() and backup._integrity(home / "monet.db")[2] > 20:
                 break
             time.sleep(0.1)
-        taken = subprocess.run(
-            [sys.executable, "-m", "monet_app.cli", "backup", "--home", str(home),
-             "--out", str(tmp_path / "mid.zip")],
-            capture_output=True, text=True, timeout=120, check=False)
+        taken = run_monet("backup", "--home", home, "--out", tmp_path / "mid.zip", timeout=120)
         assert taken.returncode == 0, taken.stderr
         still_running = replay_run.poll() is None
     finally:
         replay_run.wait(timeout=600)
     assert replay_run.returncode == 0
     restored = tmp_path / "restored"
-    done = subprocess.run(
-        [sys.executable, "-m", "monet_app.cli", "restore", str(tmp_path / "mid.zip"),
-         "--home", str(restored)], capture_output=True, text=True, timeout=120, check=False)
+    done = run_monet("restore", tmp_path / "mid.zip", "--home", restored, timeout=120)
     assert done.returncode == 0, done.stderr
     at_backup = exported(restored)
     final = exported(home)

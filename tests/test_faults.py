@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -20,13 +21,14 @@ from monet_app.services.standin_server import StandInServer
 from storage import Database
 from storage.database import HEAD_REVISION
 from storage.models import Message, Setting
+from tests.helpers import monet_command, monet_env, run_monet
 
 pytestmark = pytest.mark.slow
 
 
 def _env(server: StandInServer) -> dict[str, str]:
-    return {**os.environ, "ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "sk-ant-test-0000",
-            "QT_QPA_PLATFORM": "offscreen"}
+    return monet_env({"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "sk-ant-test-0000",
+                      "QT_QPA_PLATFORM": "offscreen"})
 
 
 def _wait_for(predicate, seconds: float = 30.0) -> bool:  # type: ignore[no-untyped-def]
@@ -58,8 +60,8 @@ def test_kill_9_while_a_reply_streams_keeps_what_had_arrived(tmp_path: Path) -> 
     with StandInServer(trace, chunk_chars=4) as server:
         server.failures.append({"chunk_delay": 0.02})  # about 3 s for the whole reply
         app = subprocess.Popen(
-            [sys.executable, "-m", "monet_app.cli", "replay", str(trace), "--home", str(home),
-             "--live"], env=_env(server), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            monet_command("replay", trace, "--home", home, "--live"), env=_env(server),
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             assert _wait_for(lambda: len(_draft(home)) >= 40), "no draft was written"
             os.kill(app.pid, signal.SIGKILL)
@@ -100,8 +102,8 @@ def test_librarian_watch_waits_out_a_held_write_lock(tmp_path: Path) -> None:
     out = tmp_path / "out.txt"
     with out.open("w") as handle:
         watcher = subprocess.Popen(
-            [sys.executable, "-m", "monet_app.cli", "librarian", "--watch", "--interval", "0.5",
-             "--offline", "--home", str(home)], stdout=handle, stderr=subprocess.STDOUT)
+            monet_command("librarian", "--watch", "--interval", "0.5", "--offline", "--home", home),
+            stdout=handle, stderr=subprocess.STDOUT)
     try:
         # hold the lock until a pass has met it (two 5 s busy timeouts), then let go
         met = _wait_for(lambda: "locked" in out.read_text() or watcher.poll() is not None, 60)
@@ -242,23 +244,78 @@ def _check_home(home: Path, trace: Path) -> None:
     assert users == wanted, "a turn lost or doubled"
 
 
+#: What a message is, for "it survived the kill intact" (``segment_id`` is left out: a later
+#: fold sets it, as it should).
+_KEPT = "id, thread_id, day, tab, role, text, content_json, ts, status, hidden"
+
+
+def _messages_now(db_file: Path) -> list[tuple[object, ...]] | None:
+    """The stored messages, read as another process reads them (read-only, committed rows
+    only); None while the database or its tables are not made yet."""
+    if not db_file.exists():
+        return None
+    try:
+        conn = sqlite3.connect(f"file:{db_file}?mode=ro", uri=True, timeout=5)
+    except sqlite3.Error:
+        return None
+    try:
+        return conn.execute(f"SELECT {_KEPT} FROM message ORDER BY id").fetchall()
+    except sqlite3.Error:  # not made yet, or a migration holds it: the next look
+        return None
+    finally:
+        conn.close()
+
+
+def _assert_kept(before: list[tuple[object, ...]], now: list[tuple[object, ...]],
+                 when: str) -> None:
+    by_id = {row[0]: row for row in now}
+    changed = [(row, by_id.get(row[0])) for row in before if by_id.get(row[0]) != row]
+    assert not changed, f"{len(changed)} stored messages changed or went {when}: {changed[:2]}"
+
+
 @pytest.mark.parametrize("seed", KILL_SEEDS)
 def test_kill_9_during_a_replay_loses_and_doubles_nothing(tmp_path: Path, seed: int) -> None:
+    """The kill lands while the replay is writing: once a seeded number of messages is
+    seen stored (the replay stores 120 in about 0.15 s, then closes; a kill by the clock
+    came after it had finished). Every run checks that what was stored before the kill
+    is still there, unchanged, in a database that opens and passes its integrity check,
+    and that the whole trace then completes with nothing lost or doubled."""
     import random
 
-    delay = random.Random(seed).uniform(0.8, 2.2)  # past start-up: in folds, passes, turns
+    wanted = random.Random(seed).randint(1, 110)  # of 120: in turns, folds, passes
     home = tmp_path / "home"
-    app = subprocess.Popen([sys.executable, "-m", "monet_app.cli", "replay", str(TRACE),
-                            "--home", str(home), "--ceiling", "3000"],
+    db_file = home / "monet.db"
+    app = subprocess.Popen(monet_command("replay", TRACE, "--home", home, "--ceiling", "3000"),
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(delay)
-    os.kill(app.pid, signal.SIGKILL)
-    app.wait(timeout=30)
-    stored = len(_stored_turns(home)) if (home / "monet.db").exists() else 0
-    print(f"injected: SIGKILL into a replay after {delay:.2f} s (seed {seed}); "
-          f"{stored} messages were stored")
-    if stored:
-        _check_home(home, TRACE)
+    seen: list[tuple[object, ...]] = []
+    try:
+        deadline = time.monotonic() + 120
+        while len(seen) < wanted and app.poll() is None and time.monotonic() < deadline:
+            seen = _messages_now(db_file) or seen
+            time.sleep(0.001)
+        app.kill()  # SIGKILL (none if it has ended: then the assertions below say so)
+    finally:
+        code = app.wait(timeout=30)
+    print(f"injected: SIGKILL into a replay once {len(seen)} messages were seen stored "
+          f"(wanted {wanted}, seed {seed})")
+    assert len(seen) >= wanted, f"{len(seen)} of {wanted} messages seen stored (exit {code})"
+    assert code == -signal.SIGKILL, f"the replay had ended (exit {code}) before the kill"
+
+    conn = sqlite3.connect(db_file)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    finally:
+        conn.close()
+    db = Database(home)  # opens after the kill
+    try:
+        assert db.schema_revision() == HEAD_REVISION
+    finally:
+        db.close()
+    after = _messages_now(db_file) or []
+    print(f"  {len(after)} messages were stored at the kill")
+    _assert_kept(seen, after, "after the kill")
+    _check_home(home, TRACE)
+    _assert_kept(seen, _messages_now(db_file) or [], "after the next replay")
 
 
 @pytest.mark.parametrize("seed", KILL_SEEDS[:3])
@@ -272,8 +329,7 @@ def test_kill_9_during_a_deletion_leaves_the_day_whole_or_gone(tmp_path: Path, s
     day = "2026-03-09"
     before = [t for t in _stored_turns(home) if t[0].startswith(day)]
     delay = random.Random(seed).uniform(0.3, 1.2)
-    app = subprocess.Popen([sys.executable, "-m", "monet_app.cli", "forget", "--day", day,
-                            "--home", str(home)],
+    app = subprocess.Popen(monet_command("forget", "--day", day, "--home", home),
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(delay)
     os.kill(app.pid, signal.SIGKILL)
@@ -291,16 +347,13 @@ def test_three_processes_at_work_on_one_home(tmp_path: Path) -> None:
     out = tmp_path / "librarian.txt"
     with out.open("w") as handle:
         watcher = subprocess.Popen(
-            [sys.executable, "-m", "monet_app.cli", "librarian", "--watch", "--interval", "0.3",
-             "--offline", "--home", str(home)], stdout=handle, stderr=subprocess.STDOUT)
-    replay = subprocess.Popen([sys.executable, "-m", "monet_app.cli", "replay", str(TRACE),
-                               "--home", str(home), "--librarian", "off"],
+            monet_command("librarian", "--watch", "--interval", "0.3", "--offline", "--home", home),
+            stdout=handle, stderr=subprocess.STDOUT)
+    replay = subprocess.Popen(monet_command("replay", TRACE, "--home", home, "--librarian", "off"),
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     searches = 0
     while replay.poll() is None:
-        found = subprocess.run([sys.executable, "-m", "monet_app.cli", "search", "予定",
-                                "--home", str(home)], capture_output=True, text=True,
-                               timeout=60, check=False)
+        found = run_monet("search", "予定", home=home, timeout=60)
         assert found.returncode == 0, found.stderr
         searches += 1
     result = replay.communicate()
@@ -319,17 +372,13 @@ def test_a_full_disk_stops_with_a_sentence_and_keeps_what_was_stored(tmp_path: P
     with _tmpfs(tmp_path / "small", "1200k") as small:
         home = small / "home"
         trace = Path(__file__).parent / "data" / "traces" / "lme-00.jsonl"
-        done = subprocess.run([sys.executable, "-m", "monet_app.cli", "replay", str(trace),
-                               "--home", str(home)], capture_output=True, text=True,
-                              timeout=300, check=False)
+        done = run_monet("replay", trace, home=home)
         print(f"injected: a 1.2 MB file system under the home; the replay stopped with "
               f"{done.returncode}: {done.stderr.strip()[-120:]}")
         assert done.returncode == 2 and "full" in done.stderr and "Traceback" not in done.stderr
         stored = _stored_turns(home)
         assert stored and len(set(stored)) == len(stored)
-        export = subprocess.run([sys.executable, "-m", "monet_app.cli", "export", "--home",
-                                 str(home)], capture_output=True, text=True, timeout=120,
-                                check=False)
+        export = run_monet("export", home=home, timeout=120)
         assert export.returncode == 0 and len(export.stdout.splitlines()) == len(stored)
 
 
@@ -347,8 +396,7 @@ def test_kill_9_during_a_librarian_pass_leaves_nothing_stuck(tmp_path: Path, see
     trace = Path(__file__).parent / "data" / "traces" / "lme-00.jsonl"
     assert main(["replay", str(trace), "--home", str(home), "--librarian", "off"]) == 0
     delay = random.Random(seed).uniform(1.0, 1.6)
-    app = subprocess.Popen([sys.executable, "-m", "monet_app.cli", "librarian", "--once",
-                            "--offline", "--home", str(home)],
+    app = subprocess.Popen(monet_command("librarian", "--once", "--offline", "--home", home),
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(delay)
     os.kill(app.pid, signal.SIGKILL)
@@ -374,25 +422,17 @@ def test_a_read_only_home_still_exports_and_searches(tmp_path: Path) -> None:
     writing is refused with a sentence. Needs a tmpfs mount; skipped, saying so, if not."""
     with _tmpfs(tmp_path / "place", "20m") as place:
         home = place / "home"
-        made = subprocess.run([sys.executable, "-m", "monet_app.cli", "replay", str(TRACE),
-                               "--home", str(home), "--librarian", "off"], capture_output=True,
-                              text=True, timeout=300, check=False)
+        made = run_monet("replay", TRACE, "--librarian", "off", home=home)
         assert made.returncode == 0, made.stderr
         remount = subprocess.run(["mount", "-o", "remount,ro", str(place)], capture_output=True,
                                  text=True, check=False)
         assert remount.returncode == 0, remount.stderr
         print("injected: the home's file system remounted read-only")
-
-        def monet(*args: str) -> subprocess.CompletedProcess[str]:
-            return subprocess.run([sys.executable, "-m", "monet_app.cli", *args, "--home",
-                                   str(home)], capture_output=True, text=True, timeout=120,
-                                  check=False)
-
-        export = monet("export")
+        export = run_monet("export", home=home, timeout=120)
         assert export.returncode == 0, export.stderr
         assert len(export.stdout.splitlines()) == 120
-        found = monet("search", "予定")
+        found = run_monet("search", "予定", home=home, timeout=120)
         assert found.returncode == 0 and "no message matches" not in found.stdout, found.stderr
-        wrote = monet("forget", "--day", "2026-03-09")
+        wrote = run_monet("forget", "--day", "2026-03-09", home=home, timeout=120)
         assert wrote.returncode == 2 and "cannot be written" in wrote.stderr, wrote.stderr
         assert "Traceback" not in wrote.stderr

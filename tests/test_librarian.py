@@ -4,9 +4,7 @@ failures; Claude summaries priced in the ledger; the schedule that runs it daily
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -23,12 +21,8 @@ from monet_app.services.standin_server import StandInServer
 from storage import Database
 from storage.models import TimelineEntry
 from tests.conftest import TRACES
+from tests.helpers import monet_command, run_monet
 from tests.logcheck import read_log
-
-
-def monet(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "monet_app.cli", *args], capture_output=True,
-                          text=True, timeout=300, check=False, env=env)
 
 
 def entries(home: Path) -> list[TimelineEntry]:
@@ -51,16 +45,16 @@ def split_trace(tmp_path: Path, name: str, cut: int) -> tuple[Path, Path]:
 def test_once_fills_placeholders_and_the_next_day_resolves_once(tmp_path: Path) -> None:
     first, second = split_trace(tmp_path, "lme-01.jsonl", 40)
     home, log = tmp_path / "home", tmp_path / "log.jsonl"
-    assert monet("replay", str(first), "--home", str(home), "--request-log", str(log),
-                 "--librarian", "off").returncode == 0
-    assert "要約作成中" in monet("timeline", "--home", str(home)).stdout
-    done = monet("librarian", "--once", "--home", str(home))
+    assert run_monet("replay", str(first), "--home", str(home), "--request-log", str(log),
+                     "--librarian", "off").returncode == 0
+    assert "要約作成中" in run_monet("timeline", "--home", str(home)).stdout
+    done = run_monet("librarian", "--once", "--home", str(home))
     assert done.returncode == 0, done.stderr
     assert "offline summarizer stands in" in done.stdout  # no key in the tests: said so
-    assert "要約作成中" not in monet("timeline", "--home", str(home)).stdout
+    assert "要約作成中" not in run_monet("timeline", "--home", str(home)).stdout
     before = len(read_log(log))
-    assert monet("replay", str(second), "--home", str(home), "--request-log", str(log),
-                 "--librarian", "off").returncode == 0
+    assert run_monet("replay", str(second), "--home", str(home), "--request-log", str(log),
+                     "--librarian", "off").returncode == 0
     later = read_log(log)[before:]
     first_request = next(i for i, r in enumerate(later) if r["kind"] == "request")
     names = [r["name"] for r in later[:first_request] if r["kind"] == "event"]
@@ -72,16 +66,15 @@ def test_watch_beside_a_replay_summarizes_each_segment_exactly_once(tmp_path: Pa
     home = tmp_path / "home"
     Database(home).close()
     watcher = subprocess.Popen(
-        [sys.executable, "-m", "monet_app.cli", "librarian", "--watch", "--interval", "0.05",
-         "--home", str(home)],
+        monet_command("librarian", "--watch", "--interval", "0.05", "--home", home),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
         assert watcher.stdout is not None
         first = watcher.stdout.readline()  # it is watching (and takes a stop signal) now
         assert first.startswith("librarian:"), first
-        replayed = monet("replay", str(TRACES / "synthetic-tabstorm.jsonl"), "--home", str(home),
-                         "--librarian", "on")
+        replayed = run_monet("replay", str(TRACES / "synthetic-tabstorm.jsonl"), "--home", str(home),
+                             "--librarian", "on")
         assert replayed.returncode == 0, replayed.stderr
         deadline = time.monotonic() + 30
         while any(e.summary is None for e in entries(home)) and time.monotonic() < deadline:
@@ -168,29 +161,53 @@ def test_repeated_failures_fall_back_to_the_offline_summarizer(tmp_path: Path) -
 
 
 def test_two_librarians_never_do_one_job_twice(tmp_path: Path) -> None:
+    """Two librarians' passes at once on one database. They are made to overlap, whatever
+    the timing: each one's first summary waits (at a barrier) until the other is in its
+    first summary too, so both hold a job at the same moment, and the one that claimed
+    second has met the other's lease on the oldest pending line (both go oldest first)."""
+    import threading
+
+    from cms.librarian.runner import LibrarianReport
     from cms.settings import Settings
     from tests.helpers import World
+
+    both_working = threading.Barrier(2, timeout=30)
+    met: list[str] = []  # the librarians that reached the barrier and were let through
 
     class Counting(OfflineSummarizer):
         calls = 0
 
+        def __init__(self) -> None:
+            super().__init__()
+            self.first = True
+
         def summarize(self, turns):  # type: ignore[no-untyped-def]
             type(self).calls += 1
-            time.sleep(0.01)
+            if self.first:
+                self.first = False
+                both_working.wait()  # BrokenBarrierError (the pass fails it) if alone
+                met.append(threading.current_thread().name)
             return super().summarize(turns)
 
     w = World(tmp_path / "home", Settings(ceiling_tokens=200, keep_exchanges=1))
     for i in range(12):
         w.later().turn(f"話題 {i} " + "x" * 80, tab=["chat", "work"][i % 2])
-    import threading
+    assert len(w.librarian.closed_runs()) + w.librarian.pending_count() >= 2  # work for two
 
-    a = Librarian(w.db, Counting(), w.clock)
-    b = Librarian(w.db, Counting(), w.clock)
-    threads = [threading.Thread(target=x.run_pass) for x in (a, b)]
+    reports: dict[str, LibrarianReport] = {}
+
+    def run_pass(name: str) -> None:
+        reports[name] = Librarian(w.db, Counting(), w.clock).run_pass()
+
+    threads = [threading.Thread(target=run_pass, args=(n,), name=n) for n in ("a", "b")]
     for t in threads:
         t.start()
     for t in threads:
-        t.join()
+        t.join(timeout=60)
+    assert not any(t.is_alive() for t in threads)
+    assert sorted(met) == ["a", "b"], "the two passes did not overlap"
+    assert sum(r.skipped for r in reports.values()) >= 1, reports  # a lease was met
+    assert not [r.last_error for r in reports.values() if r.last_error], reports
     rows = entries(tmp_path / "home")
     assert rows and all(e.summary for e in rows)
     from storage.models import Presummary
@@ -235,16 +252,16 @@ def test_claude_summaries_are_priced_under_librarian(tmp_path: Path) -> None:
 ])
 @pytest.mark.slow
 def test_install_schedule_prints_each_kind(tmp_path: Path, kind: str, needle: str) -> None:
-    done = monet("librarian", "install-schedule", "--kind", kind, "--home", str(tmp_path / "h"))
+    done = run_monet("librarian", "install-schedule", "--kind", kind, "--home", str(tmp_path / "h"))
     assert done.returncode == 0 and needle in done.stdout
     assert str(tmp_path / "h") in done.stdout
 
 
 @pytest.mark.slow
 def test_install_schedule_writes_files(tmp_path: Path) -> None:
-    env = {**os.environ, "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
-    done = monet("librarian", "install-schedule", "--kind", "launchd", "--write",
-                 "--home", str(tmp_path / "h"), env=env)
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    done = run_monet("librarian", "install-schedule", "--kind", "launchd", "--write",
+                     "--home", str(tmp_path / "h"), env=env)
     assert done.returncode == 0, done.stderr
     plist = tmp_path / "Library" / "LaunchAgents" / "app.monet.librarian.plist"
     assert plist.exists() and "--once" in plist.read_text()
@@ -259,12 +276,12 @@ def test_promotion_groups_statements_and_rebuilds_the_next_request(tmp_path: Pat
     home = tmp_path / "home"
     w = World(home, Settings())
     first = w.later().turn("こんにちは")
-    assert monet("promote", "--category", "values", "--home", str(home),
-                 "正直さを何より大事にする").returncode == 0
-    assert monet("promote", "--category", "facts", "--home", str(home),
-                 "猫を二匹飼っている").returncode == 0
-    assert monet("promote", "--category", "values", "--home", str(home),
-                 "急がば回れ").returncode == 0
+    assert run_monet("promote", "--category", "values", "--home", str(home),
+                     "正直さを何より大事にする").returncode == 0
+    assert run_monet("promote", "--category", "facts", "--home", str(home),
+                     "猫を二匹飼っている").returncode == 0
+    assert run_monet("promote", "--category", "values", "--home", str(home),
+                     "急がば回れ").returncode == 0
     core = (home / "system_prompt_core.txt").read_text("utf-8")
     assert core.index("## 価値観・判断基準") < core.index("- 正直さを何より大事にする")
     assert core.index("- 急がば回れ") < core.index("## 永続的な事実") < core.index("- 猫を二匹飼っている")
@@ -274,7 +291,7 @@ def test_promotion_groups_statements_and_rebuilds_the_next_request(tmp_path: Pat
     assert pinned.startswith(first["system"][0]["text"].rstrip()) and "猫を二匹飼っている" in pinned
     again = w.later().turn("もう一度")
     assert again["system"][0] == body["system"][0]  # stable until the next promotion
-    bad = monet("promote", "--category", "values", "--home", str(home), "   ")
+    bad = run_monet("promote", "--category", "values", "--home", str(home), "   ")
     assert bad.returncode == 2 and "empty" in bad.stderr
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from datetime import datetime
 from pathlib import Path
 
@@ -15,7 +14,7 @@ from sqlmodel import select
 from cms.memory.rules import Candidate, admit, propose
 from cms.settings import Settings
 from storage.models import MemoryItem, Message
-from tests.helpers import World, ti_text
+from tests.helpers import World, run_monet, ti_text
 
 
 def line(ts: str, user: str, reply: str = "はい", *, tab: str = "chat",
@@ -25,12 +24,6 @@ def line(ts: str, user: str, reply: str = "はい", *, tab: str = "chat",
     if recall:
         data["recall"] = recall
     return json.dumps(data, ensure_ascii=False)
-
-
-def monet(*args: str) -> subprocess.CompletedProcess[str]:
-    """The ``monet`` command in its own process."""
-    return subprocess.run([sys.executable, "-m", "monet_app.cli", *args], capture_output=True,
-                          text=True, timeout=300, check=False)
 
 
 def items(w: World) -> list[MemoryItem]:
@@ -171,19 +164,17 @@ def test_memory_command_line(tmp_path: Path) -> None:
     w.librarian.run_pass()
     w.close()
 
-    def monet(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "monet_app.cli", "memory", *args, "--home",
-                               str(tmp_path / "home")], capture_output=True, text=True,
-                              timeout=120, check=False)
+    def memory(*args: str) -> subprocess.CompletedProcess[str]:
+        return run_monet("memory", *args, home=tmp_path / "home", timeout=120)
 
-    assert "傘は赤い" in monet("list").stdout
-    shown = monet("show", "1")
+    assert "傘は赤い" in memory("list").stdout
+    shown = memory("show", "1")
     assert shown.returncode == 0 and "source" in shown.stdout
-    assert monet("edit", "1", "傘は青い").returncode == 0
-    assert json.loads(monet("list", "--json").stdout)[0]["fact"] == "傘は青い"
-    assert monet("delete", "1").returncode == 0
-    assert "nothing is remembered" in monet("list").stdout
-    missing = monet("delete", "7")
+    assert memory("edit", "1", "傘は青い").returncode == 0
+    assert json.loads(memory("list", "--json").stdout)[0]["fact"] == "傘は青い"
+    assert memory("delete", "1").returncode == 0
+    assert "nothing is remembered" in memory("list").stdout
+    missing = memory("delete", "7")
     assert missing.returncode == 2 and "No memory item 7" in missing.stderr
 
 
@@ -250,18 +241,18 @@ def test_replay_on_after_forgetting_a_day_never_sends_it_again(tmp_path: Path) -
     ) + "\n", "utf-8")
     home, log = tmp_path / "home", tmp_path / "log.jsonl"
 
-    assert monet("replay", str(first), "--home", str(home), "--request-log", str(log)).returncode == 0
+    assert run_monet("replay", str(first), "--home", str(home), "--request-log", str(log)).returncode == 0
     assert "ペリカン" in log.read_text("utf-8")
     before = len(read_log(log))
-    done = monet("forget", "--day", "2026-03-01", "--home", str(home))
+    done = run_monet("forget", "--day", "2026-03-01", "--home", str(home))
     assert done.returncode == 0, done.stderr
-    assert monet("replay", str(second), "--home", str(home), "--request-log", str(log)).returncode == 0
+    assert run_monet("replay", str(second), "--home", str(home), "--request-log", str(log)).returncode == 0
     later = read_log(log)[before:]
     bodies = [r["body"] for r in later if r["kind"] == "request"]
     assert len(bodies) == 6
     assert all("ペリカン" not in json.dumps(b, ensure_ascii=False) for b in bodies)
     assert "memory_changed" in [r["name"] for r in later if r["kind"] == "event"]
-    assert "ペリカン" not in monet("search", "ペリカン", "--home", str(home)).stdout
+    assert "ペリカン" not in run_monet("search", "ペリカン", "--home", str(home)).stdout
 
 
 @pytest.mark.slow
@@ -287,22 +278,22 @@ def test_memory_delete_then_replay_never_sends_the_fact_again(tmp_path: Path, me
     ]) + "\n", "utf-8")
     home, log = tmp_path / "home", tmp_path / "log.jsonl"
 
-    assert monet("replay", str(first), "--home", str(home), "--request-log", str(log)).returncode == 0
+    assert run_monet("replay", str(first), "--home", str(home), "--request-log", str(log)).returncode == 0
     assert "7391" in log.read_text("utf-8")
-    listed = json.loads(monet("memory", "list", "--json", "--home", str(home)).stdout)
+    listed = json.loads(run_monet("memory", "list", "--json", "--home", str(home)).stdout)
     [item] = [i for i in listed if "7391" in i["fact"]]
     before = len(read_log(log))
-    done = monet("memory", "delete", str(item["id"]), "--home", str(home),
-                 *(["--messages"] if messages else []))
+    done = run_monet("memory", "delete", str(item["id"]), "--home", str(home),
+                     *(["--messages"] if messages else []))
     assert done.returncode == 0, done.stderr
-    assert monet("replay", str(second), "--home", str(home), "--request-log", str(log)).returncode == 0
+    assert run_monet("replay", str(second), "--home", str(home), "--request-log", str(log)).returncode == 0
     later = read_log(log)[before:]
     bodies = [r["body"] for r in later if r["kind"] == "request"]
     assert len(bodies) >= 4
     assert all("7391" not in json.dumps(b, ensure_ascii=False) for b in bodies)
     assert "高尾山" in json.dumps(bodies[-1], ensure_ascii=False)  # the rest is still known
     assert check_log(read_log(log)).breaks == []
-    mine = monet("search", "7391", "--home", str(home)).stdout
+    mine = run_monet("search", "7391", "--home", str(home)).stdout
     # forgotten for Claude; kept for the person unless they deleted the messages
     assert ("自転車の鍵の番号は7391です" in mine) is (not messages)
 

@@ -21,6 +21,7 @@ import pytest
 from monet_app.cli import install_desktop
 from monet_app.cli.install_desktop import NotLinuxError, data_home, exec_quote
 from tests.conftest import REPO, TRACES
+from tests.helpers import run_monet
 
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))
 PACKAGE_DATA: dict[str, list[str]] = PYPROJECT["tool"]["setuptools"]["package-data"]
@@ -41,14 +42,6 @@ RUNTIME_FILES = [
 ]
 
 
-def monet(*args: str, env: dict[str, str] | None = None,
-          cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "monet_app.cli", *args], capture_output=True, text=True,
-        timeout=120, check=False, cwd=cwd, env={**os.environ, **(env or {})},
-    )
-
-
 def png_size(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", data[16:24])
@@ -57,7 +50,7 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 # ----- --version ------------------------------------------------------------------------
 def test_version_prints_the_installed_version(tmp_path: Path) -> None:
-    done = monet("--version", cwd=tmp_path)
+    done = run_monet("--version", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout == f"monet {metadata.version('monet')}\n"
     assert not (tmp_path / "monet.log").exists()
@@ -178,7 +171,7 @@ def test_install_desktop_dry_run_writes_nothing_and_says_where(tmp_path: Path) -
 
 
 def test_install_desktop_command_runs_the_monet_that_is_running(tmp_path: Path) -> None:
-    done = monet("install-desktop", env={"XDG_DATA_HOME": str(tmp_path)}, cwd=tmp_path)
+    done = run_monet("install-desktop", env={"XDG_DATA_HOME": str(tmp_path)}, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "Wrote the menu entry" in done.stdout
     entry = read_entry(tmp_path / "applications" / "monet.desktop")
@@ -234,8 +227,8 @@ def test_about_shows_version_folder_and_schema_revision(qtbot, tmp_path: Path,  
 
 # ----- --smoke -------------------------------------------------------------------------------
 def test_smoke_paints_the_window_and_exits(tmp_path: Path) -> None:
-    done = monet("--smoke", "--home", str(tmp_path / "home"), cwd=tmp_path,
-                 env={"QT_QPA_PLATFORM": "offscreen", "MONET_LANG": "ja"})
+    done = run_monet("--smoke", "--home", str(tmp_path / "home"), cwd=tmp_path,
+                     env={"QT_QPA_PLATFORM": "offscreen", "MONET_LANG": "ja"})
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("window painted in "), done.stdout
     assert "language ja, Send = 送信" in done.stdout
@@ -243,14 +236,14 @@ def test_smoke_paints_the_window_and_exits(tmp_path: Path) -> None:
 
 
 def test_smoke_takes_no_command(tmp_path: Path) -> None:
-    done = monet("--smoke", "timeline", "--home", str(tmp_path))
+    done = run_monet("--smoke", "timeline", "--home", str(tmp_path))
     assert done.returncode == 2 and "takes no command" in done.stderr
 
 
 @pytest.mark.slow
 def test_demo_smoke_opens_the_demo_and_removes_its_folder(tmp_path: Path) -> None:
-    done = monet("--demo", "--smoke", cwd=tmp_path,
-                 env={"QT_QPA_PLATFORM": "offscreen", "TMPDIR": str(tmp_path)})
+    done = run_monet("--demo", "--smoke", cwd=tmp_path,
+                     env={"QT_QPA_PLATFORM": "offscreen", "TMPDIR": str(tmp_path)})
     assert done.returncode == 0, done.stderr
     assert "window painted in " in done.stdout
     assert not list(tmp_path.glob("monet-demo-*"))  # the throwaway folder is gone

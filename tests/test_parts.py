@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from collections.abc import Iterator
 from datetime import time
 from pathlib import Path
 
@@ -238,22 +240,260 @@ def test_ui_reads_no_database_and_builds_no_prompt() -> None:
                     assert alias.name.split(".")[0] not in ("cms", "storage", "monet_app"), path
 
 
-def test_the_app_uses_the_windows_methods_not_its_children() -> None:
-    """Every ``window.X`` used in monet_app is a method, signal or property of MainWindow,
-    never one of its child widgets (those are instance attributes)."""
-    import ast
+# ----- the window's own methods, not its children: a guard that follows aliases ----------
+_SCOPES = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
+
+def _names_main_window(annotation: ast.AST | None) -> bool:
+    """An annotation that says MainWindow (``MainWindow``, ``ui.MainWindow``,
+    ``MainWindow | None``, ``"MainWindow"``)."""
+    return annotation is not None and any(
+        (isinstance(n, ast.Name) and n.id == "MainWindow")
+        or (isinstance(n, ast.Attribute) and n.attr == "MainWindow")
+        or (isinstance(n, ast.Constant) and isinstance(n.value, str) and "MainWindow" in n.value)
+        for n in ast.walk(annotation))
+
+
+def _outer_parts(scope: ast.AST) -> list[ast.AST]:
+    """The parts of a nested def, lambda or class evaluated in the scope around it."""
+    if isinstance(scope, ast.Lambda):
+        return [*scope.args.defaults, *(d for d in scope.args.kw_defaults if d)]
+    if isinstance(scope, ast.ClassDef):
+        return [*scope.decorator_list, *scope.bases, *scope.keywords]
+    assert isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef)
+    return [*scope.decorator_list, *scope.args.defaults,
+            *(d for d in scope.args.kw_defaults if d)]
+
+
+def _own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of ``scope`` itself, the scopes nested in it yielded but not entered."""
+    todo: list[ast.AST] = [scope.body] if isinstance(scope, ast.Lambda) else list(
+        getattr(scope, "body", []))
+    while todo:
+        node = todo.pop()
+        yield node
+        if isinstance(node, _SCOPES):
+            todo.extend(_outer_parts(node))
+        else:
+            todo.extend(ast.iter_child_nodes(node))
+
+
+def _params(scope: ast.AST) -> list[ast.arg]:
+    if not isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+        return []
+    a = scope.args
+    return [*a.posonlyargs, *a.args, *a.kwonlyargs, *(x for x in (a.vararg, a.kwarg) if x)]
+
+
+def _pairs(target: ast.AST, value: ast.AST | None) -> Iterator[tuple[ast.AST, ast.AST | None]]:
+    """(target, value) for each name or attribute bound, tuples unpacked pairwise."""
+    if isinstance(target, ast.Tuple | ast.List):
+        values = value.elts if isinstance(value, ast.Tuple | ast.List) else None
+        if values is not None and len(values) == len(target.elts):
+            for t, v in zip(target.elts, values, strict=True):
+                yield from _pairs(t, v)
+        else:
+            for t in target.elts:
+                yield from _pairs(t, None)
+    elif isinstance(target, ast.Starred):
+        yield from _pairs(target.value, None)
+    else:
+        yield target, value
+
+
+def _bindings(scope: ast.AST) -> Iterator[tuple[ast.AST, ast.AST | None, ast.AST | None]]:
+    """(target, value, annotation) for each binding in ``scope`` (parameters included)."""
+    for param in _params(scope):
+        yield ast.Name(param.arg), None, param.annotation
+    for node in _own_nodes(scope):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                for t, v in _pairs(target, node.value):
+                    yield t, v, None
+        elif isinstance(node, ast.AnnAssign):
+            yield node.target, node.value, node.annotation
+        elif isinstance(node, ast.NamedExpr):
+            yield node.target, node.value, None
+        elif isinstance(node, ast.AugAssign | ast.For | ast.AsyncFor | ast.comprehension):
+            for t, _ in _pairs(node.target, None):
+                yield t, None, None
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            for t, _ in _pairs(node.optional_vars, None):
+                yield t, None, None
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            yield ast.Name(node.name), None, None
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            for alias in node.names:
+                yield ast.Name((alias.asname or alias.name).split(".")[0]), None, None
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            yield ast.Name(node.name), None, None
+
+
+class _Scope:
+    def __init__(self, node: ast.AST, outer: _Scope | None) -> None:
+        self.node, self.outer = node, outer
+        self.bound: set[str] = set()
+        self.windows: set[str] = set()  # names here that hold the MainWindow
+
+
+class _WindowGuard:
+    """Attribute reads on the MainWindow, by any name it goes by: an expression ending in
+    ``.window`` (or in another attribute once assigned the window), ``MainWindow(...)``, a
+    call of a function annotated ``-> MainWindow``, and names (parameters, variables,
+    closures) annotated ``MainWindow`` or assigned any of these."""
+
+    def __init__(self, offered: set[str]) -> None:
+        self.offered = offered
+        self.attrs = {"window"}  # attributes that hold the window
+        self.makers = {"MainWindow"}  # what, called, returns it
+
+    def check(self, sources: dict[str, str]) -> list[str]:
+        trees = {name: ast.parse(text) for name, text in sources.items()}
+        for tree in trees.values():
+            for node in ast.walk(tree):
+                if (isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+                        and _names_main_window(node.returns)):
+                    self.makers.add(node.name)
+        while True:  # until no more attributes are seen to be assigned the window
+            known = set(self.attrs)
+            found = [f"{name}:{line}" for name, tree in trees.items()
+                     for line in self._scope(tree, None)]
+            if self.attrs == known:
+                return sorted(found, key=lambda f: (f.split(":")[0], int(f.split(":")[1])))
+
+    def _holds(self, node: ast.AST | None, scope: _Scope) -> bool:
+        if isinstance(node, ast.Attribute):
+            return node.attr in self.attrs
+        if isinstance(node, ast.Name):
+            at: _Scope | None = scope
+            while at is not None:
+                if node.id in at.bound:
+                    return node.id in at.windows
+                at = at.outer
+                while at is not None and isinstance(at.node, ast.ClassDef):
+                    at = at.outer  # a class body's names are not seen from its methods
+            return False
+        if isinstance(node, ast.Call):
+            f = node.func
+            return (isinstance(f, ast.Name) and f.id in self.makers) or (
+                isinstance(f, ast.Attribute) and f.attr in self.makers)
+        if isinstance(node, ast.NamedExpr):
+            return self._holds(node.value, scope)
+        if isinstance(node, ast.IfExp):
+            return self._holds(node.body, scope) or self._holds(node.orelse, scope)
+        if isinstance(node, ast.BoolOp):
+            return any(self._holds(v, scope) for v in node.values)
+        return False
+
+    def _scope(self, node: ast.AST, outer: _Scope | None) -> Iterator[str]:
+        scope = _Scope(node, outer)
+        bindings = list(_bindings(node))
+        scope.bound = {t.id for t, _, _ in bindings if isinstance(t, ast.Name)}
+        while True:  # an alias of an alias
+            windows = {t.id for t, v, ann in bindings if isinstance(t, ast.Name)
+                       and (_names_main_window(ann) or self._holds(v, scope))}
+            if windows <= scope.windows:
+                break
+            scope.windows |= windows
+        for t, v, ann in bindings:
+            if isinstance(t, ast.Attribute) and (_names_main_window(ann) or self._holds(v, scope)):
+                self.attrs.add(t.attr)  # self.win = self.window
+            if (isinstance(node, ast.ClassDef) and isinstance(t, ast.Name)
+                    and _names_main_window(ann)):
+                self.attrs.add(t.id)  # a class's field: win: MainWindow
+        for n in _own_nodes(node):
+            if isinstance(n, ast.Attribute) and self._holds(n.value, scope):
+                if n.attr not in self.offered:
+                    yield f"{n.lineno}: {ast.unparse(n)}"
+            elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                  and n.func.id in ("getattr", "setattr", "hasattr") and len(n.args) >= 2
+                  and isinstance(n.args[1], ast.Constant) and self._holds(n.args[0], scope)
+                  and n.args[1].value not in self.offered):
+                yield f"{n.lineno}: {ast.unparse(n)}"
+            if isinstance(n, _SCOPES) and n is not node:
+                yield from self._scope(n, scope)
+
+
+def _window_offers() -> set[str]:
+    """What MainWindow offers the app: its own methods, signals and properties (its child
+    widgets are instance attributes, not the class's), and a few of QWidget's."""
     from ui.main_window import MainWindow
 
-    offered = {name for klass in MainWindow.__mro__[:1] for name in vars(klass)}
-    inherited_ok = {"show", "close", "tr", "statusBar"}
+    return set(vars(MainWindow)) | {"show", "close", "tr", "statusBar"}
+
+
+def test_the_app_uses_the_windows_methods_not_its_children() -> None:
+    """Every attribute monet_app reads on MainWindow, under whatever name (``self.window``,
+    an alias, a parameter annotated ``MainWindow``), is a method, signal or property of
+    MainWindow, never one of its child widgets."""
     from tests.conftest import REPO
 
-    for path in (REPO / "monet_app").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute)
-                    and node.value.attr == "window"):
-                assert node.attr in offered | inherited_ok, f"{path}: window.{node.attr}"
+    sources = {str(path.relative_to(REPO)): path.read_text("utf-8")
+               for path in sorted((REPO / "monet_app").rglob("*.py"))}
+    assert _WindowGuard(_window_offers()).check(sources) == []
+
+
+WINDOW_GUARD_SNIPPET = '''
+from ui.main_window import MainWindow
+
+
+class Controller:
+    def __init__(self, nav) -> None:
+        self.window = MainWindow([])
+        self.nav = nav
+        self.win = self.window
+        w = self.window
+        w.send_requested.connect(self.send)  # a signal: offered
+        w.view.scrollToBottom()  # a child, through an alias
+        w2 = w
+        w2.set_tabs([], "chat")  # offered
+        w2.tab_bar.hide()  # a child, through an alias of an alias
+        w.promote_requested.connect(lambda: w.key_box.show())  # a child, in a closure
+        n = self.nav
+        n.view.show()  # not the window
+        getattr(w, "banner").hide()  # a child, by name
+
+    def later(self) -> None:
+        self.win.edit_bar.hide()  # a child, through an attribute assigned the window
+        w = self.nav
+        w.model.clear()  # another function's w: not the window
+        win, nav = self.window, self.nav
+        win.side_list.clear()  # a child, through tuple unpacking
+        nav.side_list.clear()  # not the window
+
+
+def show(window: MainWindow | None, tabs) -> None:
+    window.set_messages([])  # offered
+    window.model.clear()  # a child, through a parameter annotated MainWindow
+
+
+def make() -> MainWindow:
+    return MainWindow([])
+
+
+def run() -> None:
+    window = make()
+    window.error_label.show()  # a child, of a window a function returned
+    other = MainWindow([])
+    other.show_memory([], None, None)  # offered
+'''
+
+
+def test_the_window_guard_follows_aliases() -> None:
+    """The guard itself: a child reached through an alias, an alias of an alias, a closure,
+    an attribute assigned the window, an annotated parameter, ``getattr`` or a returned
+    window is flagged; the window's own methods and other objects' attributes are not."""
+    found = _WindowGuard(_window_offers()).check({"snippet.py": WINDOW_GUARD_SNIPPET})
+    assert [f.split(": ", 1)[1] for f in found] == [
+        "w.view",
+        "w2.tab_bar",
+        "w.key_box",
+        "getattr(w, 'banner')",
+        "self.win.edit_bar",
+        "win.side_list",
+        "window.model",
+        "window.error_label",
+    ], found
 
 
 def test_offline_summaries_keep_the_specifics_people_ask_about() -> None:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +13,7 @@ from cms.context.tools import find, read_day, run_tool
 from cms.settings import Settings
 from storage import fts
 from storage.models import Message
-from tests.helpers import World
+from tests.helpers import World, run_monet
 
 
 def seeded(tmp_path: Path) -> World:
@@ -101,9 +99,7 @@ def test_read_day_as_a_tool_turn_folds_with_the_day(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_monet_search_command(tmp_path: Path) -> None:
     seeded(tmp_path).close()
-    done = subprocess.run([sys.executable, "-m", "monet_app.cli", "search", "京都旅行", "--home",
-                           str(tmp_path / "home"), "--json"], capture_output=True, text=True,
-                          timeout=120, check=False)
+    done = run_monet("search", "京都旅行", "--json", home=tmp_path / "home", timeout=120)
     assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)
     assert rows[0]["text"] == "来週は京都旅行の予定です" and rows[0]["day"] == "2026-03-03"

@@ -4,7 +4,6 @@ socket left by a crash does not block the next start."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import subprocess
@@ -22,6 +21,7 @@ from pytestqt.qtbot import QtBot
 
 from monet_app.window.desktop import already_running, bring_forward
 from monet_app.window.single_instance import Answer, SingleInstance, server_name
+from tests.helpers import monet_command, monet_env, run_monet
 
 REPO = Path(__file__).resolve().parents[1]
 #: In one process the first instance cannot answer while the second waits (one thread).
@@ -195,12 +195,12 @@ def windows(env: dict[str, str]) -> list[str]:
 def test_a_second_monet_on_the_same_home_exits_and_the_first_window_stays_alone(
         display: str, tmp_path: Path) -> None:
     home = tmp_path / "home"
-    env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb", "MONET_LANG": "en"}
-    env.pop("ANTHROPIC_API_KEY", None)
-    env.pop("MONET_HOME", None)
+    changes = {"DISPLAY": display, "QT_QPA_PLATFORM": "xcb", "MONET_LANG": "en"}
+    dropped = ("ANTHROPIC_API_KEY", "MONET_HOME")
+    env = monet_env(changes, without=dropped)
     output = tmp_path / "first-output.txt"
     out = output.open("wb")
-    first = subprocess.Popen([sys.executable, "-m", "monet_app.cli", "--home", str(home)],
+    first = subprocess.Popen(monet_command("--home", home),
                              cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 60
@@ -210,9 +210,8 @@ def test_a_second_monet_on_the_same_home_exits_and_the_first_window_stays_alone(
         assert windows(env), "the MONET window did not appear"
 
         started = time.monotonic()
-        second = subprocess.run(
-            [sys.executable, "-m", "monet_app.cli", "--home", str(home / "." / ".." / "home")],
-            cwd=REPO, env=env, capture_output=True, text=True, timeout=20, check=False)
+        second = run_monet("--home", home / "." / ".." / "home", cwd=REPO, env=changes,
+                           without=dropped, timeout=20)
         assert second.returncode == 0, second
         assert time.monotonic() - started < 20
         assert "MONET is already running on this data folder" in second.stderr, second

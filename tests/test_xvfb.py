@@ -5,10 +5,8 @@ them; see the README's Linux notes)."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -18,6 +16,7 @@ from sqlmodel import select
 from monet_app.services.standin_server import StandInServer
 from storage import Database
 from storage.models import Message
+from tests.helpers import monet_command, monet_env
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     not (shutil.which("Xvfb") and shutil.which("xdotool")),
@@ -36,18 +35,17 @@ class RealApp:
 
     def __init__(self, display: str, home: Path, server: StandInServer, log: Path) -> None:
         self.home = home
-        self.env = {
-            **os.environ,
+        self.env = monet_env({
             "DISPLAY": display,
             "QT_QPA_PLATFORM": "xcb",
             "ANTHROPIC_BASE_URL": server.url,
             "ANTHROPIC_API_KEY": "any-key",
             "MONET_LANG": "en",
-        }
+        })
         self.log = log
         self._out = log.open("ab")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "monet_app.cli", "--home", str(home)],
+            monet_command("--home", home),
             env=self.env, stdout=self._out, stderr=subprocess.STDOUT,
         )
         self.window = ""
