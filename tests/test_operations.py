@@ -118,9 +118,9 @@ def test_deleting_a_day_runs_off_the_gui_thread(qtbot, tmp_path: Path, monkeypat
     threads: list[threading.Thread] = []
     real = memory.delete_day
 
-    def watched(core, day):  # type: ignore[no-untyped-def]
+    def watched(core, day, *, ticket=None):  # type: ignore[no-untyped-def]
         threads.append(threading.current_thread())
-        return real(core, day)
+        return real(core, day, ticket=ticket)
 
     monkeypatch.setattr(memory, "delete_day", watched)
     c = AppController(tmp_path / "home", clock=ManualClock(parse_ts("2026-03-02T10:00:00+09:00")))
@@ -280,3 +280,99 @@ def test_the_window_and_monet_search_find_the_same(  # type: ignore[no-untyped-d
     c.search("京都")
     qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
     assert (ids[2], True) in [(i.message_id, i.hidden) for i in shown[0]]  # type: ignore[attr-defined]
+
+
+# ----- found by a second read -----------------------------------------------------------
+def test_a_deletion_holds_the_gate_from_the_moment_it_is_asked(  # type: ignore[no-untyped-def]
+    qtbot, app_for,
+) -> None:
+    """The ticket is taken on the GUI thread, not when a pool worker gets to it: a send
+    pressed right after cannot slip in and carry what is being deleted."""
+    from monet_app.services.gate import Work
+
+    c = app_for()
+    message = c.core.context.commit_user_message("a secret to delete", "chat")
+    c.window.delete_message_requested.emit(message.id)
+    assert c.core.gate.busy(Work.FORGET)  # at once, before any event is processed
+    qtbot.waitUntil(lambda: not c.core.gate.busy(Work.FORGET), timeout=10_000)
+
+
+def test_a_bug_between_the_commit_and_the_reply_does_not_lock_the_window(  # type: ignore[no-untyped-def]
+    qtbot, app_for, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    from monet_app.services.gate import Work
+    from tests.test_app import type_and_enter, wait_idle
+
+    c = app_for()
+    real = c.nav.days
+    broken = [True]
+
+    def days_once():  # type: ignore[no-untyped-def]
+        if broken:
+            broken.clear()
+            raise KeyError("a bug")
+        return real()
+
+    monkeypatch.setattr(c.nav, "days", days_once)
+    with caplog.at_level(logging.ERROR):
+        type_and_enter(qtbot, c, "first")
+    assert not c.core.gate.busy(Work.REPLY)  # left, and said
+    assert "KeyError" in c.window.error_label.text()
+    type_and_enter(qtbot, c, "second")
+    wait_idle(qtbot, c)
+    with c.core.db.session() as session:
+        from sqlmodel import select
+
+        from storage.models import Message
+
+        said = [m.text for m in session.exec(select(Message)).all() if m.role == "user"]
+    assert said == ["first", "second"]
+
+
+def test_the_incognito_mark_follows_the_day(  # type: ignore[no-untyped-def]
+    qtbot, tmp_path: Path, server,
+) -> None:
+    """Marked incognito yesterday, the mark is off once a message starts today."""
+    from cms.settings import Settings
+    from monet_app.services.gateway import AnthropicModel, make_client
+    from monet_app.window.app import AppController
+    from tests.test_app import type_and_enter, wait_idle
+
+    def standin(settings: Settings) -> AnthropicModel:
+        return AnthropicModel(make_client("sk-ant-test-key-123456", base_url=server.url,
+                                          max_retries=0))
+
+    clock = ManualClock(parse_ts("2026-03-02T09:00:00+09:00"))
+    c = AppController(tmp_path / "home", clock=clock, model_factory=standin)
+    qtbot.addWidget(c.window)
+    try:
+        c.window.incognito_action.setChecked(True)
+        assert c.window.incognito_action.isChecked()
+        clock.set(parse_ts("2026-03-03T09:00:00+09:00"))
+        type_and_enter(qtbot, c, "good morning")
+        wait_idle(qtbot, c)
+        assert c.core.settings.incognito_days == ("2026-03-02",)
+        assert not c.window.incognito_action.isChecked()
+    finally:
+        c.close()
+
+
+def test_monet_backup_copies_the_database_as_it_stands(tmp_path: Path) -> None:
+    """A backup is the copy to go back to: not migrated first, and made even of a
+    database a newer MONET wrote."""
+    import sqlite3
+
+    from monet_app.cli.main import main
+    from storage import Database
+
+    home = tmp_path / "home"
+    Database(home).close()
+    db = sqlite3.connect(home / "monet.db")
+    db.execute("UPDATE alembic_version SET version_num = 'from-a-newer-monet'")
+    db.commit()
+    db.close()
+    assert main(["backup", "--home", str(home), "--out", str(tmp_path / "b.zip")]) == 0
+    db = sqlite3.connect(home / "monet.db")
+    assert db.execute("SELECT version_num FROM alembic_version").fetchone() == (
+        "from-a-newer-monet",)
+    db.close()

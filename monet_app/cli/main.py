@@ -338,12 +338,11 @@ def _run(args: argparse.Namespace, home: Path) -> int:
         print(summary.text())
         return 0
     if args.command == "backup":
-        from monet_app.operations import backups
-        from monet_app.services.backup import database_in
+        from datetime import datetime
 
-        database_in(home)  # (a missing one is said, not made)
-        with _core(home) as core:
-            made = backups.back_up(core, args.out).value
+        from monet_app.operations import backups
+
+        made = backups.back_up(home, datetime.now().astimezone(), args.out).value
         print(f"backed up {made.messages:,} messages (schema {made.schema_revision}) to "
               f"{made.path} ({made.size_bytes / 1e6:.1f} MB); integrity checked")
         return 0

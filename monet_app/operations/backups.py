@@ -20,14 +20,16 @@ from monet_app.services.gate import Gate, Ticket, Work
 from monet_app.services.wiring import Core
 
 
-def back_up(core: Core, out: Path | None = None, *,
-            auto: bool = False) -> Done[backup.BackupResult]:
-    """A backup of the data folder now (``auto``: the daily one, and the automatic
-    backups beyond ``backup_keep`` are removed)."""
-    with core.gate.hold(Work.BACKUP):
-        made = backup.make_backup(core.home, core.clock.now(), out, auto=auto)
+def back_up(home: Path, now: datetime, out: Path | None = None, *, auto: bool = False,
+            keep: int = 0, gate: Gate | None = None) -> Done[backup.BackupResult]:
+    """A backup of the data folder as it is, now. ``auto``: one of the window's automatic
+    backups, of which the newest ``keep`` are kept (0: none removed). The database is
+    copied as the file stands: never opened through ``Database``, so never migrated first
+    (a backup is the copy to go back to)."""
+    with (gate or Gate()).hold(Work.BACKUP):
+        made = backup.make_backup(home, now, out, auto=auto)
         if auto:
-            backup.rotate(core.home, core.settings.backup_keep)
+            backup.rotate(home, keep)
     return Done(made, Changes(backups=True))
 
 
@@ -42,11 +44,10 @@ def backup_due(core: Core, every_hours: float = 24) -> bool:
 
 def restore(home: Path, archive: Path, now: datetime, *, force: bool = False,
             gate: Gate | None = None, ticket: Ticket | None = None) -> Done[backup.RestoreResult]:
-    """Put ``archive`` back into ``home``; what it replaces is kept beside it. With a
-    ``gate`` (a process that had the home open), only under its ``RESTORE`` ticket, the
+    """Put ``archive`` back into ``home``; what it replaces is kept beside it. With the
+    ``gate`` of a process that had the home open, only under its ``RESTORE`` ticket, the
     database closed and no background work running."""
-    if gate is None:
-        return Done(backup.restore(archive, home, now, force=force), EVERYTHING)
+    gate = gate or Gate()
     with gate.hold(Work.RESTORE, ticket):
         if not gate.wait_for_background(timeout=0):
             raise AssertionError("a restore must wait for the background work first")

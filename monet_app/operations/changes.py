@@ -32,9 +32,10 @@ class Changes:
 
 
 NOTHING = Changes()
-#: What the person said or what Claude answered: the talk, the day's count, and the
-#: Timeline Index (a fold may have come with it).
-TALK = Changes(messages=True, days=True, timeline=True)
+#: What the person said or what Claude answered: the talk, the day's count, the Timeline
+#: Index (a fold may have come with it) and the incognito mark (a sunset may have come:
+#: the mark is today's).
+TALK = Changes(messages=True, days=True, timeline=True, settings=True)
 EVERYTHING = Changes(messages=True, days=True, timeline=True, settings=True, backups=True)
 
 

@@ -16,7 +16,7 @@ from sqlmodel import col, select
 from cms.memory import forget
 from cms.memory import rules as memory
 from monet_app.operations.changes import TALK, Changes, Done
-from monet_app.services.gate import Work
+from monet_app.services.gate import Ticket, Work
 from monet_app.services.wiring import Core
 from storage.errors import MemoryItemError
 from storage.models import MemoryItem, Message
@@ -77,15 +77,16 @@ def delete_memory(core: Core, item_id: int, delete_sources: bool = False) -> Don
     return Done(count, TALK)
 
 
-def delete_day(core: Core, day: str) -> Done[int]:
+def delete_day(core: Core, day: str, *, ticket: Ticket | None = None) -> Done[int]:
     """Delete a whole day everywhere; returns how many messages went."""
-    with core.gate.hold(Work.FORGET):
+    with core.gate.hold(Work.FORGET, ticket):
         return Done(forget.delete_day(core.db, day, core.clock.now()), TALK)
 
 
-def delete_message(core: Core, message_id: int) -> Done[int]:
+def delete_message(core: Core, message_id: int, *,
+                   ticket: Ticket | None = None) -> Done[int]:
     """Delete one message everywhere, with what was drawn from it."""
-    with core.gate.hold(Work.FORGET):
+    with core.gate.hold(Work.FORGET, ticket):
         return Done(forget.delete_messages(core.db, [message_id], core.clock.now()), TALK)
 
 

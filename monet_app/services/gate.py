@@ -94,9 +94,8 @@ class Ticket:
         self.left = False
 
     def leave(self) -> None:
-        if not self.left:
-            self.left = True
-            self.gate._leave(self.work)
+        """Give the place back; a second call does nothing (from any thread)."""
+        self.gate._leave(self)
 
     def __enter__(self) -> Ticket:
         return self
@@ -131,10 +130,12 @@ class Gate:
             self._running[work] += 1
             return Ticket(self, work)
 
-    def _leave(self, work: Work) -> None:
+    def _leave(self, ticket: Ticket) -> None:
         with self._changed:
-            self._running[work] -= 1
-            assert self._running[work] >= 0, work
+            if ticket.left:
+                return
+            ticket.left = True
+            self._running[ticket.work] -= 1
             self._changed.notify_all()
 
     @contextmanager

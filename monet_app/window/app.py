@@ -24,6 +24,7 @@ from monet_app.operations import memory
 from monet_app.operations import settings as settings_ops
 from monet_app.operations.changes import EVERYTHING, TALK, Changes, Done
 from monet_app.services.clock import SystemClock
+from monet_app.services.gate import Ticket, Work
 from monet_app.services.wiring import Core, ModelFactory, build_core, env_request_log, gateway_model
 from monet_app.window import dialogs
 from monet_app.window.backup_flow import BackupFlow
@@ -36,6 +37,7 @@ from monet_app.window.run import run_inline, run_op
 from monet_app.window.sending import SendFlow
 from monet_app.window.streaming import StreamPresenter
 from monet_app.window.words import Words
+from storage.errors import BusyError
 from ui.items import MemoryRow, SettingsValues
 from ui.look import ui_language
 from ui.main_window import MainWindow
@@ -74,7 +76,8 @@ class AppController(QObject):
         self.key = KeyFlow(w, lambda: self.core,
                            model_factory is gateway_model if needs_key is None else needs_key,
                            self._first_run, self)
-        self.backup_flow = BackupFlow(w, lambda: self.core, self.reopen, self)
+        self.backup_flow = BackupFlow(w, lambda: self.core, self.reopen, lambda: self._closed,
+                                      self)
         self.last_tab = ""
         self.sending = SendFlow(self, self)
         self._closed = False
@@ -87,7 +90,6 @@ class AppController(QObject):
             self.nav.ensure_thread()
         self.librarian.start(first_pass_soon=True)
         self.backups.start()
-        self.backup_flow.show_last()
         self._day_timer.start(DAY_CHECK_MS)
         days = self.nav.days()
         if demo and not days[0].count and len(days) > 1:
@@ -113,7 +115,8 @@ class AppController(QObject):
         w.incognito_today_toggled.connect(self.set_incognito_today)
         w.delete_day_requested.connect(self.delete_day)
         w.delete_message_requested.connect(
-            lambda message_id: self.run(partial(memory.delete_message, self.core, message_id)))
+            lambda message_id: self.run(Work.FORGET, lambda ticket: memory.delete_message(
+                self.core, message_id, ticket=ticket)))
         w.timeline_activated.connect(lambda _day, message_id: self.panes.open_message(message_id))
         w.search_requested.connect(self.search)
         w.message_activated.connect(self.panes.open_message)
@@ -148,18 +151,29 @@ class AppController(QObject):
             self.refresh(done.changes, keep_place=True)
         return done, problem
 
-    def run(self, op: Callable[[], Done[Any]], then: Callable[[], None] | None = None) -> None:
-        """Run an operation in the background; show what it changed, then go on."""
+    def run(self, work: Work, op: Callable[[Ticket], Done[Any]],
+            after: Callable[[], None] | None = None) -> None:
+        """Run an operation in the background under a ticket for ``work`` taken now, on the
+        GUI thread (so nothing the gate refuses can start before the worker does); then
+        ``after`` adjusts what is shown, and what the operation changed is read again."""
+        try:
+            ticket = self.core.gate.enter(work)
+        except BusyError as exc:
+            self.show_problem(self.words.busy(exc))
+            return
+
         def done(result: Done[Any]) -> None:
+            ticket.leave()
+            if after is not None:
+                after()
             self.refresh(result.changes)
-            if then is not None:
-                then()
 
         def failed(problem: str) -> None:
+            ticket.leave()
             self.show_problem(problem)
             self.refresh(TALK)
 
-        run_op(op, done, failed, self.words.problem)
+        run_op(lambda: op(ticket), done, failed, self.words.problem)
 
     def show_problem(self, problem: str) -> None:
         self.window.show_error(problem, can_retry=False)
@@ -181,11 +195,8 @@ class AppController(QObject):
             self.show_problem(problem)
 
     def delete_day(self, day: str) -> None:
-        def after() -> None:
-            self.nav.day_deleted(day)
-            self.refresh(TALK)
-
-        self.run(partial(memory.delete_day, self.core, day), then=after)
+        self.run(Work.FORGET, lambda ticket: memory.delete_day(self.core, day, ticket=ticket),
+                 after=lambda: self.nav.day_deleted(day))
 
     def promote(self, category: str, statement: str) -> str | None:
         done, problem = self.inline(partial(settings_ops.promote, self.core, category,
@@ -215,6 +226,8 @@ class AppController(QObject):
     def refresh(self, changes: Changes, keep_place: bool = False) -> None:
         """The one refresh: what ``changes`` names is read again (``Panes.refresh``)."""
         self.panes.refresh(changes, keep_place)
+        if changes.backups:
+            self.backup_flow.show_last()
 
     def _keep_geometry(self, saved: str) -> None:
         with contextlib.suppress(Exception):  # a size not kept is no reason to complain
@@ -245,7 +258,6 @@ class AppController(QObject):
         self.backups.start()
         self.window.set_tabs(list(self.core.settings.tabs), self.nav.tab)
         self.refresh(EVERYTHING)
-        self.backup_flow.show_last()
 
     def close(self) -> None:
         """Stop the timers and the librarian and close the database (once)."""

@@ -31,11 +31,13 @@ class BackupFlow(QObject):
     restored = Signal()  # the restore is over (done or not); the core was opened again
 
     def __init__(self, window: MainWindow, core: Callable[[], Core],
-                 reopen: Callable[[], None], parent: QObject | None = None) -> None:
+                 reopen: Callable[[], None], closed: Callable[[], bool],
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.window = window
         self.core = core
-        self.reopen = reopen  # close the core, build it again (same gate), refresh all
+        self.reopen = reopen  # build the core again (same gate), refresh all
+        self.closed = closed  # the window was closed while the restore waited
         self._words = Words(self)
 
     def show_last(self) -> None:
@@ -74,9 +76,12 @@ class BackupFlow(QObject):
                           lambda _exc: self._restore_now(Path(archive), ticket))
 
     def _restore_now(self, archive: Path, ticket: Ticket) -> None:
+        if self.closed():
+            ticket.leave()  # (closed while waiting: the core is closed, nothing restored)
+            return
         core = self.core()
-        core.close()  # nothing runs now: the gate held every other kind of work off
         try:
+            core.close()  # nothing runs now: the gate held every other kind of work off
             done, problem = run_inline(partial(
                 backups.restore, core.home, archive, core.clock.now(), force=True,
                 gate=core.gate, ticket=ticket), self._words.problem)

@@ -7,13 +7,12 @@ at a time, never during a restore); ``busy`` is only what the window shows."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import partial
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from monet_app.operations import backups
-from monet_app.operations.changes import Done
-from monet_app.services.backup import BackupResult
 from monet_app.services.gate import Work
 from monet_app.services.wiring import Core
 from monet_app.window.run import run_op
@@ -48,17 +47,22 @@ class BackupSchedule(QObject):
 
     def check(self) -> None:
         if self.due():
-            self.run_now(auto=True)
+            self.run_now()
 
-    def run_now(self, auto: bool = True) -> None:
-        if self.busy or self.core.gate.busy(Work.BACKUP, Work.RESTORE):
+    def run_now(self) -> None:
+        """The daily backup now (also MONET → Back up now), off the GUI thread."""
+        core = self.core
+        if self.busy or core.gate.busy(Work.BACKUP, Work.RESTORE):
             return
         self.busy = True
-        run_op(partial(backups.back_up, self.core, auto=auto), self._done, self._failed)
+        when = core.clock.now()
+        job = partial(backups.back_up, core.home, when, auto=True,
+                      keep=core.settings.backup_keep, gate=core.gate)
+        run_op(job, lambda _done: self._done(when), self._failed)
 
-    def _done(self, done: Done[BackupResult]) -> None:
+    def _done(self, when: datetime) -> None:
         self.busy = False
-        self.made.emit(self.core.clock.now())
+        self.made.emit(when)
 
     def _failed(self, problem: str) -> None:
         self.busy = False

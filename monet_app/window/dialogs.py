@@ -79,5 +79,5 @@ def open_demo(c: Host) -> None:
     except OSError as exc:
         c.window.show_error(describe(exc, c.words.bug()), can_retry=False)
         return
-    c.window.notify(QCoreApplication.translate("Host",
+    c.window.notify(QCoreApplication.translate("AppController",
                                                "Opening the demo in its own window…"))

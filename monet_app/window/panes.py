@@ -146,4 +146,4 @@ class Panes(QObject):
         nav = self.nav()
         if nav.sunset_model and nav.view_day < nav.today() and not self.window.read_only:
             nav.back_to_today()
-        self._side()
+        self.refresh(Changes(days=True, settings=True))  # (the incognito mark is today's)

@@ -9,7 +9,8 @@ deletion, settings change or restore can come in between (``operations.conversat
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
 
 from PySide6.QtCore import QObject
@@ -33,6 +34,19 @@ class SendFlow(QObject):
     def send(self, text: str) -> None:
         self._send_to(text, self.c.nav.send_tab)
 
+    @contextmanager
+    def _until_streaming(self, ticket: Ticket) -> Iterator[None]:
+        """The steps between entering the gate and the stream taking the ticket: a failure
+        there (a bug) leaves the ticket, so the window is never locked, and is said once;
+        the traceback goes to monet.log."""
+        try:
+            yield
+        except Exception as exc:  # noqa: BLE001 - said in a sentence, logged as a bug
+            if self._reply is not ticket:  # (once streaming, the reply's end leaves it)
+                ticket.leave()
+                self.c.window.set_busy(False)
+            self.c.show_problem(self.c.words.problem(exc))
+
     def _enter_reply(self) -> Ticket | None:
         """The gate's place for a send, or None (said) when something refuses it."""
         try:
@@ -47,25 +61,26 @@ class SendFlow(QObject):
         While editing, the edited exchange goes once the new message is safely stored."""
         if (ticket := self._enter_reply()) is None:
             return  # the composer keeps the text
-        if self.c.window.read_only or self.c.nav.read_only:
-            self.c.nav.back_to_today()  # typing always goes to today
-        done, problem = run_inline(partial(conversation.commit, self.c.core, text, tab,
-                                           ticket=ticket), self.c.words.problem)
-        if done is None:
-            ticket.leave()
-            self.c.window.show_error(problem or "", can_retry=False)
-            return  # the composer keeps the text
-        replaced, self._editing = self._editing, 0
-        self.c.window.set_editing(False)
-        self.c.window.clear_composer()
-        self.c.keep_draft("")
-        self.c.window.clear_error()
-        self.c.refresh(Changes(messages=True, days=True))
-        if replaced:
-            self._run_then_reply(partial(conversation.replace_exchange, self.c.core, replaced,
-                                         ticket=ticket), ticket, tab)
-            return
-        self._start_reply(tab, ticket)
+        with self._until_streaming(ticket):
+            if self.c.window.read_only or self.c.nav.read_only:
+                self.c.nav.back_to_today()  # typing always goes to today
+            done, problem = run_inline(partial(conversation.commit, self.c.core, text, tab,
+                                               ticket=ticket), self.c.words.problem)
+            if done is None:
+                ticket.leave()
+                self.c.window.show_error(problem or "", can_retry=False)
+                return  # the composer keeps the text
+            replaced, self._editing = self._editing, 0
+            self.c.window.set_editing(False)
+            self.c.window.clear_composer()
+            self.c.keep_draft("")
+            self.c.window.clear_error()
+            self.c.refresh(Changes(messages=True, days=True))
+            if replaced:
+                self._run_then_reply(partial(conversation.replace_exchange, self.c.core, replaced,
+                                             ticket=ticket), ticket, tab)
+                return
+            self._start_reply(tab, ticket)
 
     def _run_then_reply(self, op: Callable[[], Done[int]], ticket: Ticket, tab: str) -> None:
         def failed(problem: str) -> None:
@@ -74,22 +89,25 @@ class SendFlow(QObject):
             self.c.refresh(TALK)
 
         def done(result: Done[int]) -> None:
-            self.c.refresh(result.changes)
-            self._start_reply(tab, ticket)
+            with self._until_streaming(ticket):
+                self.c.refresh(result.changes)
+                self._start_reply(tab, ticket)
 
         run_op(op, done, failed, self.c.words.problem)
 
     def retry(self) -> None:
         if self.c.last_tab and (ticket := self._enter_reply()) is not None:
-            self.c.window.clear_error()
-            self._start_reply(self.c.last_tab, ticket)
+            with self._until_streaming(ticket):
+                self.c.window.clear_error()
+                self._start_reply(self.c.last_tab, ticket)
 
     def answer_waiting(self) -> None:
         """A key was stored: the message typed before it is answered now."""
         waiting = self.c.nav.latest_exchange()
         if waiting is not None and not waiting.reply_id and not self.c.stream.busy:
             if (ticket := self._enter_reply()) is not None:
-                self._start_reply(waiting.tab, ticket)
+                with self._until_streaming(ticket):
+                    self._start_reply(waiting.tab, ticket)
 
     def _start_reply(self, tab: str, ticket: Ticket) -> None:
         self.c.last_tab = tab
@@ -133,10 +151,11 @@ class SendFlow(QObject):
         if exchange is None or exchange.reply_id != reply_id:
             return
         if (ticket := self._enter_reply()) is not None:
-            self.c.window.clear_error()
-            self._run_then_reply(partial(conversation.regenerate, self.c.core,
-                                         list(exchange.answer_ids), ticket=ticket),
-                                 ticket, exchange.tab)
+            with self._until_streaming(ticket):
+                self.c.window.clear_error()
+                self._run_then_reply(partial(conversation.regenerate, self.c.core,
+                                             list(exchange.answer_ids), ticket=ticket),
+                                     ticket, exchange.tab)
 
     def continue_reply(self, reply_id: int) -> None:
         """An interrupted reply goes on: a short message in its tab, answered after it."""
