@@ -25,7 +25,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, create_engine
 
 from storage.errors import DatabaseError, DatabaseTooNewError
-from storage.files import process_lock
+from storage.files import InUse, process_lock
 
 DB_FILENAME = "monet.db"
 #: SQLite's default: the WAL is checkpointed by the commit that finds it over this many pages.
@@ -136,6 +136,17 @@ class Database:
             )
         else:
             self.engine = create_engine(f"sqlite:///{self.path}")
+        #: Held while this database is open, so a restore cannot replace the file under it
+        #: (``storage.files.InUse``); none for a folder that cannot be written.
+        self._in_use: InUse | None = None
+        if not self.read_only:
+            try:
+                self._in_use = InUse(self.home)
+            except (OSError, sqlite3.Error) as exc:
+                self.engine.dispose()
+                raise DatabaseError(
+                    f"MONET cannot open {self.home}: a restore into it did not end, or its "
+                    f"lock file cannot be used ({exc}). Try again in a moment.") from exc
         event.listen(self.engine, "connect", _pragmas(busy_timeout_ms, self.read_only))
         if migrate:
             self.migrate()
@@ -273,3 +284,6 @@ class Database:
 
     def close(self) -> None:
         self.engine.dispose()
+        if self._in_use is not None:
+            self._in_use.release()
+            self._in_use = None

@@ -27,6 +27,52 @@ def process_lock(home: Path, name: str) -> Iterator[None]:
         lock.close()  # ends the transaction, and with it the lock
 
 
+#: Held (shared) by every MONET process while it has a data folder's database open.
+IN_USE_FILE = ".in-use.lock"
+
+
+class InUse:
+    """A shared hold on a data folder while this process has its database open (a window,
+    ``monet librarian``, a replay, any command): a read transaction on the small lock
+    database ``.in-use.lock``, which any number of processes hold at once and SQLite
+    releases if a process dies. A restore asks for the folder alone (``sole_use``) and is
+    refused while any hold stands; a process opening the folder during a restore waits for
+    it to end. Works wherever SQLite does."""
+
+    def __init__(self, home: Path) -> None:
+        self._lock = sqlite3.connect(home / IN_USE_FILE, timeout=LOCK_WAIT_SECONDS,
+                                     isolation_level=None, check_same_thread=False)
+        try:
+            self._lock.execute("BEGIN")
+            self._lock.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except BaseException:
+            self._lock.close()
+            raise
+
+    def release(self) -> None:
+        self._lock.close()  # ends the read transaction, and with it the hold
+
+
+class FolderInUse(Exception):
+    """Another MONET (or this process's own open database) holds the folder."""
+
+
+@contextmanager
+def sole_use(home: Path) -> Iterator[None]:
+    """The data folder for this process alone, at once, or ``FolderInUse``: no MONET has
+    its database open, and none opens it until the body ends (openers wait)."""
+    home.mkdir(parents=True, exist_ok=True)
+    lock = sqlite3.connect(home / IN_USE_FILE, timeout=0, isolation_level=None)
+    try:
+        try:
+            lock.execute("BEGIN EXCLUSIVE")
+        except sqlite3.OperationalError as exc:
+            raise FolderInUse(str(exc)) from None
+        yield
+    finally:
+        lock.close()
+
+
 def read_text(path: Path) -> str:
     try:
         return path.read_text("utf-8")

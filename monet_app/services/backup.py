@@ -32,7 +32,7 @@ from pathlib import Path
 from monet_app.services.version import monet_version
 from storage.database import DB_FILENAME
 from storage.errors import BackupError
-from storage.files import process_lock
+from storage.files import FolderInUse, process_lock, sole_use
 
 #: The files beside the database that a backup carries (Claude reads both).
 TEXT_FILES = ("system_prompt_core.txt", "context_summary.txt")
@@ -212,8 +212,12 @@ def _bring_to_this_schema(folder: Path) -> None:
 
 
 def restore(archive: Path, home: Path, now: datetime, force: bool = False) -> RestoreResult:
-    """Restore ``archive`` into ``home``. Close MONET on that home first (the window's own
-    Restore does so). What is replaced is kept as ``<name>.replaced-<when>``."""
+    """Restore ``archive`` into ``home``. Refused while any MONET has the home's database
+    open (a window, ``monet librarian``, a replay: ``storage.files.InUse``): the file is
+    never pulled from under a running MONET. The window's own Restore lets go of its
+    database first. What is replaced is kept as ``<name>.replaced-<when>`` (never
+    overwritten: two restores in one second keep two copies); a damaged database is kept
+    as its raw files."""
     if not archive.is_file():
         raise BackupError(f"{archive} does not exist or is not a file.")
     database = home / DB_FILENAME
@@ -222,30 +226,64 @@ def restore(archive: Path, home: Path, now: datetime, force: bool = False) -> Re
             f"{home} already holds a MONET database; nothing was changed. Add --force to "
             "replace it (the current one is kept beside it as a dated copy).")
     home.mkdir(parents=True, exist_ok=True)
-    stamp = now.strftime("%Y%m%d-%H%M%S")
     with tempfile.TemporaryDirectory(dir=home, prefix=".monet-restore-") as tmp:
         extracted = Path(tmp)
         _read_archive(archive, extracted)
         _bring_to_this_schema(extracted)
-        replaced: list[Path] = []
-        with process_lock(home, "migrating"):  # no MONET opens the home meanwhile
-            if database.exists():
-                kept = home / f"{DB_FILENAME}.replaced-{stamp}"
-                _copy_database(database, kept)  # WAL contents included
-                replaced.append(kept)
-                for suffix in ("-wal", "-shm"):
-                    (home / (DB_FILENAME + suffix)).unlink(missing_ok=True)
-            for name in TEXT_FILES:
-                current = home / name
-                if current.exists() and (extracted / name).exists():
-                    kept = home / f"{name}.replaced-{stamp}"
-                    os.replace(current, kept)
-                    replaced.append(kept)
-                if (extracted / name).exists():
-                    os.replace(extracted / name, current)
-            os.replace(extracted / DB_FILENAME, database)
+        with process_lock(home, "restoring"):  # two restores take turns
+            try:
+                with sole_use(home):  # no MONET has it open, none opens it meanwhile
+                    replaced = _swap_in(extracted, home, _free_stamp(home, now))
+            except FolderInUse:
+                raise BackupError(
+                    f"MONET is using {home} right now (a window, monet librarian or a "
+                    "replay); nothing was changed. Close it and restore again, or restore "
+                    "from the window's MONET menu, which lets go of the database first."
+                ) from None
         verdict, revision, messages = _integrity(database)
         if verdict != "ok":
             raise BackupError(f"The restored database failed SQLite's integrity check "
                               f"({verdict}); the replaced one is kept as {replaced[:1]}.")
     return RestoreResult(home, messages, revision, tuple(replaced))
+
+
+def _free_stamp(home: Path, now: datetime) -> str:
+    """The suffix of this restore's kept copies, unused so far (a second restore in the
+    same second gets ``-2``)."""
+    base = now.strftime("%Y%m%d-%H%M%S")
+    stamp, n = base, 1
+    while any(home.glob(f"*.replaced-{stamp}*")):
+        n += 1
+        stamp = f"{base}-{n}"
+    return stamp
+
+
+def _swap_in(extracted: Path, home: Path, stamp: str) -> list[Path]:
+    """Keep what is there, then put the extracted files in its place."""
+    database = home / DB_FILENAME
+    replaced: list[Path] = []
+    with process_lock(home, "migrating"):  # no MONET opens the home meanwhile
+        if database.exists():
+            kept = home / f"{DB_FILENAME}.replaced-{stamp}"
+            try:
+                _copy_database(database, kept)  # WAL contents included
+            except sqlite3.DatabaseError:  # damaged (the usual reason to restore): as is
+                kept.unlink(missing_ok=True)
+                shutil.copyfile(database, kept)
+                for suffix in ("-wal", "-shm"):
+                    if (home / (DB_FILENAME + suffix)).exists():
+                        shutil.copyfile(home / (DB_FILENAME + suffix),
+                                        home / f"{kept.name}{suffix}")
+            replaced.append(kept)
+            for suffix in ("-wal", "-shm"):
+                (home / (DB_FILENAME + suffix)).unlink(missing_ok=True)
+        for name in TEXT_FILES:
+            current = home / name
+            if current.exists() and (extracted / name).exists():
+                kept = home / f"{name}.replaced-{stamp}"
+                os.replace(current, kept)
+                replaced.append(kept)
+            if (extracted / name).exists():
+                os.replace(extracted / name, current)
+        os.replace(extracted / DB_FILENAME, database)
+    return replaced

@@ -1,0 +1,137 @@
+"""The fault matrix, restores (issue: nothing lost on restore): each fault injected from
+outside, in other processes where the issue met it."""
+
+from __future__ import annotations
+
+import signal
+import sqlite3
+import subprocess
+import time
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from monet_app.services import backup
+from storage import Database
+from tests.helpers import monet_command, monet_env, run_monet
+
+TRACE = Path(__file__).parent / "data" / "traces" / "synthetic-actions.jsonl"
+
+
+def _messages(home: Path) -> int:
+    """How many messages the home holds (0 while it is being made)."""
+    db = sqlite3.connect(f"file:{home / 'monet.db'}?mode=ro", uri=True)
+    try:
+        return int(db.execute("SELECT count(*) FROM message").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0  # no table yet
+    finally:
+        db.close()
+
+
+@pytest.mark.slow
+def test_restore_refuses_while_a_monet_process_has_the_home_open(tmp_path: Path) -> None:
+    """A librarian process (as the window would) holds the home: ``monet restore --force``
+    must not swap the file under it. It used to delete -wal/-shm and replace monet.db; the
+    running process then wrote to a deleted file and what it stored was lost."""
+    home = tmp_path / "home"
+    assert run_monet("replay", TRACE, "--librarian", "off", home=home).returncode == 0
+    archive = tmp_path / "b.zip"
+    assert run_monet("backup", "--out", archive, home=home).returncode == 0
+    before = _messages(home)
+    librarian = subprocess.Popen(
+        monet_command("librarian", "--watch", "--interval", "0.3", "--offline", "--home", home),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=monet_env(without=("ANTHROPIC_API_KEY",)))
+    try:
+        assert librarian.stdout is not None
+        assert librarian.stdout.readline().startswith("librarian:")  # it has the home open
+        refused = run_monet("restore", archive, "--force", home=home)
+        assert refused.returncode == 2, refused.stderr
+        assert "using" in refused.stderr and "nothing was changed" in refused.stderr
+        assert not list(home.glob("monet.db.replaced-*"))
+        assert _messages(home) == before
+    finally:
+        librarian.terminate()
+        librarian.communicate(timeout=30)
+    done = run_monet("restore", archive, "--force", home=home)  # closed: it goes through
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.slow
+def test_restore_refuses_while_a_replay_writes_and_the_replay_loses_nothing(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    source = tmp_path / "source"
+    assert run_monet("replay", TRACE, "--librarian", "off", home=source).returncode == 0
+    archive = tmp_path / "b.zip"
+    assert run_monet("backup", "--out", archive, home=source).returncode == 0
+    replay = subprocess.Popen(monet_command("replay", TRACE, "--home", home),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env=monet_env(without=("ANTHROPIC_API_KEY",)))
+    try:
+        deadline = time.monotonic() + 60
+        while not (home / "monet.db").exists() or _messages(home) < 5:
+            assert replay.poll() is None, "the replay ended before the restore was tried"
+            assert time.monotonic() < deadline
+            time.sleep(0.005)
+        replay.send_signal(signal.SIGSTOP)  # held mid-way (a replay takes about a second)
+        try:
+            refused = run_monet("restore", archive, "--force", home=home)
+        finally:
+            replay.send_signal(signal.SIGCONT)
+        assert refused.returncode == 2, refused.stderr
+    finally:
+        _out, err = replay.communicate(timeout=120)
+    assert replay.returncode == 0, err
+    assert _messages(home) == _messages(source)  # every turn of the trace is stored
+
+
+def _home_with_core_prompt(home: Path, text: str) -> None:
+    Database(home).close()
+    (home / "system_prompt_core.txt").write_text(text, "utf-8")
+
+
+def test_two_restores_in_one_second_keep_two_copies(tmp_path: Path) -> None:
+    """Both restores say what they kept: both kept copies must exist, whole. (The second
+    overwrote the first's ``.replaced-<seconds>``: the original was lost.)"""
+    source = tmp_path / "source"
+    _home_with_core_prompt(source, "# from the backup\n")
+    made = backup.make_backup(source, datetime.now().astimezone(), out=tmp_path / "b.zip")
+    home = tmp_path / "home"
+    _home_with_core_prompt(home, "# written by hand, the original\n")
+    original = (home / "monet.db").read_bytes()
+    now = datetime(2026, 3, 2, 9, 0, 0).astimezone()
+    first = backup.restore(made.path, home, now, force=True)
+    second = backup.restore(made.path, home, now, force=True)
+    kept = sorted(p.name for p in (*first.replaced, *second.replaced))
+    assert len(set(kept)) == 4, kept
+    assert (home / "system_prompt_core.txt.replaced-20260302-090000").read_text("utf-8") == \
+        "# written by hand, the original\n"
+    copy = sqlite3.connect(home / "monet.db.replaced-20260302-090000")
+    try:
+        assert copy.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    finally:
+        copy.close()
+    assert len(original) > 0
+
+
+@pytest.mark.slow
+def test_restore_over_a_damaged_database_keeps_the_damaged_one(tmp_path: Path) -> None:
+    """The usual reason to restore: ``--force`` over a damaged database used to end in
+    'unexpected error' with an empty ``.replaced``."""
+    source = tmp_path / "source"
+    _home_with_core_prompt(source, "# ok\n")
+    archive = backup.make_backup(source, datetime.now().astimezone(),
+                                 out=tmp_path / "b.zip").path
+    home = tmp_path / "home"
+    home.mkdir()
+    damaged = b"SQLite format 3\x00" + bytes(range(256)) * 64
+    (home / "monet.db").write_bytes(damaged)
+    done = run_monet("restore", archive, "--force", home=home)
+    assert done.returncode == 0, done.stderr
+    kept = list(home.glob("monet.db.replaced-*"))
+    assert [p.read_bytes() for p in kept] == [damaged]
+    assert run_monet("search", "x", home=home).returncode == 0  # the restored one opens
