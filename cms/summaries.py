@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
 
+from cms.records import instruction_like
 from storage.models import MessageRole
 
 
@@ -148,9 +149,14 @@ class OfflineSummarizer:
 
     def summarize(self, turns: Sequence[Turn]) -> str:
         talk = [turn for turn in turns if turn.role != MessageRole.TOOL]
+        # a sentence addressed to the assistant (a request, an instruction from a pasted
+        # page) does not stand for the talk when another can (cms/records.py)
         candidates = [s for turn in talk if turn.role == MessageRole.USER
-                      for s in _sentences(turn.text)]
+                      for s in _sentences(turn.text) if not instruction_like(s)]
         if not candidates:  # (only then are Claude's sentences split)
+            candidates = [s for turn in talk for s in _sentences(turn.text)
+                          if not instruction_like(s)]
+        if not candidates:
             candidates = [s for turn in talk for s in _sentences(turn.text)]
         if len(candidates) <= 1:  # nothing to rank: the words' weights are not needed
             return _trim(candidates[0], self.max_chars) if candidates else "（内容なし）"

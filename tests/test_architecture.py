@@ -113,7 +113,7 @@ def test_no_import_circle_among_the_projects_modules() -> None:
 #: ``monet_app``: services < operations < mixing < window < demo < cli.
 RANKS = [
     ("storage",),
-    ("cms.clock", "cms.tokens", "cms.settings", "cms.summaries", "cms"),
+    ("cms.clock", "cms.tokens", "cms.settings", "cms.records", "cms.summaries", "cms"),
     ("cms.model",),
     ("cms.context",),
     ("cms.memory",),

@@ -10,9 +10,9 @@ import pytest
 
 from cms.clock import day_of, parse_ts
 from cms.context import context_block
-from cms.context.notes import instruction_like
 from cms.context.prompt import system_parts
 from cms.context.timeline import PENDING_MARKER
+from cms.records import instruction_like
 from cms.settings import Settings
 from cms.tokens import TiktokenEstimator
 from monet_app.cli.export import export_records

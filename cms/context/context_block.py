@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 
-from cms.context.notes import Note, instruction_like
+from cms.context.notes import Note
+from cms.records import LEFT_OUT, as_record, instruction_like
 from cms.tokens import TokenEstimator
 from storage.models import MemoryKind, MemoryStatus
 
@@ -64,7 +65,7 @@ def tokens(text: str, cost: Callable[[str], int]) -> int:
 
 def memory_line(item: Note) -> str:
     flag = "（矛盾あり・本人に確認）" if item.status == MemoryStatus.CONTESTED else ""
-    return f"- {item.fact}{flag}（{item.created_ts[:10]}）"
+    return f"- {as_record(item.fact)}{flag}（{item.created_ts[:10]}）"
 
 
 def _priority(item: Note) -> tuple[int, int]:
@@ -73,16 +74,25 @@ def _priority(item: Note) -> tuple[int, int]:
     return (0 if urgent else 1, -item.id)
 
 
+#: The day and tabs a summary line of the context summary starts with (kept as they are).
+_LINE_HEAD = re.compile(r"^(\d{4}-\d{2}(?:-\d{2})?(?:[〜~ –\d:-]*)?\s*(?:\[[^\]\n]{0,60}\])?\s*)")
+
+
 @lru_cache(maxsize=4096)
 def clean_line(line: str) -> str:
-    """A summary line without the sentences that read like instructions to the assistant."""
+    """A summary line as a record: its day and tabs, then its text without the sentences
+    that read like instructions to the assistant (``as_record``); "" if none is left."""
     text = line.strip()
     bullet = text.startswith("- ")
     body = text[2:] if bullet else text
-    kept = [s.strip() for s in _SENTENCE.split(body) if s.strip() and not instruction_like(s)]
-    if not kept:
+    if body.startswith("#"):
+        return ""  # (a heading of the summary itself)
+    head = _LINE_HEAD.match(body)
+    prefix = head.group(1) if head else ""
+    record = as_record(body[len(prefix):])
+    if not record or record == LEFT_OUT:
         return ""
-    return ("- " if bullet else "") + " ".join(kept)
+    return ("- " if bullet else "") + prefix + record
 
 
 def summary_lines(text: str) -> list[str]:
@@ -94,7 +104,8 @@ def render(items: Sequence[Note], summary: Summary | None,
            estimator: TokenEstimator, budget: int) -> str:
     """The block as Claude reads it, or "" when there is nothing to say."""
     # an item admitted under older, looser rules never reaches the prompt as an instruction
-    chosen = sorted((i for i in items if not instruction_like(i.fact)), key=_priority)
+    chosen = sorted((i for i in items if as_record(i.fact) and not instruction_like(i.fact)
+                     and LEFT_OUT not in as_record(i.fact)), key=_priority)
     memories = [memory_line(item) for item in chosen]
     recent = summary_lines(summary.text) if summary is not None else []
     if not memories and not recent:

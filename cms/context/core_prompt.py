@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cms.records import instruction_like
 from storage.errors import PromotionError
 from storage.files import process_lock, read_text, write_text_atomic
 
@@ -41,6 +42,10 @@ def _sections(text: str) -> dict[str, list[str]]:
     return sections
 
 
+#: Every request carries the promoted statements: each is one short sentence.
+MAX_STATEMENT_CHARS = 300
+
+
 def promote(home: Path, category: str, statement: str) -> str:
     """Append ``statement`` under ``category``. Returns the heading it went under."""
     if category not in CATEGORIES:
@@ -50,6 +55,16 @@ def promote(home: Path, category: str, statement: str) -> str:
     statement = " ".join(statement.split())
     if not statement:
         raise PromotionError("The statement is empty; nothing was promoted.")
+    if len(statement) > MAX_STATEMENT_CHARS:
+        raise PromotionError(
+            f"A promoted statement is one short sentence (at most {MAX_STATEMENT_CHARS} "
+            f"characters; this one has {len(statement):,}): every request carries it. "
+            "Nothing was promoted.")
+    if instruction_like(statement):
+        raise PromotionError(
+            "A promoted statement says something about you (a value, a decision, a fact), "
+            "not an instruction to Claude: say it as, for example, \"I prefer short "
+            "answers.\" Nothing was promoted.")
     path = core_path(home)
     with process_lock(home, "core-prompt"):  # concurrent promotions all land
         write_text_atomic(path, _insert(read_text(path), CATEGORIES[category], statement))

@@ -1,17 +1,15 @@
-"""What the context reads of what is remembered, and the test every note passes.
+"""What the context reads of what is remembered.
 
 The memory items themselves are written by the rules of ``cms/memory/rules.py``; the
 context block (``cms/context/context_block.py``) reads them here as plain values at a
-rebuild, and leaves out any sentence that reads as an instruction to the assistant,
-whoever wrote it (the rules refuse such a memory with the same test).
+rebuild. The test every note and summary passes on its way to a system block is
+``cms/records.py``.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import lru_cache
 
 from sqlalchemy import String, bindparam, type_coerce
 from sqlalchemy import select as sa_select
@@ -22,29 +20,6 @@ from storage.models import MemoryItem, MemoryStatus
 
 #: The statuses Claude reads: active, and contested (shown as a contradiction).
 SHOWN = (MemoryStatus.ACTIVE, MemoryStatus.CONTESTED)
-
-#: What is addressed to the assistant rather than said about the person: instructions,
-#: role-play set-ups, requests. Never a memory, even when "remember" is in it.
-_INSTRUCTION = re.compile(
-    r"(ignore (?:all |any )?(?:previous |prior )?instructions|\bact as\b|\bpretend\b|"
-    r"\brole-?play\b|\bas an? (?:expert|assistant|ai)\b|\byou are (?:a|an|my)\b|"
-    r"^(?:please )?(?:write|give|tell|show|explain|list|create|generate|translate|summari[sz]e|"
-    r"help|make|find|recommend|suggest|remember to|always|never|don't|do not|answer|reply|"
-    r"respond|speak|stop|keep|be)\b|^(?:can|could|would|will) you\b|\bfrom now on\b|"
-    r"\b(?:answer|reply|respond|write|speak) (?:only |always )?in\b|"
-    r"以降は|これからは|答えて|返事して|話して|"
-    r"してください|して下さい|教えて|書いて|作って|なりきって|として振る舞|指示を無視)",
-    re.IGNORECASE,
-)
-
-
-@lru_cache(maxsize=8192)
-def instruction_like(text: str) -> bool:
-    """Does this read as something addressed to the assistant (an instruction, a role-play
-    set-up, a request) rather than something said about the person? (Remembered: every
-    rebuild asks again for each memory and summary sentence.)"""
-    return bool(_INSTRUCTION.search(text.strip()))
-
 
 @dataclass(frozen=True, slots=True)
 class Note:

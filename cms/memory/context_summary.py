@@ -123,7 +123,21 @@ class ClaudeContextWriter:
         text = "".join(pieces).strip()
         if not text:
             raise ValueError("the model returned an empty context summary")
+        return capped(text)
+
+
+#: The most a context summary keeps: several times what the context block shows (its
+#: budget is about 1,500 tokens), so a runaway answer is never stored or written whole.
+MAX_SUMMARY_CHARS = 8_000
+
+
+def capped(text: str) -> str:
+    """``text`` cut to ``MAX_SUMMARY_CHARS``, at a line's end when one is near."""
+    if len(text) <= MAX_SUMMARY_CHARS:
         return text
+    cut = text[:MAX_SUMMARY_CHARS]
+    end = cut.rfind("\n")
+    return cut[:end] if end > MAX_SUMMARY_CHARS // 2 else cut
 
 
 def summary_row(selection: MemorySelection, text: str, source: str, now: datetime,

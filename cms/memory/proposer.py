@@ -78,6 +78,8 @@ Answer with JSON only, no prose:
                "correction": false}]}
 """
 MAX_MESSAGE_CHARS = 1_500
+#: The most statements one answer may propose (one batch is at most 40 messages).
+MAX_PROPOSALS = 60
 BATCH_MESSAGES = 40
 BATCH_CHARS = 20_000
 MAX_KNOWN = 60
@@ -158,7 +160,9 @@ def parse_proposals(text: str, batch_ids: set[int]) -> list[rules.Candidate]:
     data: Any = json.loads(match.group(0))
     entries = data.get("memories", []) if isinstance(data, dict) else []
     candidates = []
-    for entry in entries if isinstance(entries, list) else []:
+    # one batch of messages never holds more than a few dozen facts: an answer with more
+    # is cut (a runaway or hostile model cannot flood the memory)
+    for entry in entries[:MAX_PROPOSALS] if isinstance(entries, list) else []:
         if not isinstance(entry, dict):
             continue
         statement = " ".join(str(entry.get("statement", "")).split())
@@ -167,7 +171,7 @@ def parse_proposals(text: str, batch_ids: set[int]) -> list[rules.Candidate]:
         except ValueError:
             kind = MemoryKind.FACT
         raw_ids = entry.get("source_ids", [])
-        ids = tuple(int(i) for i in raw_ids if isinstance(i, int) and i in batch_ids) \
+        ids = tuple(i for i in raw_ids if type(i) is int and i in batch_ids) \
             if isinstance(raw_ids, list) else ()
         topic = str(entry.get("topic", "")).strip()
         if not statement or not ids or not topic:

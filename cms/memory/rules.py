@@ -26,7 +26,8 @@ from itertools import pairwise
 
 from sqlmodel import Session, col, select
 
-from cms.context.notes import SHOWN, instruction_like
+from cms.context.notes import SHOWN
+from cms.records import instruction_like
 from storage import queries
 from storage.errors import MemoryItemError
 from storage.models import MemoryItem, MemoryKind, MemoryStatus, Message, MessageRole

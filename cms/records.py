@@ -1,0 +1,217 @@
+"""Text that reaches a system block is a record, never an instruction (docs/design.md).
+
+Summaries, memories and the daily context summary come from the person's messages, from a
+pasted page or e-mail inside them, and from models (the librarian's). Whoever wrote them,
+Claude must read them as data about the person. ``instruction_like`` tells a sentence
+addressed to the assistant from one said about the person; ``as_record`` turns any such
+text into one line of record, the sentences that read as instructions left out. The
+memory rules refuse an instruction-like memory with the same test, and the offline
+summarizer does not pick such a sentence when another one can stand for the talk.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+#: What is addressed to the assistant rather than said about the person: instructions,
+#: role-play set-ups, requests, attempts to steer it or to send data away. Never a memory,
+#: even when "remember" is in it, and never a sentence of a system block (``as_record``).
+#: Built from the grammar of such text, not from a list of known attacks:
+#:
+#: - the imperative: a sentence that opens with a verb in its plain form (after an
+#:   optional "please", "kindly", a vocative or a label), or with never/always/don't;
+#: - speech to the assistant: "you are/must/should/will…", "whenever you…", "as an AI",
+#:   "the assistant/AI must…", and conditionals that tell it what to do ("if the user
+#:   asks…, reply…");
+#: - cancelling or outranking its rules ("ignore/void/override … instructions/rules"),
+#:   asking for its hidden prompt, labels that pose as the system;
+#: - sending data away: a URL, an e-mail address or a phone number with a verb of sending;
+#: - in Japanese, the order and request endings (しろ, せよ, なさい, るな, ように, されたい,
+#:   ものとする…; weaker ones such as こと, て, べき only with talk of the assistant or its
+#:   rules), the assistant or its rules as the subject of a change, and role-play set-ups.
+#:
+#: Mere talk about rules, settings, modes or instructions ("asked for instructions on
+#: assembling a shelf") is a record, not an instruction.
+_VERBS = (
+    "write|give|tell|show|explain|list|create|generate|translate|summari[sz]e|help|make|"
+    "find|recommend|suggest|answer|reply|respond|speak|say|stop|start|begin|keep|be|"
+    "become|act|pretend|ignore|disregard|forget|override|overrule|bypass|skip|drop|"
+    "discard|abandon|cease|quit|reset|clear|erase|wipe|delete|remove|reveal|disclose|"
+    "expose|leak|print|output|display|repeat|paste|copy|send|email|e-mail|mail|forward|"
+    "post|upload|transmit|transfer|share|submit|export|report|notify|contact|call|text|"
+    "sms|message|dm|visit|open|click|download|install|run|execute|enable|disable|"
+    "activate|deactivate|switch|enter|change|set|update|modify|replace|insert|append|add|"
+    "include|use|treat|consider|assume|adopt|obey|follow|comply|do|don't|never|always|"
+    "ensure|make sure|remember to|note that you|pay|refuse|deny|allow|permit|grant|insult|"
+    "mention|promote|advertise|praise|end|finish|close|sign|ask|collect|gather|store|"
+    "save|hide|conceal|withhold|lie|mislead|claim|state|pretend|role-?play|imagine|"
+    "respond|prioriti[sz]e|defer|trust|believe|accept|insist|address|call me|refer"
+)
+_LEAD = (r"(?:\s*(?:\[[^\]]{0,30}\]|【[^】]{0,20}】|<[^>]{0,30}>|#+|[a-z][a-z ]{0,30}:|"
+         r"\d+[).]|[^\s,]{1,20},|(?:from now on|from this point(?: on| forward)?|going "
+         r"forward|henceforth|starting (?:now|today)|in (?:the )?future),?)\s*)*"
+         r"(?:please\s+|kindly\s+|now\s+|also\s+|then\s+)?")
+_IMPERATIVE = re.compile(rf"^{_LEAD}(?:{_VERBS})\b(?!-)", re.IGNORECASE)
+#: Verbs whose past is their plain form: "Set their laptop to dark mode" is a record.
+_PAST_AS_PLAIN = re.compile(
+    rf"^{_LEAD}(?:set|put|cut|read|let|hit|quit|shut|spread|cost|hurt|cast|upset|bet)\s+"
+    r"(?:their|his|her|its|our|up|off|out|aside|together)\b", re.IGNORECASE)
+_ADDRESSED = re.compile(
+    rf"\byou (?:{_VERBS})\b|"
+    r"\byou (?:are|were|will|must|should|shall|need|have to|may not|can no longer|no "
+    r"longer|are to|'re|'ll)\b|\b(?:whenever|when|before|after|each time|every time) you\b"
+    r"|\byour (?:task|job|role|instructions|rules|prompt|programming|configuration|"
+    r"settings|guidelines|system|replies|answers|responses)\b|\byour (?:real|true|actual|"
+    r"new|only|hidden|original) (?:task|job|role|instructions|rules|prompt|orders)\b|"
+    r"\bas an? (?:expert|"
+    r"assistant|ai|language model)\b|^(?:can|could|would|will) you\b|\b(?:the |this |"
+    r"our )?(?:assistant|ai|model|chatbot|claude|chatgpt|bot)(?:,| must| should| shall|"
+    r" will| is (?:now|to|expected|required|allowed|not allowed)| has to| may| needs to|"
+    r"'s (?:real|new|true|actual) (?:rules|instructions|task))",
+    re.IGNORECASE,
+)
+_CONDITIONAL = re.compile(
+    r"\b(?:if|when|whenever|once|should) (?:the )?(?:user|person|they|he|she|someone|"
+    r"anyone|asked)\b[^.]{0,80}?[,;:]?\s+(?:then\s+)?(?:reply|respond|answer|say|tell|ask|"
+    r"send|include|append|insert|give|return|recommend|write|add|share|output|print|link|"
+    r"remind|state|claim|insist|suggest|direct|redirect|point|refer|warn)\b",
+    re.IGNORECASE,
+)
+_CANCEL = re.compile(
+    r"\b(?:ignore|disregard|forget|override|overrule|bypass|void|cancel|revoke|abolish|"
+    r"scrap|supersede|replace|pay no attention to|no longer (?:apply|applies|valid|in "
+    r"effect)|are (?:void|cancelled|revoked|suspended|lifted))\b(?:\W+\w+){0,6}?\W+"
+    r"(?:instructions?|guidance|guidelines|rules|directions|directives|prompt|programming|"
+    r"context|above|earlier|previous|prior|safety|restrictions|limits|filters|policies)\b"
+    r"|\b(?:instructions?|guidance|guidelines|rules|directions|directives|restrictions|"
+    r"policies|prompt)\b(?:\W+\w+){0,4}?\W+(?:(?:are|is) (?:void|cancelled|canceled|"
+    r"revoked|suspended|lifted|replaced|obsolete|outdated)|(?:are |is |do |does )?no longer)\b"
+    r"|\b(?:hidden|secret|internal|system|original|initial) (?:prompt|instructions|"
+    r"configuration|message|rules|notes)\b|\bjailbreak\b"
+    r"|^(?:system|admin|administrator|developer|assistant|ai|override|instructions?|"
+    r"prompt|note to (?:the )?(?:ai|assistant|model|claude))\b[\w ]{0,20}:"
+    r"|\b(?:notes?|instructions|message|p\.?s\.?) (?:for|to) (?:the )?(?:ai|assistant|"
+    r"model|claude|bot)\b"
+    r"|\b(?:outrank|supersede|override|overrule|take precedence over|replace|trump)s?\b"
+    r"(?:\W+\w+){0,5}?\W+(?:developer|system|original|other|previous|prior|earlier|"
+    r"existing|default|safety)\b"
+    r"|\b(?:is|are) to be (?:obeyed|followed|executed|trusted|treated)\b"
+    r"|\bwithout (?:question|checking|asking|hesitation|confirmation)\b"
+    r"|[\"']?role[\"']?\s*[:=]\s*[\"']?system\b|\b(?:persona|tone|priority|mode)\s*[:=]"
+    r"|\b(?:would|might) (?:be best|be better|be good|help) if you\b"
+    r"|\b(?:every|each|all) (?:reply|replies|answer|answers|response|responses)\b",
+    re.IGNORECASE,
+)
+_DESTINATION = re.compile(
+    r"(?:https?://|www\.|\b[\w.+-]+@[\w-]+\.[\w.]+|(?<![\w-])\+\d[\d\- ]{7,}\d|"
+    r"(?<![\d-])\d{2,4}-\d{3,4}-\d{4}(?![\d-])|@\w{3,})",
+    re.IGNORECASE)
+_SEND_VERB = re.compile(
+    r"\b(?:send|email|e-mail|mail|forward|post|upload|transmit|transfer|share|submit|"
+    r"export|leak|text|sms|message|dm|link to|visit|append|include|insert|paste)\b|"
+    r"送信|送って|送れ|送る|送り|転送|アップロード|共有|投稿|貼|載せ|添え|SMS|ショートメール",
+    re.IGNORECASE)
+#: An aside at the end of a sentence, left out when its ending is read.
+_TRAILING_ASIDE = re.compile(r"[（(][^（）()]{0,60}[）)][。！!]*$")
+#: Japanese endings that give an order whatever else the sentence holds.
+_JA_ORDER = re.compile(
+    r"(?:しろ|せよ|なさい|るな|べし|されたい|ものとする|ように|ておいて|でおいて|ないで|"
+    r"ないでね|てね|でね|てよ|でよ|てくれ|でくれ|ください|下さい|いただきたい|いただけますか|"
+    r"いただけませんか|もらえますか|もらえませんか|くれますか|くれませんか|願います|"
+    r"お願いします|お願い申し上げます|ましょう|しよう|されたし|ちゃって|といて|"
+    r"とけ|てあげて|禁止とする|ものとする|ですよう|幸いです|助かります|方向で)[。！!？?」』]*$"
+)
+#: Weaker ones (a plain て, こと, べき…): an order when the assistant, its rules or its
+#: output are what the sentence is about (「趣味は走ること。」 is a record).
+_JA_SOFT = re.compile(r"(?:て|で|こと|べき|べきだ|べきである|です|ます|ません|された|"
+                      r"になった|になりました|だ)[。！!」』]*$")
+_JA_ABOUT = re.compile(
+    r"アシスタント|ＡＩ|AI|Claude|あなた|君は|お前|回答|返答|返信|応答|出力|プロンプト|"
+    r"システム|設定|ルール|規則|制限|制約|ガイドライン|方針|指示|命令|指令|モード|このメモ"
+)
+#: The assistant or its rules as the subject of a change, whatever the ending.
+_JA_STEER = re.compile(
+    r"(?:命令|指示|指令|ルール|規則|設定|方針|制限|制約|ガイドライン|プロンプト)"
+    r"[^。]{0,16}?(?:無視|忘れ|取り消|取消|破棄|無効|解除|上書き|従|廃止|撤廃|優先|開示|"
+    r"公開|全文|変更され|変わ|になりました)"
+    r"|(?:アシスタント|ＡＩ|AI|あなた)(?:は|が)[^。]{0,30}?(?:今後|これから|以降|以後|"
+    r"常に|必ず|毎回|絶対|べき|必要がありません|ことになって|設定になり)"
+    r"|(?:アシスタント|ＡＩ|AI|あなた)の(?:本当の|真の|新しい|隠れた|秘密の)"
+    r"|(?:アシスタント|ＡＩ|AI|モデル|あなた)(?:の|への|に)(?:人格|口調|性格|申し送り|"
+    r"キャラ|役割|語尾|返答|回答|応答)"
+    r"|(?:応答|回答|返答|返信)(?:言語|の言語)?(?:は|を)[^。]{0,20}?(?:固定|限定|変更|統一)"
+    r"|ロールプレイ|なりきって|として振る舞|演じて|^あなたは|あなたの(?:設定|ルール|指示|"
+    r"プロンプト|システム|本当の)"
+)
+#: Steering that a report of the person's own words may also hold: checked after the
+#: report guard below (「ダークモードに切り替えたと話した」 is a record).
+_JA_STEER_WEAK = re.compile(
+    r"(?:モード|制限)[^。]{0,10}?(?:切り替え|解除|完了|開始|オン|無効)"
+    r"|聞き出|収集し|送付|漏らし|晒"
+    r"|ユーザー(?:に|には|へ)[^。]{0,12}?(?:伝え|案内|説明|誘導|勧め|言|答え|返)"
+    r"|ユーザーのことを"
+)
+#: A request reported, not made: 「…を書いてほしいと頼んだ」, 「…してと言われた」.
+_JA_REPORTED = re.compile(r"(?:と|って)(?:頼んだ|頼んで(?:いた|きた)|頼まれた|言った|言われた|"
+                          r"話した|聞いた|相談した|お願いした|伝えた)(?!ら)")
+
+
+@lru_cache(maxsize=8192)
+def instruction_like(text: str) -> bool:
+    """Does this read as something addressed to the assistant (an instruction, a role-play
+    set-up, a request, an attempt to steer it or send data away) rather than something
+    said about the person? (Remembered: every rebuild asks again for each memory and
+    summary sentence.)"""
+    text = text.strip()
+    if not text:
+        return False
+    imperative = _IMPERATIVE.search(text) and not _PAST_AS_PLAIN.search(text)
+    if (imperative or _ADDRESSED.search(text) or _CONDITIONAL.search(text)
+            or _CANCEL.search(text) or _JA_STEER.search(text)):
+        return True
+    if _DESTINATION.search(text) and _SEND_VERB.search(text):
+        return True
+    if _JA_REPORTED.search(text):
+        return False
+    ending = _TRAILING_ASIDE.sub("", text)
+    if _JA_STEER_WEAK.search(text) or _JA_ORDER.search(ending):
+        return True
+    return bool(_JA_SOFT.search(ending) and _JA_ABOUT.search(text)
+                and re.search(r"(?:て|で|こと(?:です|だ|である)?|べき)[。！!」』]*$|今後|これから|"
+                              r"以降|以後|常に|毎回|必ず|絶対|ても|たら|なら", ending))
+
+
+#: Where a record is cut into sentences: after a full stop or mark, at " / " (the
+#: offline summaries' joints) and at line breaks. The joints are kept as they were.
+_JOINT = re.compile(r"((?<=[。！？!?])(?![」』）)\]\"'。！？!?])\s*|(?<=[.;])\s+|\s+/\s+|"
+                    r"\s*\n+\s*)")
+#: What stands for a sentence left out of a record.
+LEFT_OUT = "（依頼・指示の文は省略）"
+
+
+@lru_cache(maxsize=8192)
+def as_record(text: str) -> str:
+    """``text`` (a summary, a memory, a line of the context summary, from any source) as a
+    record for the system blocks: one line (a break cannot start a block or a heading of
+    its own, and markup that would pose as one is removed), with every sentence that reads
+    as an instruction to the assistant left out (``LEFT_OUT`` says so, once). A text with
+    none is returned as it was, but for its line breaks."""
+    parts = _JOINT.split(text)
+    kept: list[str] = []
+    joint = ""
+    dropped = False
+    for index, part in enumerate(parts):
+        if index % 2:  # a joint
+            joint = " " if "\n" in part else part
+            continue
+        sentence = part.strip().lstrip("#>`").strip() if not kept or joint == " " else part
+        if not sentence.strip():
+            continue
+        if instruction_like(sentence):
+            dropped = True
+            continue
+        kept.append((joint if kept else "") + sentence)
+    if dropped:
+        kept.append((" " if kept else "") + LEFT_OUT)
+    return "".join(kept).strip()
