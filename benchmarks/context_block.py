@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from cms.context import context_block
-from cms.context.notes import instruction_like
 from cms.context.prompt import system_parts
+from cms.records import instruction_like
 from cms.settings import Settings
 from cms.tokens import TiktokenEstimator
 from tests.logcheck import check_log, read_log
