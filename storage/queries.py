@@ -379,6 +379,10 @@ _REPLACE_SETTING = update(Setting).where(
 ).values(value_json=bindparam("value"))
 
 
+#: The setting that holds the last message the librarian proposed memories from.
+MEMORY_MARK = "memory_scanned_to"
+
+
 def setting_json(db: Db, key: str) -> str | None:
     """The stored JSON text of a setting, or None."""
     found = run(db, _SETTING, {"key": key}).scalar()

@@ -60,7 +60,7 @@ LEASE_SECONDS = 300
 #: placeholders stay, the report says why, and passes back off (doubling, up to an hour).
 BREAKER_FAILURES = 3
 MAX_BACKOFF_MINUTES = 60
-MEMORY_MARK = "memory_scanned_to"  # the last message the librarian proposed memories from
+MEMORY_MARK = queries.MEMORY_MARK  # the last message the librarian proposed memories from
 MEMORY_CLAIM = "memory_scan_claim"  # {"by": librarian, "until": wall-clock seconds}
 
 

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlmodel import Session, col, delete, select
+from sqlmodel import Session, col, delete, func, select
 
 from cms.context.timeline import FORGOTTEN_TEXT, fill_rollup
 from cms.memory import rules as memory
@@ -70,12 +70,25 @@ def delete_messages(db: Database, message_ids: Sequence[int], now: datetime) -> 
         for message in messages:
             session.delete(message)
         session.flush()
+        _lower_the_scan_mark(session)
         for segment_id in segment_ids:
             _rewrite_segment(session, segment_id)
         session.exec(delete(ContextSummary))
         queries.bump_memory(session)
     _rewrite_context_summary(db, now)
     return len(found)
+
+
+def _lower_the_scan_mark(session: Session) -> None:
+    """SQLite gives a new message the id after the highest one left, so when the newest
+    messages went, the next ones reuse their ids: the memory scan's mark (an id) must not
+    stay above them, or "please remember…" said next would never be read."""
+    mark = queries.setting_json(session, queries.MEMORY_MARK)
+    if mark is None:
+        return
+    top = session.exec(select(func.max(Message.id))).one() or 0
+    if int(mark) > top:
+        queries.put_setting(session, queries.MEMORY_MARK, str(top))
 
 
 def delete_day(db: Database, day: str, now: datetime) -> int:

@@ -11,6 +11,12 @@ incomplete. Edit and resend stores the new message first, then deletes the excha
 replaces; regenerate deletes today's latest reply (with its tool rounds), then asks again;
 continue is a short message of its own answered after the cut reply (never a prefill: the
 stored reply is in the cached prompt, which only grows between rebuild points).
+
+What a send replaces is never deleted before the new reply exists: edit and resend and
+regenerate *set aside* the old exchange or reply (hidden from Claude, kept, and noted in
+the ``set_aside`` setting); once the new reply is stored whole, it is deleted everywhere;
+if the reply fails, is stopped or is cut, or MONET is killed meanwhile (``recover``, at
+the next start), it is put back as it was.
 """
 
 from __future__ import annotations
@@ -22,10 +28,11 @@ from sqlmodel import col, select
 
 from cms.context.turn import TurnResult
 from cms.memory import forget
-from monet_app.operations.changes import TALK, Done
+from monet_app.operations.changes import NOTHING, TALK, Changes, Done
 from monet_app.services.gate import Ticket, Work
 from monet_app.services.wiring import Core
-from storage.models import Message, MessageRole
+from storage import queries
+from storage.models import Message, MessageRole, MessageStatus
 from storage.queries import Talk
 
 
@@ -44,7 +51,15 @@ def reply(core: Core, tab: str, on_text: Callable[[str], None], cancel: threadin
           *, ticket: Ticket | None = None) -> Done[TurnResult]:
     """Ask Claude for the reply to the newest stored message (a send or a retry)."""
     with core.gate.hold(Work.REPLY, ticket):
-        return Done(core.runner.resume(tab, on_text, cancel), TALK)
+        try:
+            result = core.runner.resume(tab, on_text, cancel)
+        except BaseException:
+            _settle(core, replaced=False)  # the old answer comes back
+            raise
+        whole = (result.reply is not None and result.error is None and not result.cancelled
+                 and result.reply.status == MessageStatus.COMPLETE)
+        _settle(core, replaced=whole)
+        return Done(result, TALK)
 
 
 def stop(cancel: threading.Event) -> None:
@@ -71,23 +86,71 @@ def exchange_ids(core: Core, user_id: int) -> list[int]:
     return ids
 
 
+#: The setting that notes the messages a send set aside until its reply is stored.
+SET_ASIDE = "set_aside"
+
+
 def replace_exchange(core: Core, user_id: int, *, ticket: Ticket | None = None) -> Done[int]:
-    """Edit and resend, once the new message is stored: the old message and its answer
-    go everywhere they live. Returns how many messages went."""
-    return drop_messages(core, exchange_ids(core, user_id), ticket=ticket)
+    """Edit and resend, once the new message is stored: the old message and its answer are
+    set aside until the new reply is stored. Returns how many messages were."""
+    return set_aside(core, exchange_ids(core, user_id), ticket=ticket)
 
 
 def regenerate(core: Core, answer_ids: list[int], *, ticket: Ticket | None = None) -> Done[int]:
-    """Today's latest reply goes, with its tool rounds (``answer_ids``); the caller then
-    asks for the reply again."""
-    return drop_messages(core, answer_ids, ticket=ticket)
+    """Today's latest reply, with its tool rounds (``answer_ids``), is set aside; the
+    caller then asks for the reply again."""
+    return set_aside(core, answer_ids, ticket=ticket)
 
 
-def drop_messages(core: Core, message_ids: list[int], *,
-                  ticket: Ticket | None = None) -> Done[int]:
-    """Delete messages as part of a send (the exchange being replaced, the reply being
-    regenerated); 0 if none."""
+def set_aside(core: Core, message_ids: list[int], *,
+              ticket: Ticket | None = None) -> Done[int]:
+    """Hide these messages from Claude until the next reply is stored (then they are
+    deleted) or fails (then they come back); 0 if none. Messages already hidden (a
+    forgotten memory's sources) stay as they are."""
     with core.gate.hold(Work.REPLY, ticket):
         if not message_ids:
             return Done(0)
-        return Done(forget.delete_messages(core.db, message_ids, core.clock.now()), TALK)
+        with core.db.session() as session:
+            rows = [m for m in session.exec(select(Message).where(
+                col(Message.id).in_(message_ids))).all() if not m.hidden]
+            for message in rows:
+                message.hidden = True
+                session.add(message)
+            kept = sorted({*(queries.read_value(session, SET_ASIDE) or []),
+                           *(m.id for m in rows if m.id is not None)})
+            queries.write_value(session, SET_ASIDE, kept or None)
+            queries.bump_memory(session)
+        return Done(len(rows), TALK)
+
+
+def _settle(core: Core, replaced: bool) -> Changes:
+    """After a reply: what was set aside goes for good when ``replaced`` (the new reply is
+    stored whole), else it comes back as it was."""
+    with core.db.session() as session:
+        ids = [int(i) for i in queries.read_value(session, SET_ASIDE) or []]
+        if not ids:
+            return NOTHING
+        queries.write_value(session, SET_ASIDE, None)
+        if not replaced:
+            for message in session.exec(select(Message).where(col(Message.id).in_(ids))):
+                message.hidden = False
+                session.add(message)
+            queries.bump_memory(session)
+    if replaced:
+        existing = _existing(core, ids)
+        if existing:
+            forget.delete_messages(core.db, existing, core.clock.now())
+    return TALK
+
+
+def recover(core: Core) -> Done[None]:
+    """At start: an exchange set aside by a send that never ended (MONET was killed) comes
+    back; nothing said is lost."""
+    with core.gate.hold(Work.REPLY):
+        return Done(None, _settle(core, replaced=False))
+
+
+def _existing(core: Core, ids: list[int]) -> list[int]:
+    with core.db.session() as session:
+        return [i for i in session.exec(select(Message.id).where(col(Message.id).in_(ids)))
+                if i is not None]

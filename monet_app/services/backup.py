@@ -97,6 +97,20 @@ def default_name(now: datetime, auto: bool = False) -> str:
     return f"{AUTO_PREFIX if auto else 'monet-'}{now.strftime('%Y%m%d-%H%M%S')}.zip"
 
 
+def _not_a_home_file(home: Path, target: Path) -> None:
+    """A backup never replaces what it backs up: the database, its journal files, the
+    text files, the log or a lock file of the data folder."""
+    owned = {DB_FILENAME, DB_FILENAME + "-wal", DB_FILENAME + "-shm", *TEXT_FILES,
+             "monet.log"}
+    resolved = target.resolve()
+    if resolved.parent == home.resolve() and (resolved.name in owned
+                                              or resolved.name.endswith(".lock")):
+        raise BackupError(
+            f"{target} is one of the data folder's own files; a backup never replaces "
+            "them. Nothing was written: choose another file (a .zip outside the data "
+            "folder, or its backups folder).")
+
+
 def database_in(home: Path) -> Path:
     """The database a backup is made of; a sentence when ``home`` holds none."""
     database = home / DB_FILENAME
@@ -112,6 +126,7 @@ def make_backup(home: Path, now: datetime, out: Path | None = None,
     target = out or home / BACKUP_FOLDER / default_name(now, auto)
     if target.is_dir():
         target = target / default_name(now, auto)
+    _not_a_home_file(home, target)
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent, prefix=".monet-backup-") as tmp:
         copy = Path(tmp) / DB_FILENAME

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from PySide6.QtCore import QObject, QTimer
 
 from cms.clock import Clock
-from monet_app.operations import memory
+from monet_app.operations import conversation, memory
 from monet_app.operations import settings as settings_ops
 from monet_app.operations.changes import EVERYTHING, TALK, Changes, Done
 from monet_app.services.clock import SystemClock
@@ -85,6 +85,7 @@ class AppController(QObject):
         self._day_timer.timeout.connect(self.panes.check_day)
         self._connect(w)
         self.core.context.app_started()
+        run_inline(partial(conversation.recover, self.core), self.words.problem)
         w.set_tabs(list(self.core.settings.tabs), self.nav.tab)
         if not self.core.settings.sunset_model:
             self.nav.ensure_thread()

@@ -1,0 +1,124 @@
+"""The fault matrix, what a person could lose (issue: nothing lost on restore or
+regenerate): a failed or killed regenerate, edit and resend, reused message ids, a backup
+written over the data folder's own files. Each fault is injected from outside: the
+API's error from the stand-in server, a process killed, the command line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from sqlmodel import select
+
+from cms.settings import Settings
+from storage.models import MemoryItem, Message
+from tests.helpers import World, run_monet
+from tests.test_app import messages, type_and_enter, wait_idle
+
+pytest.importorskip("pytestqt")
+
+
+def _shown(c) -> list[tuple[str, str, bool]]:  # type: ignore[no-untyped-def]
+    return [(m.role, m.text, m.hidden) for m in messages(c)]
+
+
+def test_a_failed_regenerate_gives_the_old_answer_back(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+    """A 500 while regenerating used to leave the person with no answer at all."""
+    c = app_for()
+    type_and_enter(qtbot, c, "what is the capital of Australia?")
+    wait_idle(qtbot, c)
+    before = _shown(c)
+    server.failures.append({"status": 500, "type": "api_error"})
+    c.window.act_on_message(c.window.model.rows[-1], "regenerate")
+    qtbot.waitUntil(lambda: c.window.error_label.text() != "", timeout=10_000)
+    wait_idle(qtbot, c)
+    assert _shown(c) == before  # the old answer, whole and seen by Claude again
+    server.replies.append("Canberra.")
+    c.window.act_on_message(c.window.model.rows[-1], "regenerate")
+    qtbot.waitUntil(lambda: _shown(c)[-1][1] == "Canberra.", timeout=10_000)
+    wait_idle(qtbot, c)
+    assert [m[1] for m in _shown(c)] == [before[0][1], "Canberra."]  # replaced once stored
+
+
+def test_a_failed_edit_and_resend_keeps_the_old_exchange(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    type_and_enter(qtbot, c, "what is 2+2?")
+    wait_idle(qtbot, c)
+    old = _shown(c)
+    c.window.act_on_message(c.window.model.rows[0], "edit")
+    c.window.composer.clear()
+    server.failures.append({"status": 529, "type": "overloaded_error"})
+    type_and_enter(qtbot, c, "what is 3+3?")
+    qtbot.waitUntil(lambda: c.window.error_label.text() != "", timeout=10_000)
+    wait_idle(qtbot, c)
+    assert _shown(c)[:2] == old  # the old exchange is back
+    assert _shown(c)[2] == ("user", "what is 3+3?", False)  # and what was typed is kept
+
+
+def test_a_regenerate_killed_mid_reply_loses_nothing(qtbot, app_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """kill -9 while the new answer is on its way: the old one comes back at the next
+    start (it used to be deleted before the request left)."""
+    home = tmp_path / "home"
+    c = app_for(home)
+    type_and_enter(qtbot, c, "tell me about Kyoto")
+    wait_idle(qtbot, c)
+    before = [(role, text) for role, text, _hidden in _shown(c)]
+    c.close()
+    killed = subprocess.run([sys.executable, "-c", textwrap.dedent(f"""
+        import os
+        from cms.clock import ManualClock
+        from datetime import datetime
+        from monet_app.operations import conversation
+        from monet_app.services.wiring import build_core, no_model
+        core = build_core({str(home)!r}, clock=ManualClock(datetime.now().astimezone()),
+                          model_factory=no_model, summarizer="offline")
+        with core.db.session() as session:
+            from sqlmodel import select
+            from storage.models import Message
+            answer = [m.id for m in session.exec(select(Message)) if m.role == "assistant"]
+        conversation.regenerate(core, answer)
+        os.kill(os.getpid(), 9)  # the reply was on its way
+    """)], capture_output=True, text=True, timeout=120)
+    assert killed.returncode == -9, killed.stderr
+    again = app_for(home)
+    assert [(role, text) for role, text, hidden in _shown(again) if not hidden] == before
+
+
+def test_a_request_to_remember_after_the_newest_messages_were_forgotten(
+    tmp_path: Path,
+) -> None:
+    """SQLite reuses the ids of the newest rows once they are deleted; the memory scan's
+    mark is an id, so what was said next was never read for memories."""
+    from cms.memory.forget import delete_messages
+
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-02T09:00:00+09:00").turn("今日は天気がいい")
+    w.later().turn("明日は雨らしい")
+    w.librarian.run_pass()
+    with w.db.session() as session:
+        newest = [m.id for m in session.exec(select(Message)).all() if m.id is not None][-2:]
+    delete_messages(w.db, newest, w.clock.now())  # the newest exchange, forgotten
+    w.later().turn("覚えておいて: 自転車の鍵の番号は9911")
+    w.librarian.run_pass()
+    with w.db.session() as session:
+        facts = [m.fact for m in session.exec(select(MemoryItem)).all()]
+    assert any("9911" in fact for fact in facts), facts
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["monet.db", "system_prompt_core.txt", "monet.db-wal"])
+def test_a_backup_never_replaces_the_data_folders_own_files(tmp_path: Path, name: str) -> None:
+    from storage import Database
+
+    home = tmp_path / "home"
+    Database(home).close()
+    (home / "system_prompt_core.txt").write_text("# mine\n", "utf-8")
+    before = {p.name: p.read_bytes() for p in home.iterdir() if p.is_file()}
+    done = run_monet("backup", "--out", home / name, home=home)
+    assert done.returncode == 2, done.stderr
+    assert "own files" in done.stderr
+    after = {p.name: p.read_bytes() for p in home.iterdir() if p.is_file()}
+    assert {k: v for k, v in after.items() if k in before} == before
