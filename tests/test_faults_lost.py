@@ -122,3 +122,52 @@ def test_a_backup_never_replaces_the_data_folders_own_files(tmp_path: Path, name
     assert "own files" in done.stderr
     after = {p.name: p.read_bytes() for p in home.iterdir() if p.is_file()}
     assert {k: v for k, v in after.items() if k in before} == before
+
+
+@pytest.mark.parametrize("cut", [{"break_after_chars": 30}, {"end_after_chars": 30}])
+def test_monet_usage_equals_what_the_server_reported_through_a_cut_stream(
+    tmp_path: Path, cut: dict[str, int],
+) -> None:
+    """The server reports usage as a stream starts; a reply cut mid-stream is billed. The
+    ledger used to drop its line, so ``monet usage`` read less than the bill."""
+    import json
+    import threading
+    from datetime import datetime
+
+    from cms.clock import ManualClock
+    from cms.model.errors import ModelError
+    from monet_app.cli.main import main
+    from monet_app.services.gateway import AnthropicModel, make_client
+    from monet_app.services.standin_server import StandInServer
+    from monet_app.services.wiring import build_core
+
+    home = tmp_path / "home"
+    with StandInServer(chunk_chars=6) as server:
+        core = build_core(home, clock=ManualClock(datetime.now().astimezone()),
+                          summarizer="offline", model_factory=lambda s: AnthropicModel(
+                              make_client("sk-ant-test-000", base_url=server.url,
+                                          max_retries=0)))
+        try:
+            core.chat_model()
+            for text in ("first, whole", "second, cut", "third, whole"):
+                core.context.commit_user_message(text, "chat")
+                if "cut" in text:
+                    server.replies.append("a long answer that breaks off " * 4)
+                    server.failures.append(dict(cut))
+                    with pytest.raises(ModelError):
+                        core.runner.resume("chat", None, threading.Event())
+                else:
+                    core.runner.resume("chat", None, threading.Event())
+        finally:
+            core.close()
+        reported = list(server.reported)
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["usage", "--json", "--home", str(home)]) == 0
+    totals = json.loads(out.getvalue())["totals"]
+    assert len(reported) == 3 == totals["requests"]
+    assert totals["cache_read_tokens"] == sum(r.get("cache_read_input_tokens", 0) for r in reported)
+    assert totals["input_tokens"] == sum(r.get("input_tokens", 0) for r in reported)

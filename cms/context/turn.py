@@ -19,6 +19,7 @@ from cms.model.protocol import (
     ChatModel,
     Completed,
     ModelEvent,
+    Started,
     TextDelta,
     ToolCall,
     ToolResultBlock,
@@ -85,6 +86,7 @@ class TurnRunner:
             pieces: list[str] = []
             calls: list[ToolCall] = []
             completed: Completed | None = None
+            billed_from: Usage | None = None  # what the stream's start reported
             events: Generator[ModelEvent, None, None] | None = None
             after_id = prepared.newest_id
             saved_at = time.monotonic()
@@ -102,6 +104,8 @@ class TurnRunner:
                         calls.append(event)
                     elif isinstance(event, Completed):
                         completed = event
+                    elif isinstance(event, Started):
+                        billed_from = event.usage
                     if cancel is not None and cancel.is_set():
                         break
             except PromptTooLongError:
@@ -110,21 +114,29 @@ class TurnRunner:
                     continue
                 raise
             except ModelError as exc:
+                # a stream cut after it started is billed: its usage goes in the ledger
+                # (and the request log) with what arrived, or by itself
+                billed = self._billed(billed_from, prepared.estimated_input_tokens)
+                if billed_from is not None:
+                    self.log.request(request_ts, "chat", prepared.body, billed_from.as_dict())
                 if pieces:
                     result.reply = self.cm.record_reply(
-                        "".join(pieces), tab, status=MessageStatus.INCOMPLETE
+                        "".join(pieces), tab, status=MessageStatus.INCOMPLETE, usage=billed
                     )
+                elif billed is not None:
+                    self._keep_usage(billed)
                 result.error = str(exc)
                 raise
             finally:
                 if events is not None:
                     events.close()  # ends the HTTP stream when the person pressed Stop
             result.requests += 1
-            usage = completed.usage if completed else Usage()
+            usage = completed.usage if completed else (billed_from or Usage())
             if cancel is not None and cancel.is_set() and completed is None:
                 self.log.request(request_ts, "chat", prepared.body, usage.as_dict())
                 result.reply = self.cm.record_reply(
-                    "".join(pieces), tab, status=MessageStatus.INCOMPLETE
+                    "".join(pieces), tab, status=MessageStatus.INCOMPLETE,
+                    usage=self._billed(billed_from, prepared.estimated_input_tokens),
                 )
                 result.cancelled = True
                 return result
@@ -148,6 +160,12 @@ class TurnRunner:
                 self._keep_usage(note)
                 raise
             return result
+
+    def _billed(self, started: Usage | None, estimated_input: int) -> UsageNote | None:
+        """The ledger line of a stream that started but did not complete."""
+        if started is None:
+            return None
+        return UsageNote("chat", started, estimated_input, self.model.usage_source)
 
     def _keep_usage(self, note: UsageNote) -> None:
         """The request was made and paid for: its ledger line is kept even when storing

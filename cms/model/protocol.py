@@ -110,7 +110,15 @@ class Completed:
     content: list[dict[str, Any]] = field(default_factory=list)
 
 
-ModelEvent = TextDelta | ToolCall | Completed
+@dataclass(frozen=True)
+class Started:
+    """The usage the API reports as a stream starts (``message_start``): the input is
+    billed from here, so a reply cut or stopped later still has its ledger line."""
+
+    usage: Usage
+
+
+ModelEvent = TextDelta | ToolCall | Completed | Started
 
 
 class ChatModel(Protocol):

@@ -21,7 +21,15 @@ from cms.model.errors import (
     PromptTooLongError,
     RateLimitedError,
 )
-from cms.model.protocol import Completed, ModelEvent, RequestBody, TextDelta, ToolCall, Usage
+from cms.model.protocol import (
+    Completed,
+    ModelEvent,
+    RequestBody,
+    Started,
+    TextDelta,
+    ToolCall,
+    Usage,
+)
 from monet_app.services.keys import load_api_key, redact
 
 
@@ -104,6 +112,8 @@ class AnthropicModel:
                 for event in stream:
                     if event.type == "text" and event.text:
                         yield TextDelta(event.text)
+                    elif event.type == "message_start":
+                        yield Started(_usage(event.message.usage))
                 final = stream.get_final_message()
         except anthropic.APIStatusError as exc:
             raise self._status_error(exc, key) from None
