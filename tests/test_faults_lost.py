@@ -171,3 +171,34 @@ def test_monet_usage_equals_what_the_server_reported_through_a_cut_stream(
     assert len(reported) == 3 == totals["requests"]
     assert totals["cache_read_tokens"] == sum(r.get("cache_read_input_tokens", 0) for r in reported)
     assert totals["input_tokens"] == sum(r.get("input_tokens", 0) for r in reported)
+
+
+@pytest.mark.slow
+def test_the_librarian_backs_off_while_the_api_is_down(tmp_path: Path) -> None:
+    """Against a server that answers every request with an error, a librarian ticking
+    every interval (the window's timer, ``--watch``) sends at most 20 requests in 18
+    intervals, the SDK's own retries included: one round until the breaker opens, then
+    one probe a pass, the wait doubling. It used to send a fresh round every tick."""
+    from datetime import timedelta
+
+    from cms.librarian.summarizer import ClaudeSummarizer
+    from monet_app.operations.librarian import librarian_pass
+    from monet_app.services.gateway import AnthropicModel, make_client
+    from monet_app.services.standin_server import StandInServer
+
+    with StandInServer() as server:
+        server.failures.extend({"status": 500, "type": "api_error"} for _ in range(1000))
+        model = AnthropicModel(make_client("sk-ant-test-000", base_url=server.url,
+                                           max_retries=2))
+        w = World(tmp_path / "home", Settings(librarian_interval_minutes=1),
+                  summarizer=ClaudeSummarizer(model, "claude-haiku-4-5"))
+        for day in (2, 3, 4):
+            w.at(f"2026-03-0{day}T09:00:00+09:00").turn(f"day {day}: a talk about tea")
+            w.later(40).turn(f"day {day}: another talk about coffee")
+        start = w.clock.now()
+        server.requests.clear()
+        for tick in range(18):  # the first 18 intervals of the outage
+            w.clock.set(start + timedelta(minutes=tick))
+            librarian_pass(w.core, when_due=True)
+        assert 0 < len(server.requests) <= 20, len(server.requests)
+        assert w.librarian.pending_count() > 0  # the placeholders wait, nothing is lost

@@ -180,7 +180,10 @@ class Librarian:
         previous = parse_ts(last)
         wait = self.interval * (2 ** min(self._tripped_passes, 8))
         wait = min(wait, max(self.interval, timedelta(minutes=MAX_BACKOFF_MINUTES)))
-        return now - previous >= wait or now < previous
+        # (the last pass is stamped when it ended: a tick one interval after its start
+        # finds it due)
+        slack = min(wait / 10, timedelta(seconds=30))
+        return now - previous >= wait - slack or now < previous
 
     # ----- the circuit breaker ----------------------------------------------------------
     def _model_open(self, report: LibrarianReport) -> bool:
@@ -207,7 +210,9 @@ class Librarian:
 
     def run_pass(self) -> LibrarianReport:
         report = LibrarianReport()
-        self._failures_in_row = 0
+        # after a pass that stopped calling the model, this one sends a single probe: one
+        # more failure opens the breaker again; an answer closes it
+        self._failures_in_row = BREAKER_FAILURES - 1 if self._tripped_passes else 0
         with self.db.transaction() as conn:
             pending_ids = queries.pending_entry_ids(conn)
         for entry_id in pending_ids:

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import threading
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import TextIO
 
@@ -45,9 +46,14 @@ def run(home: Path, *, watch: bool, interval_seconds: float | None, offline: boo
               flush=True)
         wait = (interval_seconds if interval_seconds is not None
                 else core.settings.librarian_interval_minutes * 60)
+        librarian.interval = timedelta(seconds=wait)  # what the backoff doubles
+        first = True
         while True:
             try:
-                report = librarian_pass(core).value
+                # after the first, a pass runs when due: while the model keeps failing,
+                # the wait doubles (Librarian.due) and a pass sends one probe
+                report = librarian_pass(core, when_due=not first).value
+                first = False
                 if report.written or report.failed or report.held_back or not watch:
                     print(f"librarian: {report.text()}; {librarian.pending_count()} pending",
                           file=out, flush=True)

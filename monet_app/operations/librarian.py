@@ -13,8 +13,12 @@ from monet_app.services.gate import Work
 from monet_app.services.wiring import Core
 
 
-def librarian_pass(core: Core) -> Done[LibrarianReport]:
-    """Run what is due now (the settings it reads are the core's at this pass)."""
+def librarian_pass(core: Core, *, when_due: bool = False) -> Done[LibrarianReport]:
+    """Run what is due now (the settings it reads are the core's at this pass).
+    ``when_due``: only when a pass is due (``Librarian.due``: while the model keeps
+    failing, the wait between passes doubles, up to an hour); else nothing is done."""
     with core.gate.hold(Work.LIBRARIAN):
+        if when_due and not core.librarian.due():
+            return Done(LibrarianReport())
         report = core.librarian_report()
     return Done(report, Changes(timeline=True))

@@ -35,7 +35,7 @@ class LibrarianSchedule(QObject):
         self.core = core
         self.busy = False
         self._interval = QTimer(self)
-        self._interval.timeout.connect(self.run_now)
+        self._interval.timeout.connect(lambda: self.run_now(when_due=True))
         self._first = QTimer(self, singleShot=True)
         self._first.timeout.connect(self.run_now)
 
@@ -49,11 +49,14 @@ class LibrarianSchedule(QObject):
         self._first.stop()
         self._interval.stop()
 
-    def run_now(self) -> None:
+    def run_now(self, when_due: bool = False) -> None:
+        """A pass now (``when_due``: only if one is due: the interval's ticks, so the
+        librarian backs off while the model keeps failing)."""
         if self.busy or self.core.gate.busy(Work.LIBRARIAN, Work.RESTORE):
             return  # (the next interval tries again)
         self.busy = True
-        run_op(partial(librarian_pass, self.core), self._done, self._failed)
+        run_op(partial(librarian_pass, self.core, when_due=when_due), self._done,
+               self._failed)
 
     def _done(self, _done: Done[LibrarianReport]) -> None:
         self.busy = False
