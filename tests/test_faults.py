@@ -352,6 +352,10 @@ def test_three_processes_at_work_on_one_home(tmp_path: Path) -> None:
     replay = subprocess.Popen(monet_command("replay", TRACE, "--home", home, "--librarian", "off"),
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     searches = 0
+    deadline = time.monotonic() + 60
+    while not (home / "monet.db").exists():  # (a search of a home not made yet says so)
+        assert time.monotonic() < deadline and replay.poll() is None
+        time.sleep(0.005)
     while replay.poll() is None:
         found = run_monet("search", "予定", home=home, timeout=60)
         assert found.returncode == 0, found.stderr

@@ -267,10 +267,50 @@ def _ask_for_smoke(started: float) -> bool:
     return True
 
 
+#: Commands that only read a data folder: on a folder without a database they say so and
+#: create nothing (no folder, no log, no empty database).
+READING = frozenset({"export", "search", "timeline", "usage", "memory", "forget"})
+
+
+def _refusal(args: argparse.Namespace, argv: Sequence[str]) -> str | None:
+    """What is wrong with the command line before anything is opened, or None."""
+    for arg in argv:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            return "an argument is not valid text (UTF-8); nothing was done."
+    day = getattr(args, "day", None)
+    if args.command in ("usage", "forget", "export") and day is not None:
+        from datetime import date
+
+        try:
+            date.fromisoformat(day)
+        except ValueError:
+            return f"--day needs a date as YYYY-MM-DD (got {day!r}); nothing was done."
+    if args.command == "replay":
+        if args.trace.is_dir():
+            return f"{args.trace} is a folder; replay needs a trace file (.jsonl)."
+        from cms.settings import Settings
+        from storage.errors import SettingsError
+
+        overrides = {"sunset_model": args.sunset, "ceiling_tokens": args.ceiling,
+                     "low_water_fraction": args.low_water, "keep_exchanges": args.keep,
+                     "day_start": args.day_start}
+        try:
+            Settings().with_overrides(**overrides).validated()
+        except SettingsError as exc:
+            return f"{exc} Nothing was replayed."
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
+    if (refused := _refusal(args, argv)) is not None:
+        print(f"monet: {refused}", file=sys.stderr)
+        return 2
     if args.command == "install-desktop":  # writes nothing in any data folder
         from monet_app.cli.install_desktop import install
 
@@ -288,6 +328,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.demo:
         return _demo(args)
     home = _home(getattr(args, "sub_home", None) or args.home)
+    if args.command in READING and not (home / "monet.db").is_file():
+        print(f"monet: there is no MONET data folder at {home} (no monet.db); check --home. "
+              "Nothing was created.", file=sys.stderr)
+        return 2
     _setup_logging(home)
     if args.command is None:
 

@@ -186,6 +186,24 @@ def last_backup(home: Path) -> datetime | None:
     return datetime.fromtimestamp(max(times)).astimezone() if times else None
 
 
+#: A backup's files are a database and a few text files: an archive whose files would
+#: grow more than this many times is refused before anything is written (a zip bomb).
+MAX_EXPANSION = 200
+
+
+def _fits(archive: Path, into: Path, members: list[zipfile.ZipInfo]) -> None:
+    """Refuse, before extracting, what would not fit on the disk or expands like a bomb."""
+    size = sum(member.file_size for member in members)
+    packed = max(1, sum(member.compress_size for member in members))
+    if size > packed * MAX_EXPANSION:
+        raise BackupError(f"{archive} would expand {size / packed:,.0f} times ({size:,} bytes); "
+                          "a MONET backup never does. Nothing was restored.")
+    free = shutil.disk_usage(into).free
+    if size * 2 > free:  # the extracted copy and the kept one
+        raise BackupError(f"{archive} needs {size * 2 / 1e6:,.0f} MB free beside the data "
+                          f"folder; {free / 1e6:,.0f} MB are. Nothing was restored.")
+
+
 def _read_archive(archive: Path, into: Path) -> dict[str, object]:
     """Extract and verify ``archive``: every file's hash, and the database's integrity."""
     try:
@@ -194,12 +212,17 @@ def _read_archive(archive: Path, into: Path) -> dict[str, object]:
             if MANIFEST not in names or DB_FILENAME not in names:
                 raise BackupError(f"{archive} is not a MONET backup (no manifest or database).")
             manifest = json.loads(opened.read(MANIFEST))
-            wanted = manifest.get("files", {})
+            wanted = manifest.get("files") if isinstance(manifest, dict) else None
+            if not isinstance(wanted, dict) or not all(
+                    isinstance(k, str) and isinstance(v, str) for k, v in wanted.items()):
+                raise BackupError(f"{archive} has a manifest MONET cannot read; refused.")
             for name in wanted:
                 if name != DB_FILENAME and name not in TEXT_FILES:
                     raise BackupError(f"{archive} holds an unexpected file {name!r}; refused.")
+            _fits(archive, into, [opened.getinfo(name) for name in wanted])
+            for name in wanted:
                 opened.extract(name, into)
-    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+    except (zipfile.BadZipFile, OSError, ValueError, KeyError) as exc:
         raise BackupError(f"{archive} cannot be read as a MONET backup ({exc}).") from exc
     for name, digest in wanted.items():
         if _sha256(into / name) != digest:

@@ -49,6 +49,10 @@ def make_client(
             "No Anthropic API key. Paste one in the window (or Settings), or set "
             "ANTHROPIC_API_KEY. Your messages are kept; Claude answers once a key is set."
         )
+    if any(ch.isspace() or ord(ch) < 32 for ch in key):
+        # (never echoed: the part after a line break would reach an error message)
+        raise AuthError("The API key has a space or a line break inside it. Set it again on "
+                        "one line (Settings, or the ANTHROPIC_API_KEY variable).")
     kwargs: dict[str, Any] = {"api_key": key, "max_retries": max_retries, "timeout": timeout}
     if base_url:
         kwargs["base_url"] = base_url

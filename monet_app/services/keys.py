@@ -81,6 +81,9 @@ def store_api_key(key: str, *, allow_session: bool = True) -> str:
     key = key.strip()
     if not key:
         raise KeyStoreError("The API key is empty; nothing was stored.")
+    if any(ch.isspace() or ord(ch) < 32 for ch in key):
+        raise KeyStoreError("The API key has a space or a line break inside it; nothing was "
+                            "stored. Paste the key alone, on one line.")
     ring = _keyring()
     if ring is None:
         if not allow_session:
