@@ -12,6 +12,7 @@ summarizer does not pick such a sentence when another one can stand for the talk
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 #: What is addressed to the assistant rather than said about the person: instructions,
@@ -46,7 +47,8 @@ _VERBS = (
     "ensure|make sure|remember to|note that you|pay|refuse|deny|allow|permit|grant|insult|"
     "mention|promote|advertise|praise|end|finish|close|sign|ask|collect|gather|store|"
     "save|hide|conceal|withhold|lie|mislead|claim|state|pretend|role-?play|imagine|"
-    "respond|prioriti[sz]e|defer|trust|believe|accept|insist|address|call me|refer"
+    "respond|prioriti[sz]e|defer|trust|believe|accept|insist|address|call me|refer|"
+    "let's|let us|feel free to|go ahead and"
 )
 _LEAD = (r"(?:\s*(?:\[[^\]]{0,30}\]|【[^】]{0,20}】|<[^>]{0,30}>|#+|[a-z][a-z ]{0,30}:|"
          r"\d+[).]|[^\s,]{1,20},|(?:from now on|from this point(?: on| forward)?|going "
@@ -55,7 +57,8 @@ _LEAD = (r"(?:\s*(?:\[[^\]]{0,30}\]|【[^】]{0,20}】|<[^>]{0,30}>|#+|[a-z][a-z
 _IMPERATIVE = re.compile(rf"^{_LEAD}(?:{_VERBS})\b(?!-)", re.IGNORECASE)
 #: Verbs whose past is their plain form: "Set their laptop to dark mode" is a record.
 _PAST_AS_PLAIN = re.compile(
-    rf"^{_LEAD}(?:set|put|cut|read|let|hit|quit|shut|spread|cost|hurt|cast|upset|bet)\s+"
+    rf"^{_LEAD}(?:set|reset|put|cut|read|reread|let|hit|quit|shut|spread|cost|hurt|cast|"
+    r"upset|bet|upload|forecast|broadcast)\s+"
     r"(?:their|his|her|its|our|up|off|out|aside|together)\b", re.IGNORECASE)
 _ADDRESSED = re.compile(
     rf"\byou (?:{_VERBS})\b|"
@@ -69,6 +72,17 @@ _ADDRESSED = re.compile(
     r"our )?(?:assistant|ai|model|chatbot|claude|chatgpt|bot)(?:,| must| should| shall|"
     r" will| is (?:now|to|expected|required|allowed|not allowed)| has to| may| needs to|"
     r"'s (?:real|new|true|actual) (?:rules|instructions|task))",
+    re.IGNORECASE,
+)
+#: The assistant, or what it writes, as the subject a sentence opens with: a record about
+#: the person does not say what the assistant is called, does or will do.
+_ASSISTANT_SUBJECT = re.compile(
+    r"^(?:[^\w\s]*\s*)?(?:(?:upon|after|before|once|from now on|moving forward|going forward|"
+    r"effective immediately|starting (?:now|today))[^,]{0,30},\s*)?(?:the |this |our |your |"
+    r"all |every |each |any )?(?:assistant|ai|model|chatbot|bot|claude|chatgpt|"
+    r"(?:replies|answers|responses|outputs|reply|answer|response|output)(?= (?:from|are|is|"
+    r"must|should|will|may|shall|can|have|need|to)\b))(?:'s)?\b(?! (?:app|tool|"
+    r"service|company|industry|research|course|class|book|article)s?\b)",
     re.IGNORECASE,
 )
 _CONDITIONAL = re.compile(
@@ -98,6 +112,9 @@ _CANCEL = re.compile(
     r"existing|default|safety)\b"
     r"|\b(?:is|are) to be (?:obeyed|followed|executed|trusted|treated)\b"
     r"|\bwithout (?:question|checking|asking|hesitation|confirmation)\b"
+    r"|\b(?:real|true|actual|only|updated) (?:instructions|rules|prompt|orders|task|"
+    r"directives|guidelines)\b|\bnew (?:instructions|directives|orders|task)\b"
+    r"|[\[<(](?:assistant|system|ai|admin|developer|model)[\]>)]\s*:"
     r"|[\"']?role[\"']?\s*[:=]\s*[\"']?system\b|\b(?:persona|tone|priority|mode)\s*[:=]"
     r"|\b(?:would|might) (?:be best|be better|be good|help) if you\b"
     r"|\b(?:every|each|all) (?:reply|replies|answer|answers|response|responses)\b",
@@ -105,11 +122,13 @@ _CANCEL = re.compile(
 )
 _DESTINATION = re.compile(
     r"(?:https?://|www\.|\b[\w.+-]+@[\w-]+\.[\w.]+|(?<![\w-])\+\d[\d\- ]{7,}\d|"
-    r"(?<![\d-])\d{2,4}-\d{3,4}-\d{4}(?![\d-])|@\w{3,})",
+    r"(?<![\d-])\d{2,4}-\d{3,4}-\d{4}(?![\d-])|@\w{3,}|\b[\w-]+\.(?:example|com|net|org|"
+    r"io|jp|info|co|xyz|app|link|ly|me|biz|top|site|online)\b(?:/\S*)?)",
     re.IGNORECASE)
 _SEND_VERB = re.compile(
-    r"\b(?:send|email|e-mail|mail|forward|post|upload|transmit|transfer|share|submit|"
-    r"export|leak|text|sms|message|dm|link to|visit|append|include|insert|paste)\b|"
+    r"\b(?:send|sent|e-?mail|mail|forward|post|upload|transmit|transfer|shar|submit|"
+    r"export|leak|text|sms|messag|dm|link|visit|append|includ|insert|past|rout|redirect|"
+    r"direct|point)\w*\b|"
     r"送信|送って|送れ|送る|送り|転送|アップロード|共有|投稿|貼|載せ|添え|SMS|ショートメール",
     re.IGNORECASE)
 #: An aside at the end of a sentence, left out when its ending is read.
@@ -120,7 +139,10 @@ _JA_ORDER = re.compile(
     r"ないでね|てね|でね|てよ|でよ|てくれ|でくれ|ください|下さい|いただきたい|いただけますか|"
     r"いただけませんか|もらえますか|もらえませんか|くれますか|くれませんか|願います|"
     r"お願いします|お願い申し上げます|ましょう|しよう|されたし|ちゃって|といて|"
-    r"とけ|てあげて|禁止とする|ものとする|ですよう|幸いです|助かります|方向で)[。！!？?」』]*$"
+    r"とけ|てあげて|禁止とする|ものとする|ですよう|幸いです|助かります|方向で|"
+    r"てくれない|でくれない|てもらえない|てくれる|(?:いただけ|もらえ|くれ)(?:ます|ません)"
+    r"(?:でしょうか|か)|ように?願いたい|よう求め(?:ます|る)|よろしく(?:お願い(?:します|"
+    r"いたします|申し上げます))?)[。！!？?」』]*$"
 )
 #: Weaker ones (a plain て, こと, べき…): an order when the assistant, its rules or its
 #: output are what the sentence is about (「趣味は走ること。」 is a record).
@@ -135,11 +157,17 @@ _JA_STEER = re.compile(
     r"(?:命令|指示|指令|ルール|規則|設定|方針|制限|制約|ガイドライン|プロンプト)"
     r"[^。]{0,16}?(?:無視|忘れ|取り消|取消|破棄|無効|解除|上書き|従|廃止|撤廃|優先|開示|"
     r"公開|全文|変更され|変わ|になりました)"
-    r"|(?:アシスタント|ＡＩ|AI|あなた)(?:は|が)[^。]{0,30}?(?:今後|これから|以降|以後|"
+    r"|(?:アシスタント|ＡＩ|AI|あなた)(?:は|が)[^。]{0,60}?(?:今後|これから|以降|以後|"
     r"常に|必ず|毎回|絶対|べき|必要がありません|ことになって|設定になり)"
     r"|(?:アシスタント|ＡＩ|AI|あなた)の(?:本当の|真の|新しい|隠れた|秘密の)"
     r"|(?:アシスタント|ＡＩ|AI|モデル|あなた)(?:の|への|に)(?:人格|口調|性格|申し送り|"
-    r"キャラ|役割|語尾|返答|回答|応答)"
+    r"キャラ|役割|語尾|返答|回答|応答|名前|呼び名|一人称|設定|ルール|方針)"
+    r"|(?:アシスタント|ＡＩ|AI|モデル|ボット)(?:は|が)(?!.*(?:た|でした|ました|だった)[。！!]*$)"
+    r"|(?:返答|回答|応答|返信|出力)(?:は|を)[^。]{0,24}?(?:以内|のみ|だけ|限定|禁止|必ず|固定|"
+    r"統一)"
+    r"|として扱"
+    r"|^(?:【[^】]*】)?\s*(?:設定|ルール|指示|命令|方針|新ルール|システム|管理者|運営|重要)\s*[:：]"
+    r"|新(?:しい)?(?:ルール|方針|指示)(?:[:：!！\s]|では|として)"
     r"|(?:応答|回答|返答|返信)(?:言語|の言語)?(?:は|を)[^。]{0,20}?(?:固定|限定|変更|統一)"
     r"|ロールプレイ|なりきって|として振る舞|演じて|^あなたは|あなたの(?:設定|ルール|指示|"
     r"プロンプト|システム|本当の)"
@@ -149,9 +177,14 @@ _JA_STEER = re.compile(
 _JA_STEER_WEAK = re.compile(
     r"(?:モード|制限)[^。]{0,10}?(?:切り替え|解除|完了|開始|オン|無効)"
     r"|聞き出|収集し|送付|漏らし|晒"
-    r"|ユーザー(?:に|には|へ)[^。]{0,12}?(?:伝え|案内|説明|誘導|勧め|言|答え|返)"
+    r"|ユーザー(?:に|には|へ)[^。]{0,16}?(?:伝え|案内|説明|誘導|勧め|言|答え|返|知らせ|教え|"
+    r"見せ|隠|尋ね|聞)"
+    r"|(?:たら|れば|なら|場合は?)、?[^。]{0,30}?(?:答え|返し|返す|伝え|送|表示|教え|見せ|共有|"
+    r"貼|構いません|してよい|して良い|して大丈夫)"
     r"|ユーザーのことを"
 )
+#: The person talking about something (a child ignoring a game's rules), not an order.
+_JA_TALKED_ABOUT = re.compile(r"(?:ことを|について|のことで)(?:相談|話|心配|悩|聞)[^。]{0,6}[。]?$")
 #: A request reported, not made: 「…を書いてほしいと頼んだ」, 「…してと言われた」.
 _JA_REPORTED = re.compile(r"(?:と|って)(?:頼んだ|頼んで(?:いた|きた)|頼まれた|言った|言われた|"
                           r"話した|聞いた|相談した|お願いした|伝えた)(?!ら)")
@@ -163,12 +196,14 @@ def instruction_like(text: str) -> bool:
     set-up, a request, an attempt to steer it or send data away) rather than something
     said about the person? (Remembered: every rebuild asks again for each memory and
     summary sentence.)"""
-    text = text.strip()
+    text = unicodedata.normalize("NFKC", text).strip()  # full-width letters read as ASCII
     if not text:
         return False
     imperative = _IMPERATIVE.search(text) and not _PAST_AS_PLAIN.search(text)
     if (imperative or _ADDRESSED.search(text) or _CONDITIONAL.search(text)
-            or _CANCEL.search(text) or _JA_STEER.search(text)):
+            or _ASSISTANT_SUBJECT.search(text) or _CANCEL.search(text)):
+        return True
+    if _JA_STEER.search(text) and not _JA_TALKED_ABOUT.search(text):
         return True
     if _DESTINATION.search(text) and _SEND_VERB.search(text):
         return True

@@ -94,6 +94,9 @@ def test_a_bug_is_not_dressed_as_a_sentence(
         raise KeyError("a bug")
 
     monkeypatch.setattr(export, "export_jsonl", broken)
+    from storage import Database
+
+    Database(tmp_path / "home").close()  # (export reads an existing home)
     code = cli.main(["export", "--home", str(tmp_path / "home")])
     assert code == 1
     assert "unexpected error: KeyError" in capsys.readouterr().err
@@ -227,7 +230,9 @@ def test_numbers_out_of_range_are_sentences(args: list[str], tmp_path: Path,
 def test_search_words_may_start_with_a_dash_after_two_dashes(tmp_path: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
     from monet_app.cli.main import main
+    from storage import Database
 
+    Database(tmp_path / "h").close()
     assert main(["search", "--home", str(tmp_path / "h"), "--", "-verbose"]) == 0
     assert "no message matches" in capsys.readouterr().out
 
