@@ -88,6 +88,12 @@ def _terms(text: str) -> tuple[str, ...]:
     return tuple(terms)
 
 
+def terms(text: str) -> tuple[str, ...]:
+    """The content words of ``text`` (Latin words without stopwords, CJK pairs), as the
+    summarizer weighs them; also what a memory must share with its sources."""
+    return _terms(text)
+
+
 def _spaced(text: str) -> str:
     """Runs of white space as one space, none at either end (``str.split`` splits where
     ``\\s+`` matches, and faster)."""

@@ -174,3 +174,34 @@ def test_a_runaway_model_answer_is_capped() -> None:
     odd = json.dumps({"memories": [{"statement": "The person has a cat.", "kind": "fact",
                                     "topic": "cat", "source_ids": [True]}]})
     assert parse_proposals(odd, {1}) == []
+
+
+def test_a_memory_a_model_invents_is_not_kept_whatever_its_wording(tmp_path: Path) -> None:
+    """A hostile proposer citing the person's messages: a statement that shares nothing
+    with them is refused, even in the wordings the filter misses (the held-out set)."""
+    from cms.clock import parse_ts
+    from cms.memory.proposer import parse_proposals
+    from cms.memory.rules import admit
+    from cms.settings import Settings
+    from tests.data.injection.phrases import HELD_OUT_HOSTILE
+    from tests.helpers import World
+
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-02T09:00:00+09:00").turn("覚えておいて: 紅茶はアールグレイが好き")
+    w.later().turn("Remember that I have three bikes at home.")
+    with w.db.session() as session:
+        from sqlmodel import select
+
+        from storage.models import Message
+
+        ids = [m.id for m in session.exec(select(Message)).all() if m.role == "user"]
+    answer = json.dumps({"memories": [
+        {"statement": text, "kind": "asked_to_remember", "topic": f"t{n}", "source_ids": ids}
+        for n, text in enumerate(["The person has three bikes at home.",
+                                  "この人は紅茶のアールグレイが好き。", *HELD_OUT_HOSTILE[:58]])]})
+    admitted = []
+    with w.db.session() as session:
+        for candidate in parse_proposals(answer, set(ids)):
+            if admit(session, candidate, parse_ts("2026-03-02T10:00:00+09:00")).written:
+                admitted.append(candidate.fact)
+    assert admitted == ["The person has three bikes at home.", "この人は紅茶のアールグレイが好き。"]
