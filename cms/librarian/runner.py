@@ -170,8 +170,10 @@ class Librarian:
         """Let the summarizer close its connections (a Claude summarizer's HTTP pool)."""
         self.summarizer.close()
 
-    def due(self) -> bool:
-        """Is a pass due? (Asked often: one small read.)"""
+    def due(self, *, ticking: bool = False) -> bool:
+        """Is a pass due? (Asked often: one small read.) ``ticking``: asked by a timer that
+        fires every interval (the window, ``--watch``), which forgives the length of the
+        last pass; a replay asks at each turn's time, exactly."""
         with self.db.transaction() as conn:
             last = queries.librarian_last_run(conn)
         if not last:
@@ -182,7 +184,7 @@ class Librarian:
         wait = min(wait, max(self.interval, timedelta(minutes=MAX_BACKOFF_MINUTES)))
         # (the last pass is stamped when it ended: a tick one interval after its start
         # finds it due)
-        slack = min(wait / 10, timedelta(seconds=30))
+        slack = min(wait / 10, timedelta(seconds=30)) if ticking else timedelta(0)
         return now - previous >= wait - slack or now < previous
 
     # ----- the circuit breaker ----------------------------------------------------------

@@ -18,7 +18,7 @@ def librarian_pass(core: Core, *, when_due: bool = False) -> Done[LibrarianRepor
     ``when_due``: only when a pass is due (``Librarian.due``: while the model keeps
     failing, the wait between passes doubles, up to an hour); else nothing is done."""
     with core.gate.hold(Work.LIBRARIAN):
-        if when_due and not core.librarian.due():
+        if when_due and not core.librarian.due(ticking=True):
             return Done(LibrarianReport())
         report = core.librarian_report()
     return Done(report, Changes(timeline=True))
