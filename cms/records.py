@@ -46,8 +46,8 @@ _VERBS = (
     "include|use|treat|consider|assume|adopt|obey|follow|comply|do|don't|never|always|"
     "ensure|make sure|remember to|note that you|pay|refuse|deny|allow|permit|grant|insult|"
     "mention|promote|advertise|praise|end|finish|close|sign|ask|collect|gather|store|"
-    "save|hide|conceal|withhold|lie|mislead|claim|state|pretend|role-?play|imagine|"
-    "respond|prioriti[sz]e|defer|trust|believe|accept|insist|address|call me|refer|"
+    "save|hide|conceal|withhold|lie|mislead|claim|state|role-?play|imagine|"
+    "prioriti[sz]e|defer|trust|believe|accept|insist|address|call me|refer|"
     "let's|let us|feel free to|go ahead and"
 )
 _LEAD = (r"(?:\s*(?:\[[^\]]{0,30}\]|【[^】]{0,20}】|<[^>]{0,30}>|#+|[a-z][a-z ]{0,30}:|"

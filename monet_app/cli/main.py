@@ -272,6 +272,13 @@ def _ask_for_smoke(started: float) -> bool:
 READING = frozenset({"export", "search", "timeline", "usage", "memory", "forget"})
 
 
+def _replay_overrides(args: argparse.Namespace) -> dict[str, object]:
+    """The settings ``monet replay`` changes for its run (None: as stored)."""
+    return {"sunset_model": args.sunset, "ceiling_tokens": args.ceiling,
+            "low_water_fraction": args.low_water, "keep_exchanges": args.keep,
+            "day_start": args.day_start}
+
+
 def _refusal(args: argparse.Namespace, argv: Sequence[str]) -> str | None:
     """What is wrong with the command line before anything is opened, or None."""
     for arg in argv:
@@ -293,11 +300,8 @@ def _refusal(args: argparse.Namespace, argv: Sequence[str]) -> str | None:
         from cms.settings import Settings
         from storage.errors import SettingsError
 
-        overrides = {"sunset_model": args.sunset, "ceiling_tokens": args.ceiling,
-                     "low_water_fraction": args.low_water, "keep_exchanges": args.keep,
-                     "day_start": args.day_start}
         try:
-            Settings().with_overrides(**overrides).validated()
+            Settings().with_overrides(**_replay_overrides(args)).validated()
         except SettingsError as exc:
             return f"{exc} Nothing was replayed."
     return None
@@ -365,13 +369,7 @@ def _run(args: argparse.Namespace, home: Path) -> int:
     if args.command == "replay":
         from monet_app.services.replay import replay
 
-        overrides = {
-            "sunset_model": args.sunset,
-            "ceiling_tokens": args.ceiling,
-            "low_water_fraction": args.low_water,
-            "keep_exchanges": args.keep,
-            "day_start": args.day_start,
-        }
+        overrides = _replay_overrides(args)
         from monet_app.services.wiring import env_request_log
 
         request_log = args.request_log or env_request_log()

@@ -126,6 +126,9 @@ def set_aside(core: Core, message_ids: list[int], *,
 def _settle(core: Core, replaced: bool) -> Changes:
     """After a reply: what was set aside goes for good when ``replaced`` (the new reply is
     stored whole), else it comes back as it was."""
+    with core.db.transaction() as conn:  # (after most replies: nothing was set aside)
+        if queries.setting_json(conn, SET_ASIDE) is None:
+            return NOTHING
     with core.db.session() as session:
         ids = [int(i) for i in queries.read_value(session, SET_ASIDE) or []]
         if not ids:

@@ -30,7 +30,7 @@ from cms.model.protocol import (
     ToolCall,
     Usage,
 )
-from monet_app.services.keys import load_api_key, redact
+from monet_app.services.keys import broken_key, load_api_key, redact
 
 
 def make_client(
@@ -49,8 +49,7 @@ def make_client(
             "No Anthropic API key. Paste one in the window (or Settings), or set "
             "ANTHROPIC_API_KEY. Your messages are kept; Claude answers once a key is set."
         )
-    if any(ch.isspace() or ord(ch) < 32 for ch in key):
-        # (never echoed: the part after a line break would reach an error message)
+    if broken_key(key):  # (never echoed)
         raise AuthError("The API key has a space or a line break inside it. Set it again on "
                         "one line (Settings, or the ANTHROPIC_API_KEY variable).")
     kwargs: dict[str, Any] = {"api_key": key, "max_retries": max_retries, "timeout": timeout}

@@ -72,6 +72,12 @@ def load_api_key() -> tuple[str | None, str]:
     return None, "none"
 
 
+def broken_key(key: str) -> bool:
+    """A key with a space, a line break or a control character inside: never stored nor
+    sent (the part after a break would reach an error message)."""
+    return any(ch.isspace() or ord(ch) < 32 for ch in key)
+
+
 def store_api_key(key: str, *, allow_session: bool = True) -> str:
     """Store ``key`` and say where it went: "keyring", or "session" (kept in memory until
     this process ends) when no keyring exists and ``allow_session``; without
@@ -81,7 +87,7 @@ def store_api_key(key: str, *, allow_session: bool = True) -> str:
     key = key.strip()
     if not key:
         raise KeyStoreError("The API key is empty; nothing was stored.")
-    if any(ch.isspace() or ord(ch) < 32 for ch in key):
+    if broken_key(key):
         raise KeyStoreError("The API key has a space or a line break inside it; nothing was "
                             "stored. Paste the key alone, on one line.")
     ring = _keyring()
