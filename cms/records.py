@@ -221,6 +221,13 @@ def instruction_like(text: str) -> bool:
 #: offline summaries' joints) and at line breaks. The joints are kept as they were.
 _JOINT = re.compile(r"((?<=[。！？!?])(?![」』）)\]\"'。！？!?])\s*|(?<=[.;])\s+|\s+/\s+|"
                     r"\s*\n+\s*)")
+def sentences_of(text: str) -> list[str]:
+    """The sentences of ``text`` as ``as_record`` cuts it (joints dropped), markup that
+    would pose as a heading removed."""
+    parts = _JOINT.split(text)
+    return [s for s in (part.strip().lstrip("#>`").strip() for part in parts[::2]) if s]
+
+
 #: What stands for a sentence left out of a record.
 LEFT_OUT = "（依頼・指示の文は省略）"
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from cms.grounding import grounded_sentences
 from cms.model.protocol import ChatModel, Completed, RequestBody, TextDelta, Usage
-from cms.summaries import Turn
+from cms.summaries import OfflineSummarizer, Turn
 from storage.models import MessageRole
 
 SUMMARY_INSTRUCTIONS = (
@@ -25,7 +26,8 @@ class ClaudeSummarizer:
     """Summaries from Claude (a cheaper model) through MONET's model protocol.
 
     ``on_usage(usage, model)`` receives the reported usage of every call (the ledger's
-    ``librarian`` rows). A failure raises, so the librarian keeps the placeholder."""
+    ``librarian`` rows). A failure raises, so the librarian keeps the placeholder. A
+    sentence of the answer that the talk does not ground is left out."""
 
     def __init__(
         self,
@@ -75,4 +77,7 @@ class ClaudeSummarizer:
         line = " ".join("".join(pieces).split())
         if not line:
             raise ValueError("the model returned an empty summary")
-        return line[:200]
+        # only what the talk says (cms/grounding.py); a line with nothing grounded is
+        # replaced by the offline summarizer's extract of the same turns
+        kept, _dropped = grounded_sentences(line[:400], [turn.text for turn in turns])
+        return (kept or OfflineSummarizer().summarize(turns))[:200]

@@ -21,6 +21,7 @@ from typing import Protocol
 
 from cms.clock import day_of
 from cms.context.core_prompt import promoted_statements
+from cms.grounding import grounded_sentences
 from cms.model.protocol import ChatModel, Completed, RequestBody, TextDelta, Usage
 from storage import queries
 from storage.files import write_text_atomic
@@ -123,7 +124,26 @@ class ClaudeContextWriter:
         text = "".join(pieces).strip()
         if not text:
             raise ValueError("the model returned an empty context summary")
-        return capped(text)
+        # only what the memories say (cms/grounding.py); with nothing grounded, the
+        # offline list of the same memories stands in
+        return (grounded_lines(capped(text), lines_of(selection))
+                or OfflineContextWriter().write(selection))
+
+
+def grounded_lines(text: str, sources: Sequence[str]) -> str:
+    """The lines of a context summary a model wrote, each keeping only its sentences
+    grounded in the memories it was written from (``cms/grounding.py``); a line with none
+    left is dropped, and so is a heading."""
+    kept = []
+    for line in text.splitlines():
+        body = line.strip()
+        if not body or body.startswith("#"):
+            continue
+        bullet = "- " if body[0] in "-*•・" else ""
+        sentences, _dropped = grounded_sentences(body.lstrip("-*•・ ").strip(), sources)
+        if sentences:
+            kept.append(bullet + sentences)
+    return "\n".join(kept)
 
 
 #: The most a context summary keeps: several times what the context block shows (its

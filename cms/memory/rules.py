@@ -27,8 +27,8 @@ from itertools import pairwise
 from sqlmodel import Session, col, select
 
 from cms.context.notes import SHOWN
+from cms.grounding import grounded
 from cms.records import instruction_like
-from cms.summaries import terms as summary_terms
 from storage import queries
 from storage.errors import MemoryItemError
 from storage.models import MemoryItem, MemoryKind, MemoryStatus, Message, MessageRole
@@ -202,33 +202,6 @@ def propose(message: Talk) -> list[Candidate]:
         if _EXPERIENCE.search(sentence):
             return [Candidate(fact, MemoryKind.SHARED_EXPERIENCE, _key(sentence), ids, 0.6)]
     return []
-
-
-#: Words any statement about the person may use without its sources saying them.
-_GENERIC = frozenset({"person", "user", "they", "their", "them", "has", "have", "likes",
-                      "wants", "said", "says", "この人", "本人", "ユーザ", "ーザー"})
-_NUMBER = re.compile(r"\d{2,}")
-
-
-#: The share of a statement's content words (CJK pairs, numbers) its sources must hold.
-GROUNDED_SHARE = 0.4
-
-
-def grounded(fact: str, sources: Sequence[str]) -> bool:
-    """Does ``fact`` say what its source messages say: at least ``GROUNDED_SHARE`` of its
-    content words, CJK pairs and numbers found in them? A statement about the person comes
-    from their words; one that mostly does not (a model's invention, an instruction
-    planted in its answer) is not kept, whatever its wording."""
-    said = _grounds(" ".join(sources))
-    claimed = _grounds(fact) - _grounds(" ".join(_GENERIC))
-    return bool(claimed) and len(claimed & said) >= GROUNDED_SHARE * len(claimed)
-
-
-def _grounds(text: str) -> set[str]:
-    """Content words cut to their first four letters (bike/bikes, four/fourth), CJK pairs
-    and numbers: what a statement and its sources are compared by."""
-    return ({term[:4] if term.isascii() else term for term in summary_terms(text)}
-            | set(_NUMBER.findall(text)))
 
 
 def admit(session: Session, candidate: Candidate, now: datetime,

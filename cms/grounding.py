@@ -1,0 +1,90 @@
+"""What a model writes about the person must say what the person's messages say.
+
+The librarian's model writes the Timeline Index's lines, the memory statements and the
+daily context summary, all of which reach Claude's system blocks. The records filter
+(``cms/records.py``) leaves out sentences that read as instructions, by their grammar; a
+model can word one in a way no grammar check foresees. This check does not depend on
+wording: a sentence a model wrote is kept only when enough of its content words (cut to
+four letters: bike/bikes, four/fourth), CJK pairs and numbers are found in what it was
+written from. An honest summary paraphrases, so a share is asked, not every word; an
+instruction planted in a model's answer shares almost nothing with the talk it claims to
+summarize, and is left out (docs/performance.md has the figures on honest and hostile
+sets).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+
+from cms.records import sentences_of
+from cms.summaries import terms
+
+#: The share of a sentence's content words its sources must hold.
+GROUNDED_SHARE = 0.4
+
+#: Words any statement or summary about the person may use without its sources saying
+#: them: who (the person, Claude) and what was done (asked, talked, suggested...).
+GENERIC = frozenset({
+    "person", "user", "they", "their", "them", "has", "have", "likes", "wants", "said",
+    "says", "claude", "assistant", "asked", "asks", "asking", "talked", "talk", "talks",
+    "discussed", "discussion", "discusses", "about", "suggested", "suggests", "suggestion",
+    "suggestions", "recommended", "recommends", "recommendations", "explained", "explains",
+    "shared", "shares", "mentioned", "mentions", "tips", "ideas", "advice", "advised",
+    "options", "question", "questions", "help", "helped", "planning", "plans", "plan",
+    "discussing", "considering", "considered", "also", "including", "both", "each",
+    "この人", "本人", "ユーザ", "ーザー", "相談", "話題", "提案", "質問", "会話", "について",
+})
+_NUMBER = re.compile(r"\d{2,}")
+_HIRAGANA = re.compile(r"[\u3040-\u309f]")
+
+
+def _grounds(text: str, *, strict: bool = False) -> set[str]:
+    """Content words cut to their first four letters, CJK pairs and numbers, after NFKC
+    (full-width letters and digits read as ASCII ones): what a sentence and its sources
+    are compared by. ``strict``: without the CJK pairs that hold hiragana (a pair with a
+    particle, 勤は or の許, matches by chance)."""
+    text = unicodedata.normalize("NFKC", text)
+    return ({term[:4] if term.isascii() else term for term in terms(text)
+             if not strict or term.isascii() or not _HIRAGANA.search(term)}
+            | set(_NUMBER.findall(text)))
+
+
+_GENERIC_GROUNDS = _grounds(" ".join(GENERIC))
+
+
+def _claims(sentence: str) -> set[str]:
+    """What a sentence claims: its strict grounds, or all of them when it has no strict
+    one (傘は赤い: a short Japanese statement of kana and single kanji)."""
+    return (_grounds(sentence, strict=True) - _GENERIC_GROUNDS
+            or _grounds(sentence) - _GENERIC_GROUNDS)
+
+
+def _holds(claimed: set[str], said: set[str]) -> bool:
+    """At least ``GROUNDED_SHARE`` of what a sentence claims is said, and two things at
+    least when it claims two or more (in a short sentence one word in common is chance).
+    A sentence that claims nothing (generic words only, or a script without content words
+    to compare) is not grounded: it says nothing worth keeping, or nothing checkable."""
+    found = len(claimed & said)
+    return bool(claimed) and found >= GROUNDED_SHARE * len(claimed) \
+        and found >= min(len(claimed), 2)
+
+
+def grounded(statement: str, sources: Sequence[str]) -> bool:
+    """Does ``statement`` (a memory a model proposed) say what its sources say?"""
+    return _holds(_claims(statement), _grounds(" ".join(sources)))
+
+
+def grounded_sentences(text: str, sources: Iterable[str]) -> tuple[str, int]:
+    """``text`` (a summary a model wrote) with only its sentences grounded in ``sources``,
+    and how many were left out. An empty text means none was grounded."""
+    said = _grounds(" ".join(sources))
+    kept: list[str] = []
+    dropped = 0
+    for sentence in sentences_of(text):
+        if _holds(_claims(sentence), said):
+            kept.append(sentence)
+        else:
+            dropped += 1
+    return " ".join(kept), dropped
