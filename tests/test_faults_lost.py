@@ -5,6 +5,7 @@ API's error from the stand-in server, a process killed, the command line."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import textwrap
@@ -202,3 +203,29 @@ def test_the_librarian_backs_off_while_the_api_is_down(tmp_path: Path) -> None:
             librarian_pass(w.core, when_due=True)
         assert 0 < len(server.requests) <= 20, len(server.requests)
         assert w.librarian.pending_count() > 0  # the placeholders wait, nothing is lost
+
+
+def test_a_forgotten_day_leaves_no_copy_in_the_stored_prompt(tmp_path: Path) -> None:
+    """The rendered blocks are stored (prompt state) and were rendered again only at the
+    next request: a backup taken between a forget and that request held the fact."""
+    from cms.summaries import OfflineSummarizer
+    from monet_app.operations import memory
+    from storage.models import PromptState
+
+    w = World(tmp_path / "home", Settings(), summarizer=OfflineSummarizer())
+    w.at("2026-03-02T09:00:00+09:00").turn("My locker code at the gym is 4417, by the way.")
+    w.later().turn("The gym opens at seven on Sundays.")
+    w.at("2026-03-03T09:00:00+09:00").turn("Good morning.")  # sunset: the fold
+    w.librarian.run_pass()
+    w.later().turn("What is new?")
+
+    def stored() -> str:
+        with w.db.session() as session:
+            state = session.exec(select(PromptState)).one()
+            return state.ti_text + state.ti_head_text + state.context_text
+
+    assert "4417" in stored()
+    memory.delete_day(w.core, "2026-03-02")
+    assert "4417" not in stored()
+    w.later().turn("And now?")
+    assert "4417" not in json.dumps(w.bodies[-1], ensure_ascii=False)

@@ -534,6 +534,21 @@ class ContextManager:
         queries.save_prompt(db, state, loaded)
         return prepared
 
+    def render_forgotten(self) -> None:
+        """Something was forgotten (``cms/memory/forget.py`` moved the memory version): render
+        the stored blocks again now, so no copy of it waits in the prompt state for the
+        next request (a backup taken meanwhile would hold it). The same render the next
+        request would do, with its ``memory_changed`` event; other rebuild points (a
+        sunset, a fold) still wait for that request."""
+        with self.db.transaction() as conn:
+            state = queries.load_prompt(conn)
+            if state.memory_version == state.memory_rendered or not state.ti_text:
+                return
+            loaded = copy.copy(state)
+            self._event(conn, EventName.MEMORY_CHANGED, {"version": state.memory_version})
+            self._render(conn, state)
+            queries.save_prompt(conn, state, loaded)
+
     def emergency_fold(self, reason: str = "prompt_too_long") -> bool:
         """Fold the oldest exchanges now (the API said the prompt is too long).
 

@@ -65,6 +65,7 @@ def correct_memory(core: Core, item_id: int, text: str) -> Done[None]:
     Claude (kept in the history)."""
     with core.gate.hold(Work.FORGET):
         forget.correct_memory(core.db, item_id, text, core.clock.now())
+        core.context.render_forgotten()
     return Done(None, TALK)
 
 
@@ -74,20 +75,25 @@ def delete_memory(core: Core, item_id: int, delete_sources: bool = False) -> Don
     with core.gate.hold(Work.FORGET):
         count = forget.delete_memory(core.db, item_id, core.clock.now(),
                                      delete_sources=delete_sources)
+        core.context.render_forgotten()
     return Done(count, TALK)
 
 
 def delete_day(core: Core, day: str, *, ticket: Ticket | None = None) -> Done[int]:
     """Delete a whole day everywhere; returns how many messages went."""
     with core.gate.hold(Work.FORGET, ticket):
-        return Done(forget.delete_day(core.db, day, core.clock.now()), TALK)
+        count = forget.delete_day(core.db, day, core.clock.now())
+        core.context.render_forgotten()
+    return Done(count, TALK)
 
 
 def delete_message(core: Core, message_id: int, *,
                    ticket: Ticket | None = None) -> Done[int]:
     """Delete one message everywhere, with what was drawn from it."""
     with core.gate.hold(Work.FORGET, ticket):
-        return Done(forget.delete_messages(core.db, [message_id], core.clock.now()), TALK)
+        count = forget.delete_messages(core.db, [message_id], core.clock.now())
+        core.context.render_forgotten()
+    return Done(count, TALK)
 
 
 def set_incognito_today(core: Core, today: str, on: bool) -> Done[None]:
