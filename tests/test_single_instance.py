@@ -4,6 +4,7 @@ socket left by a crash does not block the next start."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -14,7 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QDir, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
@@ -50,7 +51,7 @@ def test_the_name_follows_the_folder_not_the_spelling(tmp_path: Path, monkeypatc
     assert server_name(Path("a")) == server_name(a) == server_name(tmp_path / "link")
     assert server_name(tmp_path / "x" / ".." / "a") == server_name(a)
     assert server_name(tmp_path / "b") != server_name(a)
-    assert len(str(Path(QDir.tempPath()) / server_name(a))) < 100  # fits a Unix socket path
+    assert len(server_name(a)) < 100  # fits a Unix socket path
 
 
 def test_second_launch_on_the_same_home_asks_the_first_and_does_not_start(
@@ -106,7 +107,7 @@ def test_a_connection_that_does_not_ask_to_show_changes_nothing(
 def test_a_socket_left_by_a_crash_does_not_block_the_next_start(
         qtbot: QtBot, tmp_path: Path, instances: Callable[[Path], SingleInstance]) -> None:
     home = tmp_path / "a"
-    path = Path(QDir.tempPath()) / server_name(home)
+    path = Path(server_name(home))
     crashed = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     crashed.bind(str(path))  # bound, never listening, never unlinked: what a crash leaves
     crashed.close()
@@ -119,6 +120,43 @@ def test_a_socket_left_by_a_crash_does_not_block_the_next_start(
             assert instances(home).claim() is False
     finally:
         QLocalServer.removeServer(server_name(home))  # had the claim failed
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="Unix sockets and owners")
+def test_another_user_listening_first_on_the_shared_name_does_not_block_monet(
+        qtbot: QtBot, tmp_path: Path, instances: Callable[[Path], SingleInstance]) -> None:
+    """The socket used to be ``<temp>/monet-<uid>-<digest>``: anyone could listen there
+    first (and answer "ok"), and MONET would exit as if already running."""
+    import hashlib
+
+    home = tmp_path / "a"
+    digest = hashlib.sha256(str(home.resolve()).encode()).hexdigest()[:16]
+    squatter = QLocalServer()
+    squatter.setSocketOptions(QLocalServer.SocketOption.WorldAccessOption)
+    assert squatter.listen(f"monet-{os.getuid()}-{digest}")
+    squatter.newConnection.connect(lambda: squatter.nextPendingConnection().write(b"ok\n"))
+    try:
+        instance = instances(home)
+        assert instance.claim() is True and instance.listening
+        folder = Path(instance.name).parent
+        assert folder.stat().st_uid == os.getuid() and folder.stat().st_mode & 0o077 == 0
+    finally:
+        squatter.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0,
+                    reason="making a folder another user owns needs root")
+def test_a_socket_folder_someone_else_made_is_not_used(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    run = tmp_path / "run"
+    (run / "monet").mkdir(parents=True)
+    os.chown(run / "monet", 65534, 65534)  # planted by another user
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(run))
+    assert not server_name(tmp_path / "a").startswith(str(run))
+    os.chown(run / "monet", os.getuid(), os.getgid())
+    (run / "monet").chmod(0o777)  # ours, but opened to everyone: closed again
+    assert server_name(tmp_path / "a").startswith(str(run / "monet"))
+    assert (run / "monet").stat().st_mode & 0o777 == 0o700
 
 
 @pytest.mark.qt_log_ignore("This plugin does not support raise")  # offscreen: no stacking

@@ -7,9 +7,14 @@ asks the running one to come forward and exits.
 
 How:
 
-- The running app listens on a ``QLocalServer`` (a Unix domain socket in the temporary
-  folder, a named pipe on Windows) whose name is derived from the resolved home path and
-  the user, so two different homes run side by side and two users never meet.
+- The running app listens on a ``QLocalServer`` (a Unix domain socket, a named pipe on
+  Windows) whose name is derived from the resolved home path and the user, so two
+  different homes run side by side and two users never meet.
+- On Unix the socket lives in a folder only this user can enter (``$XDG_RUNTIME_DIR/monet``
+  or ``<temp>/monet-<uid>``, mode 0700, owned by the user; a folder someone else made or
+  opened to others is not used). In the shared temporary folder another local user could
+  listen first on a predictable name and keep MONET from starting (or answer for it).
+  With no such folder MONET starts without the guard and logs why.
 - A launch first tries to connect. If something answers, it sends ``show`` and waits a
   moment for ``ok``: the running window was brought forward. Otherwise it becomes the
   running app: ``removeServer`` clears a socket a crashed MONET left behind, then it
@@ -29,6 +34,7 @@ import getpass
 import hashlib
 import logging
 import os
+import stat
 import time
 from pathlib import Path
 
@@ -60,16 +66,43 @@ class Answer(enum.Enum):
     SILENT = "silent"
 
 
+def private_dir() -> Path | None:
+    """A folder for the socket that only this user can enter (Unix), or None."""
+    uid = os.getuid()
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    candidates = [Path(runtime) / "monet"] if runtime else []
+    candidates.append(Path(QDir.tempPath()) / f"monet-{uid}")
+    for folder in candidates:
+        try:
+            folder.mkdir(mode=0o700, exist_ok=True)
+            info = folder.lstat()
+        except OSError as exc:
+            log.warning("single instance: %s cannot be used: %s", folder, exc)
+            continue
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != uid:
+            log.warning("single instance: %s is not this user's folder; not used", folder)
+            continue
+        if info.st_mode & 0o077:
+            try:  # ours, but opened to others (a umask, a hand): close it
+                folder.chmod(0o700)
+            except OSError:
+                continue
+        return folder
+    return None
+
+
 def server_name(home: Path) -> str:
     """The local server's name for ``home``: the same folder reached by another path
     (relative, ``~``, a symbolic link) gives the same name; another folder or another
-    user gives another. Short enough for a Unix socket path in the temporary folder."""
+    user gives another. On Unix a full path in this user's private folder (short enough
+    for a socket path); "" when there is none."""
     resolved = str(home.expanduser().resolve())
-    uid = getattr(os, "getuid", None)
-    if uid is not None:
-        user = str(uid())
+    if hasattr(os, "getuid"):
+        folder = private_dir()
+        if folder is None:
+            return ""
         digest = hashlib.sha256(resolved.encode("utf-8")).hexdigest()[:16]
-        return f"monet-{user}-{digest}"
+        return str(folder / f"monet-{digest}")
     # Windows: named pipes are visible to every session, so the user goes into the hash.
     try:
         user = getpass.getuser()
@@ -118,7 +151,13 @@ class SingleInstance(QObject):
         return self._server is not None and self._server.isListening()
 
     def claim(self) -> bool:
-        lock = QLockFile(str(Path(QDir.tempPath()) / f"{self.name}.lock"))
+        if not self.name:
+            log.warning("single instance: no private folder for the socket; starting "
+                        "without the guard (a second launch on %s will not be stopped)",
+                        self.home)
+            return True
+        lock = QLockFile(f"{self.name}.lock" if os.path.isabs(self.name)
+                         else str(Path(QDir.tempPath()) / f"{self.name}.lock"))
         locked = _take(lock)
         if not locked:
             log.warning("single instance: lock %s not taken (%s); going on without it",
