@@ -115,3 +115,30 @@ def test_the_demo_window_says_so_and_the_stand_in_answers(qtbot, tmp_path: Path)
             assert len(server.requests) == 1
         finally:
             c.close()
+
+
+@pytest.mark.parametrize("what", ["core prompt", "settings and ledger"])
+def test_a_home_with_no_messages_but_the_persons_settings_is_never_touched(
+        tmp_path: Path, what: str) -> None:
+    """A home before its first message already holds the person's settings, usage
+    ledger or core prompt; the demo used to fill it because it had no messages."""
+    from cms.context.core_prompt import promote
+    from cms.settings import Settings
+    from monet_app.services.wiring import build_core
+
+    home = tmp_path / "fresh"
+    if what == "core prompt":
+        home.mkdir()
+        promote(home, "values", "I prefer short answers.")
+    else:
+        from cms.clock import ManualClock
+
+        clock = ManualClock(datetime.now().astimezone())
+        build_core(home, clock=clock, settings=Settings(max_tokens=900)).close()
+    before = {p.name: p.read_bytes() for p in home.iterdir() if p.is_file()}
+    with pytest.raises(demo.DemoError, match="not empty"):
+        demo.prepare(home, datetime.now().astimezone())
+    assert {p.name: p.read_bytes() for p in home.iterdir() if p.is_file()} == before
+    (tmp_path / "new").mkdir()
+    (tmp_path / "new" / "monet.log").write_text("looked at\n")
+    assert demo.prepare(tmp_path / "new", datetime.now().astimezone()) is True

@@ -13,6 +13,7 @@ with ``--home`` that holds a history which is not a demo is refused.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import tempfile
 from datetime import date, datetime, timedelta
@@ -65,15 +66,20 @@ def is_demo(home: Path) -> bool:
         db.close()
 
 
-def _has_history(home: Path) -> bool:
-    if not (home / DB_FILENAME).exists():
-        return False
-    db = Database(home)
+#: What a folder may hold and still be a new one for the demo (a log written while
+#: MONET looked at it, a desktop's own files).
+_NOT_THE_PERSONS = re.compile(r"^(?:monet\.log(?:\.\d+)?|\.DS_Store|desktop\.ini|Thumbs\.db)$")
+
+
+def _holds_something(home: Path) -> bool:
+    """Does ``home`` hold anything of a person's: messages, but also settings, a usage
+    ledger, a core prompt, backups (a home with no messages yet is still theirs)?"""
     try:
-        with db.session() as session:
-            return bool(queries.day_message_counts(session))
-    finally:
-        db.close()
+        return any(not _NOT_THE_PERSONS.match(entry.name) for entry in home.iterdir())
+    except FileNotFoundError:
+        return False
+    except NotADirectoryError:
+        return True
 
 
 def prepare(home: Path, now: datetime) -> bool:
@@ -81,11 +87,12 @@ def prepare(home: Path, now: datetime) -> bool:
     it replayed. Refuses a folder holding a history that is not a demo."""
     from monet_app.services.replay import replay
 
-    if _has_history(home):
-        if not is_demo(home):
+    if _holds_something(home):
+        if not (home / DB_FILENAME).is_file() or not is_demo(home):
             raise DemoError(
-                f"{home} holds a MONET history that is not the demo; the demo never touches "
-                "a real data folder. Give --home an empty or new folder, or leave it out.")
+                f"{home} is not empty and is not the demo's folder (it may hold a MONET "
+                "history, settings or a core prompt); the demo never touches a real data "
+                "folder. Give --home an empty or new folder, or leave it out.")
         return False
     home.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
