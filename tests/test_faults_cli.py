@@ -115,3 +115,29 @@ def test_a_key_with_a_line_break_is_refused_and_never_echoed(tmp_path: Path) -> 
     assert done.returncode == 2, done.stderr
     assert "SECRET" not in done.stderr + done.stdout
     assert "SECRET" not in (home / "monet.log").read_text("utf-8")
+
+
+def test_a_replay_continued_on_a_home_that_stopped_before_a_reply_answers_it(
+        tmp_path: Path) -> None:
+    """A snapshot taken (or a replay killed) between a turn and its reply: continuing the
+    trace on it used to go on with the next turn, leaving two person messages in a row."""
+    import sqlite3
+
+    from monet_app.services.replay import replay
+
+    trace = tmp_path / "t.jsonl"
+    trace.write_text("".join(json.dumps({
+        "ts": f"2026-03-02T09:0{n}:00+09:00", "tab": "chat", "user": f"question {n}",
+        "assistant": f"answer {n}"}) + "\n" for n in range(5)), "utf-8")
+    head = tmp_path / "head.jsonl"
+    head.write_text("".join(trace.read_text("utf-8").splitlines(keepends=True)[:3]), "utf-8")
+    home = tmp_path / "home"
+    replay(head, home, None, librarian=False)
+    with sqlite3.connect(home / "monet.db") as conn:  # the snapshot: no reply to the last
+        conn.execute("DELETE FROM message WHERE id = (SELECT max(id) FROM message)")
+    summary = replay(trace, home, None, librarian=False)
+    with sqlite3.connect(home / "monet.db") as conn:
+        talk = conn.execute("SELECT role, text FROM message ORDER BY id").fetchall()
+    assert [text for _role, text in talk] == [
+        text for n in range(5) for text in (f"question {n}", f"answer {n}")]
+    assert summary.turns == 3 and summary.skipped == 3

@@ -18,6 +18,7 @@ from sqlmodel import col, select
 from cms.clock import ManualClock, parse_ts
 from cms.context.events import FOLD_EVENTS, REBUILD_EVENTS
 from cms.context.manager import ContextManager, clean_text
+from cms.context.turn import TurnResult
 from cms.model.standin import StandInModel
 from cms.settings import Settings
 from cms.tokens import TiktokenEstimator, TokenEstimator
@@ -128,7 +129,7 @@ def replay(
     timings: list[float] = []
     summary = ReplaySummary()
     try:
-        lines, summary.skipped = _continuation(core.db, trace, home, lines)
+        lines, summary.skipped, unanswered = _continuation(core.db, trace, home, lines)
         if lines:
             clock.set(parse_ts(lines[0].ts))
         model = core.chat_model()
@@ -136,6 +137,15 @@ def replay(
         runner.prepare_timings = timings  # context-manager time per request, model excluded
         cm.app_started()
         tab_now: str | None = None  # the tab the replay is in (a turn in it switches nothing)
+        if unanswered is not None:
+            # the home stopped between a turn and its reply (a snapshot taken then, a
+            # killed replay): that reply first, as the window's retry would ask for it
+            clock.set(max(clock.now(), parse_ts(unanswered.ts)))
+            tab_now = _switch_tab(cm, settings, str(unanswered.data["tab"]))
+            if isinstance(model, StandInModel):
+                model.expect(str(unanswered.data.get("assistant", "")),
+                             unanswered.data.get("recall"))
+            _count(summary, runner.resume(tab_now))
         for line in lines:
             clock.set(parse_ts(line.ts))
             if librarian and keeper.due():
@@ -154,20 +164,7 @@ def replay(
                     tab_now = _switch_tab(cm, settings, tab)
                 if isinstance(model, StandInModel):
                     model.expect(str(data.get("assistant", "")), data.get("recall"))
-                result = runner.send(str(data["user"]), tab)
-                summary.turns += 1
-                summary.requests += result.requests
-                for usage in result.usages:
-                    total = (
-                        usage.input_tokens
-                        + usage.cache_creation_input_tokens
-                        + usage.cache_read_input_tokens
-                    )
-                    summary.input_tokens += total
-                    summary.cache_read_tokens += usage.cache_read_input_tokens
-                    summary.cache_write_tokens += usage.cache_creation_input_tokens
-                    summary.output_tokens += usage.output_tokens
-                    summary.largest_prompt = max(summary.largest_prompt, total)
+                _count(summary, runner.send(str(data["user"]), tab))
         if librarian:
             summary.librarian_summaries += core.librarian_pass()
         with core.db.session() as session:
@@ -180,18 +177,34 @@ def replay(
     return summary
 
 
-def _continuation(db: Database, trace: Path, home: Path,
-                  lines: list[TraceLine]) -> tuple[list[TraceLine], int]:
+def _count(summary: ReplaySummary, result: TurnResult) -> None:
+    """Add one turn's requests and usage to ``summary``."""
+    summary.turns += 1
+    summary.requests += result.requests
+    for usage in result.usages:
+        total = (usage.input_tokens + usage.cache_creation_input_tokens
+                 + usage.cache_read_input_tokens)
+        summary.input_tokens += total
+        summary.cache_read_tokens += usage.cache_read_input_tokens
+        summary.cache_write_tokens += usage.cache_creation_input_tokens
+        summary.output_tokens += usage.output_tokens
+        summary.largest_prompt = max(summary.largest_prompt, total)
+
+
+def _continuation(db: Database, trace: Path, home: Path, lines: list[TraceLine],
+                  ) -> tuple[list[TraceLine], int, TraceLine | None]:
     """The lines still to replay on ``home``: a replay never duplicates what a home holds.
 
     When the trace's first turn is already stored (the same time and text), the trace is
     continuing this home: its turns are matched, in order, with the stored ones from there
     and skipped; the replay goes on after the last of them. A trace that disagrees with
     what is stored before reaching its end is refused, before anything is written. A
-    trace whose first turn is not stored is new talk and is replayed whole."""
+    trace whose first turn is not stored is new talk and is replayed whole. The third
+    value is the last matched turn when the home holds no reply to it (it stopped between
+    the two): its reply is asked for before the replay goes on."""
     turns = [line for line in lines if "user" in line.data]
     if not turns:
-        return lines, 0
+        return lines, 0, None
 
     def key(line: TraceLine) -> tuple[datetime, str]:
         return parse_ts(line.ts), clean_text(str(line.data["user"]))
@@ -205,14 +218,18 @@ def _continuation(db: Database, trace: Path, home: Path,
             select(col(Message.id), col(Message.ts)).where(person, col(Message.text) == first_text)
             .order_by(col(Message.id))) if i is not None and parse_ts(ts) == first_ts), None)
         if start is None:
-            return lines, 0
+            return lines, 0, None
         stored = [(parse_ts(ts), text) for ts, text in session.exec(
             select(col(Message.ts), col(Message.text)).where(person, col(Message.id) >= start)
             .order_by(col(Message.id)))]
+        newest = session.exec(select(Message.role).order_by(col(Message.id).desc())
+                              .limit(1)).first()
     matched = 0
+    last: TraceLine | None = None
+    unanswered = newest == MessageRole.USER
     for index, line in enumerate(lines):
         if matched >= len(stored):
-            return lines[index:], matched
+            return lines[index:], matched, last if unanswered else None
         if "user" not in line.data:
             continue  # an action among turns already replayed
         if key(line) != stored[matched]:
@@ -221,7 +238,8 @@ def _continuation(db: Database, trace: Path, home: Path,
                 "point (the home continued another way). Replay this trace on a new --home."
             )
         matched += 1
-    return [], matched
+        last = line
+    return [], matched, last if unanswered and matched == len(stored) else None
 
 
 def _switch_tab(cm: ContextManager, settings: Settings, tab: str) -> str:
