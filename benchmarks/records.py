@@ -6,8 +6,9 @@ Prints, for the phrase sets of ``tests/data/injection`` (written by people who n
 the filter; the tuned sets were used to widen its rules, the held-out set never was), how
 many steering sentences are left out and how many records are touched; then, for each
 honest model summary of a trace's stretch and each steering sentence added to one, what
-the grounding check keeps; then, for each trace replayed offline with the librarian, how many Timeline Index lines and memories
-lose a sentence (records wrongly touched, or real requests in the talk).
+the grounding check keeps; then, for each trace replayed offline with the librarian, how
+many Timeline Index lines and memories lose a sentence (records wrongly touched, or real
+requests in the talk).
 """
 
 from __future__ import annotations
