@@ -30,6 +30,9 @@ import re
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -39,7 +42,8 @@ sys.path.insert(0, str(ROOT))
 
 from cms.clock import ManualClock
 from cms.context.tools import recall
-from monet_app.services.wiring import build_core, no_model
+from monet_app.services.wiring import Core, build_core, no_model
+from storage.queries import Talk
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 JST = timezone(timedelta(hours=9))
@@ -79,22 +83,38 @@ class PlainBM25:
         return [i for i, _ in sorted(scores.items(), key=lambda x: (-x[1], -x[0]))[:k]]
 
 
-def run_history(history: dict[str, Any], k: int) -> dict[str, bool]:
+@dataclass
+class Built:
+    """A LongMemEval history stored through MONET, at the moment its question is asked."""
+
+    core: Core
+    question: Talk
+    body: dict[str, Any]
+    docs: dict[int, str] = field(default_factory=dict)  # message id -> text
+    evidence: set[int] = field(default_factory=set)  # turns marked has_answer
+    in_answer_session: set[int] = field(default_factory=set)
+    session_of: dict[int, str] = field(default_factory=dict)  # message id -> session id
+
+
+@contextmanager
+def built(history: dict[str, Any]) -> Iterator[Built]:
+    """Store ``history`` through MONET as the app runs it and ask its question the next
+    day (see the module's docstring); the home is removed afterwards."""
     sessions = sorted(
         zip(history["haystack_dates"], history["haystack_session_ids"],
             history["haystack_sessions"], strict=True),
         key=lambda s: _when(s[0]),
     )
     answer_sessions = set(history["answer_session_ids"])
-    answer = str(history.get("answer", "")).strip().lower()
-    evidence: set[int] = set()
-    in_answer_session: set[int] = set()
-    docs: dict[int, str] = {}
     with tempfile.TemporaryDirectory() as tmp:
         clock = ManualClock(_when(sessions[0][0]))
         core = build_core(Path(tmp), clock=clock, summarizer="offline", model_factory=no_model)
         try:
             core.context.app_started()
+            docs: dict[int, str] = {}
+            evidence: set[int] = set()
+            in_answer_session: set[int] = set()
+            session_of: dict[int, str] = {}
             for date, session_id, turns in sessions:
                 clock.set(_when(date))
                 for turn in turns:
@@ -108,6 +128,7 @@ def run_history(history: dict[str, Any], k: int) -> dict[str, bool]:
                         message = core.context.record_reply(text, "chat")
                     assert message.id is not None
                     docs[message.id] = text
+                    session_of[message.id] = session_id
                     if turn.get("has_answer"):
                         evidence.add(message.id)
                     if session_id in answer_sessions:
@@ -118,12 +139,19 @@ def run_history(history: dict[str, Any], k: int) -> dict[str, bool]:
             clock.set(next_day)
             question = core.context.commit_user_message(history["question"], "chat")
             core.librarian.run_pass()
-            body = core.context.prepare_request().body
-            with core.db.session() as session:
-                monet = [hit.id for hit in recall(session, history["question"], k,
-                                                  before_id=question.id)]
+            body = dict(core.context.prepare_request().body)
+            yield Built(core, question, body, docs, evidence, in_answer_session, session_of)
         finally:
             core.close()
+
+
+def run_history(history: dict[str, Any], k: int) -> dict[str, bool]:
+    answer = str(history.get("answer", "")).strip().lower()
+    with built(history) as b:
+        body, docs, evidence, in_answer_session = b.body, b.docs, b.evidence, b.in_answer_session
+        with b.core.db.session() as session:
+            monet = [hit.id for hit in recall(session, history["question"], k,
+                                              before_id=b.question.id)]
     plain = PlainBM25(docs).top(history["question"], k)
     turns_text = json.dumps(body["messages"], ensure_ascii=False)
     prompt_text = (json.dumps(body["system"], ensure_ascii=False) + turns_text).lower()

@@ -587,3 +587,58 @@ def test_forgetting_reaches_summaries_written_ahead_of_later_runs(tmp_path: Path
     with w.db.session() as session:
         hidden = [m.text for m in session.exec(select(Message)).all() if m.hidden]
     assert "It is 4417." in hidden and "I said: it is 4417." in hidden
+
+
+def _remembered(tmp_path: Path, exchanges: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(kind, fact) of what the offline librarian keeps from these (person, reply) turns."""
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-02T09:00:00+09:00")
+    for said, reply in exchanges:
+        w.later().turn(said, reply)
+    w.librarian.run_pass()
+    with w.db.session() as session:
+        return [(str(m.kind), m.fact) for m in session.exec(select(MemoryItem)).all()
+                if m.status == "active"]
+
+
+def test_asked_to_remember_means_the_person_asked(tmp_path: Path) -> None:
+    """'I just need to remember that it's okay…' became a garbled 'asked to remember'
+    memory ('I just need to it's okay…'): a request is said to the assistant."""
+    kept = _remembered(tmp_path, [
+        ("I just need to remember that it's okay to feel awkward at first.", "Yes."),
+        ("Also, I think it's helpful to remember that I do yoga on Monday evenings.", "Ok."),
+        ("I'll review the list and make sure I don't forget anything important.", "Ok."),
+        ("Please remember that my bike lock code is 9911.", "Noted."),
+        ("Oh, and remember: my sister's name is Hana.", "Noted."),
+        ("覚えておいて: 来週の金曜は歯医者", "はい"),
+    ])
+    assert kept == [("asked_to_remember", "my bike lock code is 9911."),
+                    ("asked_to_remember", "my sister's name is Hana."),
+                    ("asked_to_remember", "来週の金曜は歯医者")]
+
+
+def test_a_reaction_to_the_reply_is_not_a_preference(tmp_path: Path) -> None:
+    kept = _remembered(tmp_path, [
+        ("Any lamp ideas?", "Try Robert Abbey's Adjustable Arm Table Lamp or the IKEA Tertial."),
+        ("I like the sound of Robert Abbey's Adjustable Arm Table Lamp.", "Great choice."),
+        ("Here are two captions.", "1. Sunny days 2. Beach vibes"),
+        ("I like the first caption.", "Good."),
+        ("What should I cook?", "The Spicy Roasted Chickpeas recipe is quick."),
+        ("I love the Spicy Roasted Chickpeas recipe.", "Enjoy."),
+        ("Do you like mysteries?", "I do. Do you like thrillers?"),
+        ("I love a good thriller.", "Me too."),
+        ("I prefer running on a trail near my place.", "Nice."),
+    ])
+    assert [fact for _kind, fact in kept] == ["I love a good thriller.",
+                                              "I prefer running on a trail near my place."]
+
+
+def test_japanese_preferences_said_once_and_about_the_person(tmp_path: Path) -> None:
+    """サバが嫌い and さばが苦手 were two memories; 甘いのが好きみたい (about the child) was
+    stored as if the person said it of themselves."""
+    kept = _remembered(tmp_path, [
+        ("魚ならサバが嫌いです。", "そうなんですね"),
+        ("やっぱりさばが苦手。", "了解です"),
+        ("娘は甘いのが好きみたい。", "かわいいですね"),
+    ])
+    assert kept == [("preference", "やっぱりさばが苦手。")]

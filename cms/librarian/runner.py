@@ -370,15 +370,19 @@ class Librarian:
                         known = active_items(session, now)
                 if said and self.proposer.uses_model and not self._model_open(report):
                     return written  # a model proposer, and the model keeps failing
+                replies: dict[int, str] = {}
+                if said:
+                    with self.db.transaction() as conn:
+                        replies = queries.replies_before(conn, [m.id for m in said if m.id])
                 try:
-                    candidates = self.proposer.propose(said, known) if said else []
+                    candidates = self.proposer.propose(said, known, replies) if said else []
                 except Exception as exc:  # noqa: BLE001 - the messages are read again later
                     self._proposal_failures += 1
                     self._model_failed(exc, report)
                     if self._proposal_failures < self.max_attempts:
                         log.warning("memory proposal failed: %s", exc)
                         return written
-                    candidates = RuleProposer().propose(said, known)
+                    candidates = RuleProposer().propose(said, known, replies)
                 self._proposal_failures = 0
                 with self.db.session() as session:
                     if not self._holds_scan(session):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from cms.memory import rules
@@ -35,9 +35,11 @@ class Proposer(Protocol):
     #: then: ~0.35 ms a pass for nothing otherwise).
     reads_known: bool
 
-    def propose(self, messages: Sequence[Talk],
-                known: Sequence[MemoryItem]) -> list[rules.Candidate]:
-        """Candidates from the person's ``messages``; ``known``: what is remembered now."""
+    def propose(self, messages: Sequence[Talk], known: Sequence[MemoryItem],
+                replies: Mapping[int, str] | None = None) -> list[rules.Candidate]:
+        """Candidates from the person's ``messages``; ``known``: what is remembered now;
+        ``replies``: for a message id, Claude's reply it answers (a sentence that only
+        reacts to what the reply offered is not a memory)."""
         ...
 
 
@@ -47,9 +49,11 @@ class RuleProposer:
     uses_model = False
     reads_known = False  # a sentence is judged on its own
 
-    def propose(self, messages: Sequence[Talk],
-                known: Sequence[MemoryItem]) -> list[rules.Candidate]:
-        return [c for m in messages if m.role == MessageRole.USER for c in rules.propose(m)]
+    def propose(self, messages: Sequence[Talk], known: Sequence[MemoryItem],
+                replies: Mapping[int, str] | None = None) -> list[rules.Candidate]:
+        replies = replies or {}
+        return [c for m in messages if m.role == MessageRole.USER
+                for c in rules.propose(m, replies.get(m.id or 0, ""))]
 
 
 PROPOSAL_INSTRUCTIONS = """\
@@ -138,8 +142,10 @@ class ClaudeProposer:
             "messages": [{"role": MessageRole.USER, "content": [{"type": "text", "text": text}]}],
         }
 
-    def propose(self, messages: Sequence[Talk],
-                known: Sequence[MemoryItem]) -> list[rules.Candidate]:
+    def propose(self, messages: Sequence[Talk], known: Sequence[MemoryItem],
+                replies: Mapping[int, str] | None = None) -> list[rules.Candidate]:
+        # (the model reads the person's messages alone; ``replies`` is not sent, which
+        # keeps the request small: the admission rules judge what it proposes)
         people = [m for m in messages if m.role == MessageRole.USER and m.id is not None]
         if not people:
             return []

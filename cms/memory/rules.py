@@ -29,6 +29,7 @@ from sqlmodel import Session, col, select
 from cms.context.notes import SHOWN
 from cms.grounding import grounded
 from cms.records import instruction_like
+from cms.summaries import terms as summary_terms
 from storage import queries
 from storage.errors import MemoryItemError
 from storage.models import MemoryItem, MemoryKind, MemoryStatus, Message, MessageRole
@@ -38,10 +39,17 @@ KINDS = tuple(MemoryKind)
 #: What Claude may use (unless expired); a superseded item is kept but never sent.
 PROMISE_DAYS = 30
 
+#: A request to remember, said to the assistant: at a sentence's start (after an
+#: interjection), or after "please / can you / could you / I want you to"; in Japanese the
+#: request forms. "I just need to remember that it's okay…" is the person talking to
+#: themselves, not a request (it used to become a garbled "asked to remember" memory).
 _REMEMBER = re.compile(
     r"(覚えておいて|覚えといて|覚えてて|忘れないで|記憶しておいて|"
-    r"\bplease remember(?: that| this)?\b:?|(?:^|(?<=[.!?]\s))remember(?: that\b| this\b|:)|"
-    r"\bremember (?:that|this)\b:?|\bdon't forget(?: that)?\b)",
+    r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s))[\s\"'“(]*"
+    r"(?:(?:oh|ok|okay|also|and|so|btw|by the way|one more thing|hey|yeah),?\s+){0,3}"
+    r"(?:(?:please|pls|can you|could you|will you|would you|i want you to|"
+    r"i'd like you to|i need you to)\s+)?(?:please\s+)?"
+    r"(?:remember|keep in mind|don't forget|do not forget)(?: that\b| this\b|:)?:?)",
     re.IGNORECASE | re.MULTILINE,
 )
 #: Every phrase ``_REMEMBER`` matches holds one of these (the English ones lowercased): a
@@ -128,13 +136,26 @@ def _clean(text: str) -> str:
     return text.strip("「」\"' ")
 
 
+def _hiragana(text: str) -> str:
+    """Katakana as hiragana (サバ and さば are one fish)."""
+    return "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in text)
+
+
+#: What comes before the thing liked in a Japanese preference and is not part of it: a
+#: topic or a condition (魚なら, 食べ物では) and adverbs (やっぱり, 実は, 本当に…).
+_JA_LEAD = re.compile(r"^(?:.*?(?:なら|では|だと|って|の中で|で言うと))?"
+                      r"(?:やっぱり|やっぱ|やはり|実は|本当は|本当に|ほんとに|特に|一番|すごく|"
+                      r"とても|結構|わりと|意外と|昔から|今は|まだ|もう|かなり)*")
+
+
 def _key(fact: str) -> str:
     for pattern in _PREFERENCE:
         match = pattern.search(fact)
         if match:
-            return "likes:" + match.group("what").strip().lower()
+            what = match.group("what").strip().lower()
+            return "likes:" + _hiragana(_JA_LEAD.sub("", what) or what)
     words = re.findall(r"[A-Za-z]{3,}|[\u30a0-\u30ff\u4e00-\u9fff]{2,}", fact)
-    return "about:" + " ".join(w.lower() for w in words[:3])
+    return "about:" + " ".join(_hiragana(w.lower()) for w in words[:3])
 
 
 _NEGATIVE = re.compile(
@@ -172,11 +193,39 @@ def _sentences(text: str) -> list[str]:
     return [piece for piece in pieces if piece]
 
 
-def propose(message: Talk) -> list[Candidate]:
+#: Said of someone else, or as hearsay: 「甘いのが好きみたい」 (about the child), 「…らしい」.
+_HEARSAY = re.compile(r"(?:好き|嫌い|苦手|大好き)(?:な)?(?:みたい|らしい|そう|って)")
+#: A reaction to what the reply offered, by its form: "I like the sound of …", "I like
+#: the first caption", "I love that/this/the idea".
+_REACTION = re.compile(
+    r"\bi (?:really )?(?:like|love|prefer)\s+(?:the (?:sound|look|idea|way|feel) of|"
+    r"the (?:first|second|third|last|latter|former|next|other)\b|(?:that|this|those|these)\b)",
+    re.IGNORECASE)
+#: The share of a preference's object that, named in the reply just before, makes it a
+#: reaction to that reply rather than a lasting preference.
+REACTION_SHARE = 0.5
+
+
+def _reacts_to(sentence: str, what: str, reply: str) -> bool:
+    """Does ``sentence`` react to ``reply``: it likes *the* thing the reply just offered
+    ("I love the Spicy Roasted Chickpeas recipe")? A preference that answers a question
+    about it ("Do you like mackerel?" "I hate mackerel") or says it in general ("I love a
+    good mystery") is kept: only a definite object named in the reply counts."""
+    if _REACTION.search(sentence):
+        return True
+    if not reply or not re.match(r"(?:the|your)\s", what.strip(), re.IGNORECASE):
+        return False
+    liked = {t[:5] for t in summary_terms(what)}
+    offered = {t[:5] for t in summary_terms(reply)}
+    return bool(liked) and len(liked & offered) >= REACTION_SHARE * len(liked)
+
+
+def propose(message: Talk, reply: str = "") -> list[Candidate]:
     """The offline proposer (no model): strict on purpose. One sentence, not the message:
     the one the person asked to be remembered (or the one before "覚えておいて"), a
-    stated preference, an explicit promise, something done together. Anything here still
-    has to pass ``admit``."""
+    stated preference, an explicit promise, something done together. ``reply``: Claude's
+    message just before, so a preference for what it offered ("I like the sound of …")
+    is read as a reaction, not kept. Anything here still has to pass ``admit``."""
     if message.id is None or not message.text.strip():
         return []
     ids = (message.id,)
@@ -195,7 +244,10 @@ def propose(message: Talk) -> list[Candidate]:
                 or _ABOUT_OTHER.search(sentence):
             continue
         fact = _clean(sentence)
-        if any(p.search(sentence) for p in _PREFERENCE):
+        liked = next((m for p in _PREFERENCE if (m := p.search(sentence))), None)
+        if liked is not None:
+            if _HEARSAY.search(sentence) or _reacts_to(sentence, liked.group("what"), reply):
+                continue
             return [Candidate(fact, MemoryKind.PREFERENCE, _key(sentence), ids, 0.8)]
         if _PROMISE.search(sentence):
             return [Candidate(fact, MemoryKind.PROMISE, _key(sentence), ids, 0.7)]
