@@ -607,3 +607,16 @@ def test_a_roll_up_given_a_session_keeps_its_pending_changes(tmp_path: Path) -> 
         stored = session.get(Setting, "probe")
         assert stored is not None and stored.value_json == '"after"'
     db.close()
+
+
+def test_the_context_block_does_not_repeat_the_timeline_index() -> None:
+    """Its recent section was the TI's lines again, word for word (about 650 tokens of
+    every request in the LongMemEval prompts)."""
+    from cms.context.context_block import not_in_timeline
+
+    timeline = ("# Timeline Index\n2026-03-01 09:00–09:40 [chat] Planned the Kyoto trip: "
+                "3 days, budget ¥50,000\n2026-03-02 [work] 週報のテンプレートを作った")
+    recent = ["2026-03-01 [chat] Planned the Kyoto trip: 3 days, budget ¥50,000",
+              "2026-03-02 [work] 週報のテンプレートを作った",
+              "2026-02-10 [chat] Bought a road bike for commuting"]
+    assert not_in_timeline(recent, timeline) == ["2026-02-10 [chat] Bought a road bike for commuting"]

@@ -339,8 +339,21 @@ def test_context_summary_reaches_the_next_rebuild_not_the_current_prompt(tmp_pat
     assert extends(mid_day, before)
     w.at("2026-03-03T09:00:00+09:00").turn("次の日")  # the next rebuild point: sunset
     body = w.bodies[-1]
-    assert "山に登った" in system_parts(body)[2]
+    # the offline summary is TI lines: the block leaves out what the TI says (said once)
+    assert "山に登った" in system_parts(body)[1] and "山に登った" not in system_parts(body)[2]
     assert "東京に住んでいる" in body["system"][0]["text"]
+
+    class Writer:  # a model's summary: words of its own reach the block
+        name, uses_model = "test", False
+
+        def write(self, selection: object) -> str:
+            return "- 2026-03-01 登山が趣味で、週末はよく山へ行く"
+
+    w.librarian.context_writer = Writer()
+    w.at("2026-03-03T09:30:00+09:00")
+    w.librarian.write_context_summary()
+    w.at("2026-03-04T09:00:00+09:00").turn("また次の日")
+    assert "登山が趣味" in system_parts(w.bodies[-1])[2]
     assert w.librarian.context_summary_due() is True  # a new day: due again
 
 

@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from cms.context.notes import Note
 from cms.records import LEFT_OUT, as_record, instruction_like
+from cms.summaries import terms
 from cms.tokens import TokenEstimator
 from storage.models import MemoryKind, MemoryStatus
 
@@ -100,14 +101,39 @@ def summary_lines(text: str) -> list[str]:
     return [line for line in lines if line and not line.startswith("#")]
 
 
+#: A summary line repeats a Timeline Index line when this share of its content words (cut
+#: to five letters) is in one TI line.
+REPEAT_SHARE = 0.9
+
+
+def _words(line: str) -> frozenset[str]:
+    return frozenset(term[:5] for term in terms(clean_line(line)))
+
+
+def not_in_timeline(lines: Sequence[str], timeline: str) -> list[str]:
+    """``lines`` without those the Timeline Index already says (each fact said once: the
+    offline context summary is TI lines, and a model's may copy them)."""
+    said = [words for words in (_words(line) for line in timeline.splitlines()) if words]
+    kept = []
+    for line in lines:
+        mine = _words(line)
+        if mine and any(len(mine & other) >= REPEAT_SHARE * len(mine) for other in said):
+            continue
+        kept.append(line)
+    return kept
+
+
 def render(items: Sequence[Note], summary: Summary | None,
-           estimator: TokenEstimator, budget: int) -> str:
-    """The block as Claude reads it, or "" when there is nothing to say."""
+           estimator: TokenEstimator, budget: int, timeline: str = "") -> str:
+    """The block as Claude reads it, or "" when there is nothing to say. ``timeline``: the
+    Timeline Index sent beside it; the summary's lines it already says are left out."""
     # an item admitted under older, looser rules never reaches the prompt as an instruction
     chosen = sorted((i for i in items if as_record(i.fact) and not instruction_like(i.fact)
                      and LEFT_OUT not in as_record(i.fact)), key=_priority)
     memories = [memory_line(item) for item in chosen]
     recent = summary_lines(summary.text) if summary is not None else []
+    if recent and timeline:
+        recent = not_in_timeline(recent, timeline)
     if not memories and not recent:
         return ""
     cost = estimator.count

@@ -731,18 +731,21 @@ class ContextManager:
         if latest is not None and not expired_since(db, parse_ts(latest[2]), now):
             # (one that may mention what has expired waits for the librarian's next one)
             summary = context_block.Summary(day=latest[0], text=latest[1])
-        notes = self._notes(shown_notes(db, now), summary)
+        notes = self._notes(shown_notes(db, now), summary, state.ti_text)
         state.context_text = context_block.with_date(day, notes)
         state.context_tokens = context_block.tokens(state.context_text, self.estimator.count)
         state.memory_rendered = state.memory_version
 
-    def _notes(self, items: tuple[Note, ...], summary: context_block.Summary | None) -> str:
-        """The context block's notes, rendered again only when what is remembered or the
-        summary changed (most rebuilds find them as they were)."""
-        key = (items, summary, self.settings.context_budget_tokens)
+    def _notes(self, items: tuple[Note, ...], summary: context_block.Summary | None,
+               timeline: str) -> str:
+        """The context block's notes, rendered again only when what is remembered, the
+        summary or the Timeline Index beside it changed (most rebuilds find them as they
+        were)."""
+        key = (items, summary, self.settings.context_budget_tokens, timeline)
         if self._notes_memo is None or self._notes_memo[0] != key:
             self._notes_memo = (key, context_block.render(
-                items, summary, self.estimator, self.settings.context_budget_tokens))
+                items, summary, self.estimator, self.settings.context_budget_tokens,
+                timeline))
         return self._notes_memo[1]
 
     def _build(self, db: queries.Db, state: PromptRecord,

@@ -67,13 +67,15 @@ class ContextWriter(Protocol):
 
 
 class OfflineContextWriter:
-    """Deterministic: the newest recent lines, as a list. The promoted statements are in
-    the pinned block already and are not repeated (a model writer weaves them in)."""
+    """Deterministic: the recent lines, as a list. The promoted statements are in the
+    pinned block already and are not repeated (a model writer weaves them in). The context
+    block leaves out the lines the Timeline Index beside it says
+    (``context_block.not_in_timeline``): what stays is what the TI has rolled up."""
 
     name = "offline"
     uses_model = False
 
-    def __init__(self, recent_lines: int = 20) -> None:
+    def __init__(self, recent_lines: int = RECENT_COUNT) -> None:
         self.recent_lines = recent_lines
 
     def write(self, selection: MemorySelection) -> str:
