@@ -14,9 +14,10 @@ and its question asked the next day. Printed per history and in total:
   remember (``_ASKED``: "remember that/this…" or "覚えて…" said to the assistant, not
   "I need to remember that…"), and items that are reactions to a reply ("I like the
   sound of…", "that sounds…", "I think I'll go with…");
-- **TI lines**: how many are only a request (a question or an imperative to the
-  assistant, ``cms.records.instruction_like`` or ending in "?"), and how many keep a word
-  of the answer's session that the person did not say (what came of the talk).
+- **TI lines** stored: how many are only a request (a question or an imperative to the
+  assistant, ``cms.records.instruction_like`` or ending in "?"), how many say what came
+  of the talk (an outcome from Claude's side), and for the questions with an answer in
+  the history, whether a line holds one of the answer's words.
 
 ``--show`` prints the memories and the TI lines of each history.
 """
@@ -42,8 +43,8 @@ from benchmarks.recall import built
 from cms.context.context_block import clean_line
 from cms.context.prompt import system_parts
 from cms.records import instruction_like
-from cms.summaries import terms
-from storage.models import MemoryItem, MemoryKind, Message, MessageRole, TimelineEntry
+from cms.summaries import OUTCOME_JOINT, terms
+from storage.models import MemoryItem, MemoryKind, Message, TimelineEntry
 
 #: The knowledge-update histories of the public sample: the older and the newest values
 #: of the asked fact, as the history words them (read by hand).
@@ -121,17 +122,17 @@ def run(history: dict[str, Any], show: bool) -> tuple[dict[str, int], str]:
                 mark = "JUNK " if junk else "REACT" if reaction else "     "
                 shown.append(f"   {mark} [{item.kind}] {item.fact[:110]}")
         out["stored_lines"] = len(lines)
-        person = " ".join(m.text for m in said.values() if m.role == MessageRole.USER)
-        person_terms = _content(person)
         for entry in lines:
             text = entry.summary or ""
             out["request_only"] += _request_only(text)
+            out["with_outcome"] += OUTCOME_JOINT in text
             if show:
-                shown.append(f"   TI {'REQ ' if _request_only(text) else '    '}{text[:120]}")
-        answer_words = _content(" ".join(b.docs[i] for i in b.in_answer_session)) \
-            - person_terms
-        out["lines_with_reply_words"] = sum(
-            1 for e in lines if _content(e.summary or "") & answer_words)
+                shown.append(f"   TI {'REQ ' if _request_only(text) else '    '}{text[:160]}")
+        answer = _content(str(history["answer"])) - _content(str(history["question"]))
+        if answer and "not enough" not in str(history["answer"]):
+            out["answers"] = 1
+            out["answer_in_a_line"] = int(any(answer & _content(e.summary or "")
+                                              for e in lines))
     return dict(out), "\n".join(shown)
 
 
@@ -146,7 +147,7 @@ def main() -> None:
     totals: Counter[str] = Counter()
     keys = ("repeated", "ti_lines", "older_without_newest", "memories",
             "asked_without_request", "reactions", "stored_lines", "request_only",
-            "lines_with_reply_words")
+            "with_outcome", "answers", "answer_in_a_line")
     print("| # | type | " + " | ".join(keys) + " |")
     print("|---|---|" + "---|" * len(keys))
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:

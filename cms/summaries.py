@@ -142,8 +142,47 @@ def _rank(candidates: Sequence[str], weights: Counter[str]) -> list[int]:
     return [index for _, index in scored]
 
 
+#: Between what the talk was about and what came of it, in a summary line.
+OUTCOME_JOINT = " → "
+#: The most a line's outcome (from Claude's side) takes.
+OUTCOME_CHARS = 70
+#: Markup of a reply that is not its words: emphasis, headings, list marks.
+_MARKUP = re.compile(r"\*\*|__|`|^\s*(?:#+|[-*•]|\d+[.)])\s+", re.MULTILINE)
+
+
+#: A list item's label: "Roscioli: a famous deli…" (its first word is a name too).
+_ITEM_LABEL = re.compile(r"^([A-Z][\w'’&.-]*(?: [A-Z][\w'’&.-]*){0,4})\s*[:：–—-]\s")
+
+
+#: Advice in the imperative ("Check online directories: Look up…"): what Claude told the
+#: person to do, not what came of the talk; a line prefers a statement.
+_ADVICE = re.compile(
+    r"^(?:[^:：]{1,40}[:：]\s*)?(?:check|look|try|consider|use|make|visit|read|start|add|keep|"
+    r"take|ask|find|go|get|avoid|be|set|choose|explore|research|contact|reach|join|follow|"
+    r"practice|focus|create|write|include|remember|plan|book|call|bring|watch|listen|give|"
+    r"eat|drink|stay|search|browse|attend|talk|share|note|look|don't|do|always|never)\b",
+    re.IGNORECASE)
+
+
+def _new_specifics(sentence: str, said: str) -> int:
+    """The specifics of ``sentence`` (numbers, names, katakana names) that ``said`` (the
+    person's words) does not hold: what the reply brought."""
+    words = _LATIN_WORD.findall(sentence)
+    found = [w for w in words[1:] if w[0].isupper()]
+    label = _ITEM_LABEL.match(sentence)
+    if label and words:
+        found.append(words[0])
+    found += _NUMBER.findall(sentence) + _KATAKANA_NAME.findall(sentence)
+    return sum(1 for item in found if item.lower() not in said)
+
+
 class OfflineSummarizer:
-    """Deterministic extractive summaries; no model, no network."""
+    """Deterministic extractive summaries; no model, no network.
+
+    A line says what the talk was about, from the person's words, and what came of it:
+    the sentence of Claude's replies that brings the most names and numbers the person
+    did not say (the restaurant recommended, the figure worked out), after
+    ``OUTCOME_JOINT``. A reply with none adds nothing."""
 
     name = "offline"
 
@@ -165,14 +204,40 @@ class OfflineSummarizer:
         if not candidates:
             candidates = [s for turn in talk for s in _sentences(turn.text)]
         if len(candidates) <= 1:  # nothing to rank: the words' weights are not needed
-            return _trim(candidates[0], self.max_chars) if candidates else "（内容なし）"
+            if not candidates:
+                return "（内容なし）"
+            return _trim(candidates[0], self.max_chars) + self._outcome(talk)
         weights: Counter[str] = Counter()
         for turn in talk:
             terms = _terms(turn.text)
             weights.update(terms)
             if turn.role == MessageRole.USER:
                 weights.update(terms)  # the person's own words count twice
-        return self._pick(candidates, weights, self.max_chars)
+        return self._pick(candidates, weights, self.max_chars) + self._outcome(talk)
+
+    @staticmethod
+    def _outcome(talk: Sequence[Turn]) -> str:
+        """What came of the talk from Claude's side, with its joint, or ""."""
+        said = " ".join(t.text for t in talk if t.role == MessageRole.USER).lower()
+        if not said:
+            return ""  # Claude's sentences already stand for the talk
+        best: tuple[float, str] | None = None
+        for turn in talk:
+            if turn.role != MessageRole.ASSISTANT:
+                continue
+            for sentence in _sentences(_MARKUP.sub("", turn.text)):
+                if len(sentence) < 12 or sentence.endswith(("?", "？", ":", "：")) \
+                        or _ADVICE.match(sentence) or instruction_like(sentence):
+                    continue
+                brought = _new_specifics(sentence, said)
+                if not brought:
+                    continue
+                related = sum(1 for t in set(_terms(sentence)) if t in said)
+                score = (min(brought, 3) + 0.5 * min(related, 4)) \
+                    / (1.0 + math.log1p(len(sentence)))
+                if best is None or score > best[0]:
+                    best = (score, sentence)
+        return OUTCOME_JOINT + _trim(best[1], OUTCOME_CHARS) if best else ""
 
     def condense(self, lines: Sequence[str], max_chars: int) -> str:
         """Several summary lines into one, for TI roll-ups."""

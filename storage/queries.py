@@ -381,6 +381,11 @@ _REPLACE_SETTING = update(Setting).where(
 
 #: The setting that holds the last message the librarian proposed memories from.
 MEMORY_MARK = "memory_scanned_to"
+#: The setting that holds the last message the librarian read for newer values
+#: (``cms/memory/updates.py``).
+UPDATES_MARK = "updates_scanned_to"
+#: The scans whose mark is a message id (lowered when the newest messages are deleted).
+SCAN_MARKS = (MEMORY_MARK, UPDATES_MARK)
 
 
 def setting_json(db: Db, key: str) -> str | None:

@@ -12,7 +12,7 @@ from cms.clock import day_of, parse_ts
 from cms.context import context_block
 from cms.context.prompt import system_parts
 from cms.context.timeline import PENDING_MARKER
-from cms.records import instruction_like
+from cms.records import instruction_like, sentences_of
 from cms.settings import Settings
 from cms.tokens import TiktokenEstimator
 from monet_app.cli.export import export_records
@@ -89,8 +89,9 @@ def test_public_trace(trace: Path, sunset: str, tmp_path: Path) -> None:
         assert block.startswith("# 今日\n")
         assert not notes or notes.startswith(context_block.HEADER)
         assert estimator.count(notes) <= budget
-        for line in notes.splitlines()[3:]:
-            assert not instruction_like(line.removeprefix("- ")), line
+        for line in notes.splitlines()[3:]:  # a record's sentences, as as_record reads it
+            sentences = sentences_of(context_block.clean_line(line.removeprefix("- ")))
+            assert not any(instruction_like(s) for s in sentences), line
 
     # the librarian (on by default) leaves no placeholder
     timeline = _timeline(home)

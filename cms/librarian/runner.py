@@ -42,6 +42,7 @@ from cms.memory.context_summary import (
 )
 from cms.memory.proposer import Proposer, RuleProposer, proposal_batches
 from cms.memory.rules import active_items, admit
+from cms.memory.updates import notes_for
 from cms.settings import Privacy
 from cms.summaries import OfflineSummarizer, Summarizer, Turn
 from storage import Database, queries
@@ -74,6 +75,7 @@ class LibrarianReport:
     context_summary: bool = False  # the daily context summary was written this pass
     ahead: int = 0  # closed runs still in the prompt, summarized before their fold
     remembered: int = 0  # memory items written from the person's messages
+    noted: int = 0  # Timeline Index lines noted with a newer value the person said
     held_back: int = 0  # jobs left for a later pass because the model kept failing
 
     def text(self) -> str:
@@ -225,6 +227,10 @@ class Librarian:
         except DatabaseError as exc:  # locked by another writer: the next pass reads again
             log.warning("memory scan skipped: %s", exc)
             report.last_error = str(exc)
+        try:
+            report.noted = self._note_newer_values()
+        except DatabaseError as exc:  # locked by another writer: the next pass reads again
+            log.warning("newer-value scan skipped: %s", exc)
         writer_may_run = not self.context_writer.uses_model or self._model_open(report)
         if writer_may_run and self.context_summary_due():
             try:
@@ -332,6 +338,26 @@ class Librarian:
     def _drop_run(self, first: int, last: int) -> None:
         with self.db.transaction() as conn:
             queries.drop_claimed_run(conn, first, last, self._claim_name)
+
+    # ----- newer values -----------------------------------------------------------------
+    def _note_newer_values(self) -> int:
+        """Read the person's messages said since the last pass for later values of what
+        an older Timeline Index line states, and note them on that line
+        (``cms/memory/updates.py``). Returns how many lines were noted."""
+        with self.db.transaction() as conn:
+            after = int(self._setting(conn, queries.UPDATES_MARK, "0"))
+            said = queries.user_messages_after(conn, after)
+            if not said:
+                return 0
+            lines = queries.top_level_lines(conn)
+        private = self.privacy()  # an incognito day or tab is never quoted in a line
+        rewrites = notes_for(lines, [m for m in said
+                                     if m.day not in private.days and m.tab not in private.tabs])
+        with self.db.transaction() as conn:
+            for rewrite in rewrites:
+                queries.update_line(conn, rewrite.line_id, summary=rewrite.summary)
+            queries.put_setting(conn, queries.UPDATES_MARK, str(said[-1].id))
+        return len(rewrites)
 
     # ----- memories ---------------------------------------------------------------------
     def _remember(self, report: LibrarianReport) -> int:

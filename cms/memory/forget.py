@@ -31,6 +31,7 @@ from sqlmodel import Session, col, delete, func, select
 
 from cms.context.timeline import FORGOTTEN_TEXT, fill_rollup
 from cms.memory import rules as memory
+from cms.memory import updates
 from cms.memory.context_summary import (
     OfflineContextWriter,
     select_memories,
@@ -71,6 +72,7 @@ def delete_messages(db: Database, message_ids: Sequence[int], now: datetime) -> 
             session.delete(message)
         session.flush()
         _lower_the_scan_mark(session)
+        _drop_notes_quoting(session, gone_texts)
         for segment_id in segment_ids:
             _rewrite_segment(session, segment_id)
         session.exec(delete(ContextSummary))
@@ -82,13 +84,30 @@ def delete_messages(db: Database, message_ids: Sequence[int], now: datetime) -> 
 def _lower_the_scan_mark(session: Session) -> None:
     """SQLite gives a new message the id after the highest one left, so when the newest
     messages went, the next ones reuse their ids: the memory scan's mark (an id) must not
-    stay above them, or "please remember…" said next would never be read."""
-    mark = queries.setting_json(session, queries.MEMORY_MARK)
-    if mark is None:
+    stay above them, or "please remember…" said next would never be read (the same for
+    the scan for newer values)."""
+    top: int | None = None
+    for name in queries.SCAN_MARKS:
+        mark = queries.setting_json(session, name)
+        if mark is None:
+            continue
+        if top is None:
+            top = session.exec(select(func.max(Message.id))).one() or 0
+        if int(mark) > top:
+            queries.put_setting(session, name, str(top))
+
+
+def _drop_notes_quoting(session: Session, texts: Sequence[str]) -> None:
+    """A Timeline Index line's note of a newer value quotes the person's later sentence:
+    when that sentence is forgotten, the note goes (``cms/memory/updates.py``)."""
+    if not texts:
         return
-    top = session.exec(select(func.max(Message.id))).one() or 0
-    if int(mark) > top:
-        queries.put_setting(session, queries.MEMORY_MARK, str(top))
+    for entry in session.exec(select(TimelineEntry).where(
+            col(TimelineEntry.summary).contains(" (later, "))).all():
+        kept = updates.without_notes_of(entry.summary or "", texts)
+        if kept != entry.summary:
+            entry.summary = kept
+            session.add(entry)
 
 
 def delete_day(db: Database, day: str, now: datetime) -> int:
@@ -150,6 +169,7 @@ def hide_messages(db: Database, message_ids: Sequence[int], now: datetime,
         segment_ids |= touched.segments
         _forget_memories(session, found | touched.rows, keep=keep_item)
         _drop_presummaries(session, found | touched.rows)
+        _drop_notes_quoting(session, texts)
         session.flush()
         for segment_id in segment_ids:
             _rewrite_segment(session, segment_id)

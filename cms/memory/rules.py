@@ -49,7 +49,7 @@ _REMEMBER = re.compile(
     r"(?:(?:oh|ok|okay|also|and|so|btw|by the way|one more thing|hey|yeah),?\s+){0,3}"
     r"(?:(?:please|pls|can you|could you|will you|would you|i want you to|"
     r"i'd like you to|i need you to)\s+)?(?:please\s+)?"
-    r"(?:remember|keep in mind|don't forget|do not forget)(?: that\b| this\b|:)?:?)",
+    r"(?:remember|keep in mind|don't forget|do not forget)(?!\s+to\b)(?: that\b| this\b|:)?:?)",
     re.IGNORECASE | re.MULTILINE,
 )
 #: Every phrase ``_REMEMBER`` matches holds one of these (the English ones lowercased): a
@@ -196,10 +196,15 @@ def _sentences(text: str) -> list[str]:
 #: Said of someone else, or as hearsay: 「甘いのが好きみたい」 (about the child), 「…らしい」.
 _HEARSAY = re.compile(r"(?:好き|嫌い|苦手|大好き)(?:な)?(?:みたい|らしい|そう|って)")
 #: A reaction to what the reply offered, by its form: "I like the sound of …", "I like
-#: the first caption", "I love that/this/the idea".
+#: the first caption", "I love that/this/the idea", "That's a good point, … I like best",
+#: "which ones I like".
 _REACTION = re.compile(
     r"\bi (?:really )?(?:like|love|prefer)\s+(?:the (?:sound|look|idea|way|feel) of|"
-    r"the (?:first|second|third|last|latter|former|next|other)\b|(?:that|this|those|these)\b)",
+    r"the (?:first|second|third|last|latter|former|next|other)\b|(?:that|this|those|these)\b|"
+    r"(?:it|them|best|better|more|most)\b)|"
+    r"^(?:that'?s (?:a )?(?:good|great|fair|nice|helpful|interesting)|that sounds|sounds|"
+    r"thanks|thank you|great|good idea|ok|okay|sure)\b|"
+    r"\b(?:which|what|whichever) (?:ones? )?i (?:like|love|prefer)\b",
     re.IGNORECASE)
 #: The share of a preference's object that, named in the reply just before, makes it a
 #: reaction to that reply rather than a lasting preference.

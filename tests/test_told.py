@@ -1,0 +1,89 @@
+"""What Claude is told about the past (issue 27): a line that states an older value says
+that it changed; each fact said once; lines say what came of the talk."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlmodel import select
+
+from cms.context.prompt import system_parts
+from cms.settings import Settings
+from cms.summaries import OfflineSummarizer, Turn
+from storage.models import MessageRole, TimelineEntry
+from tests.helpers import World
+
+
+def _world(tmp_path: Path) -> World:
+    w = World(tmp_path / "home", Settings(), summarizer=OfflineSummarizer())
+    w.at("2026-03-02T09:00:00+09:00").turn(
+        "I've actually watched 4 MCU films in the last 3 months, and I loved them.")
+    w.at("2026-03-03T09:00:00+09:00").turn("Good morning, any news today?")  # sunset
+    w.librarian.run_pass()
+    return w
+
+
+def test_a_line_with_an_older_value_says_it_changed(tmp_path: Path) -> None:
+    """LongMemEval's knowledge updates: the prompt carried "4 MCU films" and not the 5 the
+    person said later."""
+    w = _world(tmp_path)
+    w.at("2026-03-09T20:00:00+09:00").turn(
+        "By the way, I've watched 12 films in the last 3 months, including 5 MCU films!")
+    w.librarian.run_pass()
+    body = w.at("2026-03-10T09:00:00+09:00").turn("What did I watch?")  # the next rebuild
+    ti = system_parts(body)[1]
+    old = next(line for line in ti.splitlines() if "4 MCU films" in line)
+    assert "(later, 2026-03-09: By the way, I've watched 12 films" in old
+    assert "5 MCU" in old
+    # forgetting the later sentence takes its note away
+    from monet_app.operations import memory
+
+    memory.delete_day(w.core, "2026-03-09")
+    with w.db.session() as session:
+        lines = [e.summary or "" for e in session.exec(select(TimelineEntry)).all()]
+    assert any("4 MCU films" in line for line in lines)
+    assert not any("(later," in line for line in lines)
+
+
+def test_a_sentence_in_an_incognito_tab_is_never_quoted_in_a_line(tmp_path: Path) -> None:
+    from monet_app.operations import memory
+
+    w = _world(tmp_path)
+    memory.set_incognito_today(w.core, "2026-03-09", True)
+    w.at("2026-03-09T20:00:00+09:00").turn(
+        "By the way, I've watched 12 films in the last 3 months, including 5 MCU films!")
+    w.librarian.run_pass()
+    with w.db.session() as session:
+        lines = [e.summary or "" for e in session.exec(select(TimelineEntry)).all()]
+    assert not any("(later," in line for line in lines)
+
+
+def test_a_different_fact_with_a_number_is_not_a_newer_value(tmp_path: Path) -> None:
+    w = _world(tmp_path)
+    w.at("2026-03-09T20:00:00+09:00").turn("I bought 2 new pairs of running shoes.")
+    w.librarian.run_pass()
+    with w.db.session() as session:
+        lines = [e.summary or "" for e in session.exec(select(TimelineEntry)).all()]
+    assert not any("(later," in line for line in lines)
+
+
+def test_a_line_says_what_came_of_the_talk() -> None:
+    """Lines were the person's sentence only: often the request ("What deli…?") rather than
+    the answer (the deli Claude named)."""
+    line = OfflineSummarizer().summarize([
+        Turn(MessageRole.USER, "I'm going to Rome. What deli near the Vatican has the best "
+                               "cured meats?"),
+        Turn(MessageRole.ASSISTANT, "Great question! Here are two:\n1. **Roscioli**: a famous "
+                                    "deli near the Vatican.\n2. Try Pizzarium for pizza."),
+    ])
+    assert line.endswith("→ Roscioli: a famous deli near the Vatican.")
+    chat = OfflineSummarizer().summarize([
+        Turn(MessageRole.USER, "週末は高尾山に登ろうと思ってる"),
+        Turn(MessageRole.ASSISTANT, "いいですね！高尾山なら稲荷山コースがおすすめで、山頂まで約90分です。"),
+    ])
+    assert chat == "週末は高尾山に登ろうと思ってる → 高尾山なら稲荷山コースがおすすめで、山頂まで約90分です。"
+    # a reply that brings no name or number adds nothing
+    assert "→" not in OfflineSummarizer().summarize([
+        Turn(MessageRole.USER, "I feel tired today."),
+        Turn(MessageRole.ASSISTANT, "That sounds hard. Rest well.")])
+    assert "\n" not in line
