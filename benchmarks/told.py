@@ -1,6 +1,7 @@
 """What Claude is told about the past, read at the moment a LongMemEval question is asked.
 
-    python benchmarks/told.py LONGMEMEVAL_JSON [--show]
+    python benchmarks/told.py LONGMEMEVAL_JSON [--show] [--jobs N]
+    python benchmarks/told.py --traces
 
 Each history is stored through MONET as ``benchmarks/recall.py`` does (offline librarian)
 and its question asked the next day. Printed per history and in total:
@@ -19,7 +20,9 @@ and its question asked the next day. Printed per history and in total:
   of the talk (an outcome from Claude's side), and for the questions with an answer in
   the history, whether a line holds one of the answer's words.
 
-``--show`` prints the memories and the TI lines of each history.
+``--show`` prints the memories and the TI lines of each history. ``--traces`` (or no
+file) prints, for the public traces replayed offline, the Timeline Index lines they
+store: only a request, with an outcome, their mean length.
 """
 
 from __future__ import annotations
@@ -136,13 +139,42 @@ def run(history: dict[str, Any], show: bool) -> tuple[dict[str, int], str]:
     return dict(out), "\n".join(shown)
 
 
+def traces() -> None:
+    """The lines the public traces' replays store (offline librarian): how many are only
+    a request, how many say what came of the talk, their mean length."""
+    import tempfile
+
+    from monet_app.services.replay import replay
+    from storage import Database
+
+    print("| trace | lines | only a request | with an outcome | mean characters |")
+    print("|---|---|---|---|---|")
+    for trace in sorted((ROOT / "tests" / "data" / "traces").glob("*.jsonl")):
+        with tempfile.TemporaryDirectory() as tmp:
+            replay(trace, Path(tmp) / "home", None)
+            db = Database(Path(tmp) / "home")
+            with db.session() as session:
+                lines = [e.summary for e in session.exec(select(TimelineEntry)).all()
+                         if e.summary and e.level == "segment"]
+            db.close()
+        request = sum(_request_only(line) for line in lines)
+        outcome = sum(OUTCOME_JOINT in line for line in lines)
+        mean = sum(len(line) for line in lines) / max(1, len(lines))
+        print(f"| {trace.stem} | {len(lines)} | {request} | {outcome} | {mean:.0f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data", type=Path)
+    parser.add_argument("data", type=Path, nargs="?")
+    parser.add_argument("--traces", action="store_true",
+                        help="the public traces' stored lines instead")
     parser.add_argument("--show", action="store_true")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="histories built at once (processes)")
     args = parser.parse_args()
+    if args.traces or args.data is None:
+        traces()
+        return
     histories = json.loads(args.data.read_text("utf-8"))
     totals: Counter[str] = Counter()
     keys = ("repeated", "ti_lines", "older_without_newest", "memories",

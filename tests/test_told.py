@@ -87,3 +87,18 @@ def test_a_line_says_what_came_of_the_talk() -> None:
         Turn(MessageRole.USER, "I feel tired today."),
         Turn(MessageRole.ASSISTANT, "That sounds hard. Rest well.")])
     assert "\n" not in line
+
+
+def test_which_later_sentences_restate_a_value() -> None:
+    from cms.memory.updates import restates
+
+    assert restates("I've written four so far since I started writing regularly.",
+                    "I've been writing regularly for three months now, and I've even managed "
+                    "to complete 7 short stories since I started.")
+    # the same count of the same thing, even when the new value is elsewhere in the old line
+    assert restates("So, we'll have 4 engineers, plus my manager Rachel, making it a total "
+                    "of 5 people from our team.",
+                    "I now lead a team of five engineers - it has been great.")
+    assert not restates("My daughter is 4 years old.", "I spent 3 years in Berlin.")
+    assert not restates("I have 2 cats and a dog.", "We adopted 2 cats from the shelter.")
+    assert not restates("I run 5 km every morning.", "I bought 2 new pairs of shoes.")

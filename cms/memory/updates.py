@@ -54,22 +54,81 @@ def _content(text: str) -> set[str]:
     return {t[:5] for t in terms(text) if t.lower() not in _WORD_NUMBERS}
 
 
+#: A count and what it counts: "4 engineers", "5 MCU films" (the two words after it).
+_COUNTED = re.compile(
+    r"(?P<n>\d+(?:[.,]\d+)*|\b(?:" + "|".join(_WORD_NUMBERS) + r"))\s+"
+    r"(?P<a>[A-Za-z][\w'’-]*)(?:\s+(?P<b>[A-Za-z][\w'’-]*))?", re.IGNORECASE)
+_NOT_COUNTED = frozenset({"of", "the", "a", "an", "in", "on", "at", "to", "and", "or", "more",
+                          "so", "far", "times", "per", "each", "am", "pm", "from", "with"})
+
+
+def _counts(text: str) -> dict[str, set[str]]:
+    """What is counted in ``text`` (its first five letters) -> the numbers it is given."""
+    found: dict[str, set[str]] = {}
+    for match in _COUNTED.finditer(unicodedata.normalize("NFKC", text)):
+        number = _WORD_NUMBERS.get(match["n"].lower(), match["n"].replace(",", ""))
+        for word in (match["a"], match["b"]):
+            if word and word.lower() not in _NOT_COUNTED:
+                found.setdefault(word.lower()[:5], set()).add(number)
+    return found
+
+
+@dataclass(frozen=True)
+class _Fact:
+    numbers: set[str]
+    words: set[str]
+    counts: dict[str, set[str]]
+
+
+def _fact(text: str) -> _Fact:
+    return _Fact(_numbers(text), _content(text), _counts(text))
+
+
+def _changed(old: _Fact, new: _Fact) -> set[str]:
+    """The new values: of a thing counted again, or numbers the old sentence lacks."""
+    recounted = {value for thing, values in old.counts.items() if thing in new.counts
+                 for value in new.counts[thing] - values}
+    return recounted | (new.numbers - old.numbers)
+
+
 def restates(older: str, newer: str) -> bool:
     """Does ``newer`` say what ``older`` says, with another number?"""
-    return _restates(_numbers(older), _content(older), _numbers(newer), _content(newer))
+    return _restates(_fact(older), _fact(newer))
 
 
-def _restates(old_numbers: set[str], old_words: set[str], new_numbers: set[str],
-              new_words: set[str]) -> bool:
-    if not old_numbers - new_numbers or not new_numbers - old_numbers:
+def _restates(old: _Fact, new: _Fact) -> bool:
+    """Another number for the same thing: the same count of the same thing with a new
+    value ("4 engineers" / "five engineers") and one more word in common, or most of the
+    sentence said again with a number of its own."""
+    shared = len(old.words & new.words)
+    recounted = any(new.counts[thing] - values for thing, values in old.counts.items()
+                    if thing in new.counts)
+    if recounted and shared >= 2:
+        return True
+    if not old.numbers - new.numbers or not new.numbers - old.numbers:
         return False
-    shared = len(old_words & new_words)
-    return shared >= SHARED_MIN and shared >= SHARED_SHARE * min(len(old_words), len(new_words))
+    return shared >= SHARED_MIN and shared >= SHARED_SHARE * min(len(old.words),
+                                                                 len(new.words))
 
 
-def _trim(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= NOTE_CHARS else text[: NOTE_CHARS - 1].rstrip(" ,、") + "…"
+def _quote(sentence: str, new_numbers: set[str]) -> str:
+    """The later sentence as the note quotes it: whole when short, otherwise the stretch
+    that ends just after its last new number (the value is what the note is for)."""
+    text = " ".join(sentence.split())
+    if len(text) <= NOTE_CHARS:
+        return text
+    ends = [m.end() for m in _NUMBER.finditer(text)
+            if _WORD_NUMBERS.get(m.group().lower(), m.group().replace(",", "")) in new_numbers]
+    end = min(len(text), (ends[-1] if ends else NOTE_CHARS) + 25)
+    start = max(0, end - NOTE_CHARS)
+    if start:
+        space = text.find(" ", start)
+        start = space + 1 if 0 <= space < end else start
+    quoted = text[start:end]
+    if end < len(text):
+        cut = quoted.rfind(" ")
+        quoted = (quoted[:cut] if cut > NOTE_CHARS // 2 else quoted).rstrip(" ,、") + "…"
+    return ("…" if start else "") + quoted
 
 
 def body_of(summary: str) -> str:
@@ -91,17 +150,16 @@ def notes_for(lines: Sequence[Line], said: Iterable[Talk]) -> list[Rewrite]:
     with."""
     summaries = {line.id: line.summary for line in lines if line.summary}
     ends = {line.id: parse_ts(line.end_ts) for line in lines if line.summary}
-    facts: list[tuple[int, set[str], set[str]]] = []  # (line id, numbers, words)
+    facts: list[tuple[int, _Fact]] = []  # (line id, what one of its sentences states)
     index: dict[str, list[int]] = {}
     for line_id, summary in summaries.items():
         for sentence in sentences_of(body_of(summary or "")):
-            numbers = _numbers(sentence)
-            if not numbers:
+            fact = _fact(sentence)
+            if not fact.numbers:
                 continue
-            words = _content(sentence)
-            for word in words:
+            for word in fact.words:
                 index.setdefault(word, []).append(len(facts))
-            facts.append((line_id, numbers, words))
+            facts.append((line_id, fact))
     notes: dict[int, str] = {}
     for message in said:
         if not _NUMBER.search(message.text):
@@ -110,18 +168,17 @@ def notes_for(lines: Sequence[Line], said: Iterable[Talk]) -> list[Rewrite]:
         for sentence in sentences_of(message.text):
             if sentence.endswith(("?", "？")):
                 continue
-            numbers = _numbers(sentence)
-            if not numbers:
+            new = _fact(sentence)
+            if not new.numbers:
                 continue
-            words = _content(sentence)
-            hits = Counter(i for word in words for i in index.get(word, ()))
-            for fact, shared in hits.items():
-                line_id, old_numbers, old_words = facts[fact]
-                if shared < SHARED_MIN or ends[line_id] >= when:
+            hits = Counter(i for word in new.words for i in index.get(word, ()))
+            for index_of_fact, shared in hits.items():
+                line_id, old = facts[index_of_fact]
+                if shared < 2 or ends[line_id] >= when:
                     continue
-                if _restates(old_numbers, old_words, numbers, words):
+                if _restates(old, new):
                     notes[line_id] = body_of(summaries[line_id] or "") + NOTE.format(
-                        day=message.day, said=_trim(sentence))
+                        day=message.day, said=_quote(sentence, _changed(old, new)))
     return [Rewrite(line_id, text) for line_id, text in notes.items()
             if text != summaries.get(line_id)]
 
