@@ -10,8 +10,9 @@ at the session's date), a request prepared after each (so sunset and ceiling fol
 happen), the offline librarian run after each session (summaries, memories, the context
 summary). The question is then asked the next day; its prepared request is the prompt.
 
-Printed, for MONET's search and for the floor to beat, plain Okapi BM25 (k1 = 1.5,
-b = 0.75, lower-cased word tokens) over the same stored messages:
+Printed, for MONET's search and for the floors to beat, plain Okapi BM25 (k1 = 1.5,
+b = 0.75, lower-cased word tokens) and the same without stopwords (NLTK's English list,
+the stronger floor) over the same stored messages:
 
 - recall@k at turn level (an evidence turn is among the k results) and at session level
   (a result comes from an answer session);
@@ -26,11 +27,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import re
 import sys
 import tempfile
 from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -56,10 +59,32 @@ def _when(text: str) -> datetime:
     return datetime.strptime(f"{day} {clock}", "%Y/%m/%d %H:%M").replace(tzinfo=JST)
 
 
+#: A standard English stopword list (NLTK's 179 words): the stronger floor drops them from
+#: the question and the messages alike.
+STOPWORDS = frozenset("""
+i me my myself we our ours ourselves you you're you've you'll you'd your yours yourself
+yourselves he him his himself she she's her hers herself it it's its itself they them
+their theirs themselves what which who whom this that that'll these those am is are was
+were be been being have has had having do does did doing a an the and but if or because
+as until while of at by for with about against between into through during before after
+above below to from up down in out on off over under again further then once here there
+when where why how all any both each few more most other some such no nor not only own
+same so than too very s t can will just don don't should should've now d ll m o re ve y
+ain aren aren't couldn couldn't didn didn't doesn doesn't hadn hadn't hasn hasn't haven
+haven't isn isn't ma mightn mightn't mustn mustn't needn needn't shan shan't shouldn
+shouldn't wasn wasn't weren weren't won won't wouldn wouldn't
+""".split())
+
+
 class PlainBM25:
-    def __init__(self, docs: dict[int, str], k1: float = 1.5, b: float = 0.75) -> None:
+    """Okapi BM25 over lower-cased word tokens; ``stopwords`` left out of both sides."""
+
+    def __init__(self, docs: dict[int, str], k1: float = 1.5, b: float = 0.75,
+                 stopwords: frozenset[str] = frozenset()) -> None:
         self.k1, self.b = k1, b
-        self.tokens = {i: Counter(_WORD.findall(t.lower())) for i, t in docs.items()}
+        self.stopwords = stopwords
+        self.tokens = {i: Counter(w for w in _WORD.findall(t.lower()) if w not in stopwords)
+                       for i, t in docs.items()}
         self.lengths = {i: sum(c.values()) for i, c in self.tokens.items()}
         self.avg = sum(self.lengths.values()) / max(1, len(self.lengths))
         df: Counter[str] = Counter()
@@ -69,7 +94,7 @@ class PlainBM25:
         self.idf = {w: math.log(1 + (n - f + 0.5) / (f + 0.5)) for w, f in df.items()}
 
     def top(self, query: str, k: int) -> list[int]:
-        words = _WORD.findall(query.lower())
+        words = [w for w in _WORD.findall(query.lower()) if w not in self.stopwords]
         scores: dict[int, float] = {}
         for i, counts in self.tokens.items():
             score = 0.0
@@ -153,6 +178,7 @@ def run_history(history: dict[str, Any], k: int) -> dict[str, bool]:
             monet = [hit.id for hit in recall(session, history["question"], k,
                                               before_id=b.question.id)]
     plain = PlainBM25(docs).top(history["question"], k)
+    strong = PlainBM25(docs, stopwords=STOPWORDS).top(history["question"], k)
     turns_text = json.dumps(body["messages"], ensure_ascii=False)
     prompt_text = (json.dumps(body["system"], ensure_ascii=False) + turns_text).lower()
     raw_evidence = any(json.dumps(docs[i], ensure_ascii=False)[1:-1] in turns_text
@@ -163,6 +189,8 @@ def run_history(history: dict[str, Any], k: int) -> dict[str, bool]:
         "monet_session": bool(in_answer_session & set(monet)),
         "bm25_turn": bool(evidence & set(plain)),
         "bm25_session": bool(in_answer_session & set(plain)),
+        "nostop_turn": bool(evidence & set(strong)),
+        "nostop_session": bool(in_answer_session & set(strong)),
         "has_turn_evidence": bool(evidence),
         "in_prompt": in_prompt,
         "reachable": in_prompt or bool(evidence & set(monet)),
@@ -173,25 +201,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", type=Path)
     parser.add_argument("--k", type=int, default=5)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="histories built at once (processes)")
     args = parser.parse_args()
     histories = json.loads(args.data.read_text("utf-8"))
     totals: Counter[str] = Counter()
     with_turns = 0
-    print("| # | type | MONET turn | BM25 turn | MONET session | BM25 session | in prompt "
-          "| reachable |")
-    print("|---|---|---|---|---|---|---|---|")
-    for n, history in enumerate(histories):
-        result = run_history(history, args.k)
-        totals.update(key for key, value in result.items() if value)
-        with_turns += result["has_turn_evidence"]
-        marks = ["✓" if result[k] else "·" for k in
-                 ("monet_turn", "bm25_turn", "monet_session", "bm25_session", "in_prompt",
-                  "reachable")]
-        print(f"| {n} | {history['question_type']} | " + " | ".join(marks) + " |", flush=True)
+    columns = ("monet_turn", "bm25_turn", "nostop_turn", "monet_session", "bm25_session",
+               "nostop_session", "in_prompt", "reachable")
+    print("| # | type | MONET turn | BM25 turn | BM25 no stopwords turn | MONET session "
+          "| BM25 session | BM25 no stopwords session | in prompt | reachable |")
+    print("|---|---|" + "---|" * len(columns))
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        results = pool.map(run_history, histories, [args.k] * len(histories))
+        for n, (history, result) in enumerate(zip(histories, results, strict=True)):
+            totals.update(key for key, value in result.items() if value)
+            with_turns += result["has_turn_evidence"]
+            marks = ["✓" if result[c] else "·" for c in columns]
+            print(f"| {n} | {history['question_type']} | " + " | ".join(marks) + " |",
+                  flush=True)
     count = len(histories)
     print(f"\nrecall@{args.k} over {count} histories ({with_turns} with marked evidence turns):")
-    for name in ("monet", "bm25"):
-        print(f"  {name:5}  turn {totals[name + '_turn']}/{with_turns}"
+    for name in ("monet", "bm25", "nostop"):
+        print(f"  {name:6}  turn {totals[name + '_turn']}/{with_turns}"
               f" = {totals[name + '_turn'] / max(1, with_turns):.2f}   "
               f"session {totals[name + '_session']}/{count}"
               f" = {totals[name + '_session'] / max(1, count):.2f}")

@@ -302,3 +302,22 @@ def test_the_index_ranks_alone_and_the_filter_keeps_the_same_best(
                                    include_hidden=include_hidden)
             assert [m.id for m in found] == expected and len(expected) == 10
     w.close()
+
+
+def test_question_words_do_not_outrank_what_is_asked_about(tmp_path: Path) -> None:
+    """'interesting', 'recently' and 'ideas' matched more messages than 'high school' did;
+    two content words side by side weigh as a phrase; a word in kana alone is looked for."""
+    from cms.context.tools import recall
+
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-02T09:00:00+09:00")
+    for n in range(6):
+        w.later().turn(f"Recently I read an interesting article, idea number {n}, good stuff.")
+    w.later().turn("My high school reunion is in June, at the old gym.")
+    w.later().turn("The school bus was late; high winds all day.")
+    w.later().turn("Interesting ideas lately: a school of fish, a high tide.")
+    w.later().turn("夏はいつもそうめんを食べてた")
+    with w.db.session() as session:
+        found = recall(session, "Any interesting ideas about my high school lately?", 3)
+        assert found[0].text.startswith("My high school reunion")
+        assert [h.text for h in recall(session, "夏 そうめん", 1)] == ["夏はいつもそうめんを食べてた"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any, NotRequired, TypedDict
 
 from sqlmodel import Session
@@ -69,16 +70,26 @@ _LATIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'\-]{2,}")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaffー々]+")
 _CONTENT = re.compile(r"[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaffー々]+")
 _HIRAGANA_ONLY = re.compile(r"^[\u3040-\u309fー]+$")
-_STOP = frozenset(
-    [
-        "the", "and", "for", "that", "this", "with", "you", "your", "are", "was", "were", "have",
-        "has", "had", "how", "many", "much", "what", "when", "where", "which", "who", "why", "did",
-        "does", "do", "can", "could", "would", "should", "since", "about", "into", "from",
-        # question and request words that say how to answer, not what to look for
-        "been", "some", "any", "might", "find", "think", "just", "long", "ago", "tell",
-        "know", "remember", "recall", "recommend", "suggest", "there", "their", "they",
-    ]
-)
+#: Words a question is made of but that say nothing of what to look for: a standard
+#: English stopword list (NLTK's), and question and request words ("how many", "remind
+#: me", "any good ideas", "lately") that would otherwise outrank the words that matter
+#: ("interesting" and "recent" matched more messages than "high school" did).
+_STOP = frozenset("""
+i me my myself we our ours ourselves you your yours yourself yourselves he him his himself
+she her hers herself it its itself they them their theirs themselves what which who whom
+this that these those am is are was were be been being have has had having do does did
+doing a an the and but if or because as until while of at by for with about against
+between into through during before after above below to from up down in out on off over
+under again further then once here there when where why how all any both each few more
+most other some such no nor not only own same so than too very can will just don should
+now i'm i've i'd i'll you're you've you'd didn't don't doesn't isn't wasn't
+many much could would might since ago long find think tell know remember recall recommend
+suggest suggested recommended mentioned mention talked talk said told remind wondering
+wonder thinking thought want wanted like liked get got going something anything things
+thing way also still back again good great nice interesting idea ideas tips advice
+suggestion suggestions recommendation recommendations previous conversation chat earlier
+lately recent recently currently ever please thanks help
+""".split())
 MAX_TEXT = 600
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|my|me|mine)\b|私|僕|俺|わたし|自分", re.IGNORECASE)
 _ABOUT_ASSISTANT = re.compile(
@@ -112,21 +123,31 @@ def _singular(word: str) -> str:
 
 
 def query_terms(query: str) -> list[str]:
-    """The pieces of a question worth looking for: the whole phrase, content words, and
-    for Japanese the three-character pieces of each run (the index's trigrams)."""
+    """The pieces of a question worth looking for: the whole phrase, neighbouring content
+    words as phrases, content words, and for Japanese the three-character pieces of each
+    run (the index's trigrams)."""
     terms: list[str] = []
     phrase = query.strip()
     if phrase:
         terms.append(phrase)
-    for word in _LATIN.findall(query):
+    # two content words side by side, as a phrase: "high school" weighs more than either
+    words = _LATIN.findall(query)
+    for first, second in pairwise(words):
+        if first.lower() not in _STOP and second.lower() not in _STOP \
+                and f"{first} {second}" in query:
+            terms.append(f"{first} {second}")
+    for word in words:
         if word.lower() not in _STOP:
             terms.append(_singular(word))
     for word in _CONTENT.findall(query):
         if len(word) >= 2:
             terms.append(word)  # a kanji/katakana word: 京都, 旅行, ゲーム
     for run in _CJK.findall(query):
-        if len(run) <= 3:
-            if not _HIRAGANA_ONLY.match(run):
+        if len(run) <= 3 or _HIRAGANA_ONLY.match(run):
+            # a word in kana alone, typed as one (そうめん, いろはす): a title or a food
+            # written in hiragana is looked for whole; inside a sentence, hiragana-only
+            # pieces are endings and particles, and are left out
+            if len(run) >= 3 or not _HIRAGANA_ONLY.match(run):
                 terms.append(run)
             continue
         for i in range(len(run) - 2):
