@@ -608,6 +608,8 @@ def test_asked_to_remember_means_the_person_asked(tmp_path: Path) -> None:
         ("I just need to remember that it's okay to feel awkward at first.", "Yes."),
         ("Also, I think it's helpful to remember that I do yoga on Monday evenings.", "Ok."),
         ("I'll review the list and make sure I don't forget anything important.", "Ok."),
+        ("Remember, it's all about progress, not perfection.", "True."),
+        ("Thanks! I'll remember to stretch before runs.", "Good."),
         ("Please remember that my bike lock code is 9911.", "Noted."),
         ("Oh, and remember: my sister's name is Hana.", "Noted."),
         ("覚えておいて: 来週の金曜は歯医者", "はい"),
@@ -628,9 +630,15 @@ def test_a_reaction_to_the_reply_is_not_a_preference(tmp_path: Path) -> None:
         ("Do you like mysteries?", "I do. Do you like thrillers?"),
         ("I love a good thriller.", "Me too."),
         ("I prefer running on a trail near my place.", "Nice."),
+        ("Which lamp?", "The brass one has clean lines and ball-bearing glides."),
+        ("I like the clean lines and the fact that it has ball-bearing glides.", "Yes."),
+        ("Who is your favourite singer?", "Mine? Hard to say."),
+        ("I love her.", "Who?"),
+        ("I love listening to Bach's cello suites when I need to unwind.", "Lovely."),
     ])
-    assert [fact for _kind, fact in kept] == ["I love a good thriller.",
-                                              "I prefer running on a trail near my place."]
+    assert [fact for _kind, fact in kept] == [
+        "I love a good thriller.", "I prefer running on a trail near my place.",
+        "I love listening to Bach's cello suites when I need to unwind."]
 
 
 def test_japanese_preferences_said_once_and_about_the_person(tmp_path: Path) -> None:

@@ -42,14 +42,17 @@ PROMISE_DAYS = 30
 #: A request to remember, said to the assistant: at a sentence's start (after an
 #: interjection), or after "please / can you / could you / I want you to"; in Japanese the
 #: request forms. "I just need to remember that it's okay…" is the person talking to
-#: themselves, not a request (it used to become a garbled "asked to remember" memory).
+#: themselves, not a request (it used to become a garbled "asked to remember" memory);
+#: "Remember, it's all about balance" is a saying, "remember to stretch" a reminder: what
+#: follows a request is "that/this", a colon, or the person ("remember my…", "…I…").
 _REMEMBER = re.compile(
     r"(覚えておいて|覚えといて|覚えてて|忘れないで|記憶しておいて|"
     r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s))[\s\"'“(]*"
     r"(?:(?:oh|ok|okay|also|and|so|btw|by the way|one more thing|hey|yeah),?\s+){0,3}"
     r"(?:(?:please|pls|can you|could you|will you|would you|i want you to|"
     r"i'd like you to|i need you to)\s+)?(?:please\s+)?"
-    r"(?:remember|keep in mind|don't forget|do not forget)(?!\s+to\b)(?: that\b| this\b|:)?:?)",
+    r"(?:remember|keep in mind|don't forget|do not forget)"
+    r"(?:\s+(?:that|this)\b:?|\s*:|(?=\s+(?:my|i|i'm|i've|i'll|we|we're|our|me)\b)))",
     re.IGNORECASE | re.MULTILINE,
 )
 #: Every phrase ``_REMEMBER`` matches holds one of these (the English ones lowercased): a
@@ -211,6 +214,12 @@ _REACTION = re.compile(
 REACTION_SHARE = 0.5
 
 
+#: A word that points back to something said before: a statement holding one is not a
+#: memory on its own ("I love her", "I love watching them", "during that time").
+_POINTS_BACK = re.compile(r"\b(?:it|its|it's|them|they|they're|their|her|him|his|that|this|"
+                          r"those|these|both|one|ones|there)\b", re.IGNORECASE)
+
+
 def _reacts_to(sentence: str, what: str, reply: str) -> bool:
     """Does ``sentence`` react to ``reply``: it likes *the* thing the reply just offered
     ("I love the Spicy Roasted Chickpeas recipe")? A preference that answers a question
@@ -251,7 +260,8 @@ def propose(message: Talk, reply: str = "") -> list[Candidate]:
         fact = _clean(sentence)
         liked = next((m for p in _PREFERENCE if (m := p.search(sentence))), None)
         if liked is not None:
-            if _HEARSAY.search(sentence) or _reacts_to(sentence, liked.group("what"), reply):
+            if (_HEARSAY.search(sentence) or _POINTS_BACK.search(sentence)
+                    or _reacts_to(sentence, liked.group("what"), reply)):
                 continue
             return [Candidate(fact, MemoryKind.PREFERENCE, _key(sentence), ids, 0.8)]
         if _PROMISE.search(sentence):
