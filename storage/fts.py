@@ -73,6 +73,8 @@ def _load(session: Session, ids: Sequence[int]) -> list[SearchHit]:
 #: A two-character term that starts more distinct trigrams than this is common: the LIKE
 #: scan (newest first, stopping at 300) finds it fast; a rarer one goes through the index.
 COMMON_PREFIX_TRIGRAMS = 200
+#: A two-character word is ranked through at most this many trigrams of the index.
+EXPANDED_TRIGRAMS = 120
 SHORT_TERM_HITS = 300
 
 
@@ -157,6 +159,7 @@ def _best_matches(session: Session, params: dict[str, object], before: str,
 def search_any(
     session: Session, terms: Sequence[str], limit: int, before_id: int | None = None,
     *, include_hidden: bool = False, prefer: MessageRole | None = None,
+    rank_short: bool = False,
 ) -> list[SearchHit]:
     """Messages matching any of ``terms``, best first: what Claude's ``search_history``
     tool asks for, with the terms of a natural-language question.
@@ -165,7 +168,10 @@ def search_any(
     and ranked by ``bm25()`` (rare terms weigh more, long messages less). Shorter terms
     (Japanese words such as 車, English such as "AI"), which trigrams cannot hold, are
     found by a scan and fill the places left, most terms matched first, newest first among
-    equals. Without the index (another database), everything goes through the scan.
+    equals. With ``rank_short`` (Claude's recall), a two-character CJK term ranks too,
+    through the index's trigrams that start with it (at most ``EXPANDED_TRIGRAMS``; a
+    commoner one is left to the scan). Without the index (another database), everything
+    goes through the scan.
     Forgotten messages are left out unless ``include_hidden`` (the person's own search).
     With ``prefer``, the other speaker's messages weigh ``OTHER_ROLE_WEIGHT`` of their BM25
     score: "how many bikes do I own?" is answered by what the person said, not by the
@@ -175,7 +181,20 @@ def search_any(
     if not terms or limit <= 0:
         return []
     long_terms = [t for t in terms if len(t) >= 3]
-    fts = bool(long_terms) and _has_fts(session)
+    indexed_now = _has_fts(session)
+    if indexed_now and rank_short:
+        # a two-character word (温泉, 解消) weighs in the ranking through the trigrams
+        # of the index that start with it (the index holds nothing shorter)
+        conn = session.connection()
+        for term in [t for t in terms if len(t) == 2 and not t.isascii()]:
+            found = [row[0] for row in conn.execute(
+                text("SELECT term FROM message_fts_vocab WHERE term >= :a AND term < :b "
+                     "LIMIT :most"),
+                {"a": term.lower(), "b": term.lower() + "\U0010ffff",
+                 "most": EXPANDED_TRIGRAMS + 1})]
+            if len(found) <= EXPANDED_TRIGRAMS:
+                long_terms.extend(found)
+    fts = bool(long_terms) and indexed_now
     params: dict[str, object] = {"limit": int(limit)}
     before = "" if include_hidden else "AND m.hidden = 0"  # forgotten: never for Claude
     if before_id is not None:

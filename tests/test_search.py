@@ -321,3 +321,19 @@ def test_question_words_do_not_outrank_what_is_asked_about(tmp_path: Path) -> No
         found = recall(session, "Any interesting ideas about my high school lately?", 3)
         assert found[0].text.startswith("My high school reunion")
         assert [h.text for h in recall(session, "夏 そうめん", 1)] == ["夏はいつもそうめんを食べてた"]
+
+
+def test_a_two_character_word_weighs_in_the_ranking(tmp_path: Path) -> None:
+    """Most Japanese words are two characters (温泉, 解消), which the trigram index cannot
+    hold: they only filled the places left after the ranked matches. They now rank, through
+    the index's trigrams that start with them."""
+    from cms.context.tools import recall
+
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-02T09:00:00+09:00")
+    for n in range(8):
+        w.later().turn(f"ストレスの多い一週間だった、その{n}")
+    w.later().turn("週末は箱根で温泉に行ってきた")
+    with w.db.session() as session:
+        found = recall(session, "ストレス発散の温泉ってどこだっけ", 1)
+    assert [h.text for h in found] == ["週末は箱根で温泉に行ってきた"]

@@ -96,7 +96,7 @@ _ABOUT_ASSISTANT = re.compile(
     r"\byou (?:said|told|mentioned|recommended|suggested|gave|shared|listed|explained|wrote)\b|"
     r"\bremind me\b|\byour (?:answer|advice|recommendation|suggestion)|"
     r"\bour (?:previous|last|earlier) (?:conversation|chat|discussion)|"
-    r"あなたが|教えてくれた|おすすめしてくれた|言ってくれた|前に話した",
+    r"あなたが|教えてくれた|おすすめしてくれた|言ってくれた",
     re.IGNORECASE,
 )
 
@@ -122,10 +122,13 @@ def _singular(word: str) -> str:
     return word
 
 
-def query_terms(query: str) -> list[str]:
+def query_terms(query: str, *, pieces: bool = False) -> list[str]:
     """The pieces of a question worth looking for: the whole phrase, neighbouring content
     words as phrases, content words, and for Japanese the three-character pieces of each
-    run (the index's trigrams)."""
+    run (the index's trigrams). ``pieces`` (Claude's recall): also the two-character words
+    inside a kanji or katakana run (ストレス解消 -> 解消), which a natural question
+    shares with the message more often than its longer runs; the person's search looks
+    for what they typed."""
     terms: list[str] = []
     phrase = query.strip()
     if phrase:
@@ -142,6 +145,8 @@ def query_terms(query: str) -> list[str]:
     for word in _CONTENT.findall(query):
         if len(word) >= 2:
             terms.append(word)  # a kanji/katakana word: 京都, 旅行, ゲーム
+        if pieces and len(word) > 2:  # its two-character words: ストレス解消 -> 解消
+            terms.extend(word[i:i + 2] for i in range(len(word) - 1))
     for run in _CJK.findall(query):
         if len(run) <= 3 or _HIRAGANA_ONLY.match(run):
             # a word in kana alone, typed as one (そうめん, いろはす): a title or a food
@@ -161,7 +166,7 @@ def query_terms(query: str) -> list[str]:
         if key not in seen:
             seen.add(key)
             unique.append(term)
-    return unique[:24]
+    return unique[:40]
 
 
 class FoundMessage(TypedDict):
@@ -224,9 +229,10 @@ def recall(
     session: Session, query: str, limit: int, before_id: int | None = None
 ) -> list[fts.SearchHit]:
     """What Claude's ``search_history`` finds: the question's terms, OR-ed and ranked by
-    BM25, the likely speaker's words first, forgotten messages never."""
-    return fts.search_any(session, query_terms(query), limit, before_id=before_id,
-                          prefer=speaker_of(query))
+    BM25, two-character words among them (``pieces``, ``rank_short``), the likely
+    speaker's words first, forgotten messages never."""
+    return fts.search_any(session, query_terms(query, pieces=True), limit,
+                          before_id=before_id, prefer=speaker_of(query), rank_short=True)
 
 
 def search_history(
