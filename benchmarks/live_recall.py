@@ -33,14 +33,14 @@ import tempfile
 import threading
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from datetime import timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.recall import _when
+from benchmarks.recall import JST, store
 from cms.clock import ManualClock
 from cms.model.pricing import dollars
 from cms.model.protocol import ChatModel, RequestBody, TextDelta, Usage
@@ -117,29 +117,12 @@ def _grade(model: ChatModel, body: RequestBody) -> str:
 def ask(history: dict[str, Any], grader: ChatModel, settings: Settings) -> Outcome:
     """Store ``history`` with Claude as the librarian, ask its question, grade the answer."""
     outcome = Outcome(history["question_type"], history["question"], str(history["answer"]))
-    sessions = sorted(zip(history["haystack_dates"], history["haystack_session_ids"],
-                          history["haystack_sessions"], strict=True),
-                      key=lambda s: _when(s[0]))
     with tempfile.TemporaryDirectory() as tmp:
-        clock = ManualClock(_when(sessions[0][0]))
+        clock = ManualClock(datetime.now(JST))
         core = build_core(Path(tmp), clock=clock, settings=settings,
                           model_factory=gateway_model)
         try:
-            core.context.app_started()
-            for date, _session_id, turns in sessions:
-                clock.set(_when(date))
-                for turn in turns:
-                    text = str(turn.get("content", "")).strip()
-                    if not text:
-                        continue
-                    if turn["role"] == "user":
-                        core.context.commit_user_message(text, "chat")
-                        core.context.prepare_request()
-                    else:
-                        core.context.record_reply(text, "chat")
-                    clock.set(clock.now() + timedelta(seconds=30))
-                core.librarian_pass()
-            clock.set(clock.now().replace(hour=10, minute=0) + timedelta(days=1))
+            store(core, clock, history)
             core.librarian_pass()
             core.chat_model()
             result = core.runner.send(history["question"], "chat", cancel=threading.Event())

@@ -32,7 +32,7 @@ import re
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -76,15 +76,14 @@ shouldn't wasn wasn't weren weren't won won't wouldn wouldn't
 """.split())
 
 
-class PlainBM25:
-    """Okapi BM25 over lower-cased word tokens; ``stopwords`` left out of both sides."""
+class OkapiBM25:
+    """Okapi BM25 over the tokens ``tokenize`` makes of each text (k1 = 1.5, b = 0.75);
+    ties: the newest first."""
 
-    def __init__(self, docs: dict[int, str], k1: float = 1.5, b: float = 0.75,
-                 stopwords: frozenset[str] = frozenset()) -> None:
-        self.k1, self.b = k1, b
-        self.stopwords = stopwords
-        self.tokens = {i: Counter(w for w in _WORD.findall(t.lower()) if w not in stopwords)
-                       for i, t in docs.items()}
+    def __init__(self, docs: dict[int, str], tokenize: Callable[[str], list[str]],
+                 k1: float = 1.5, b: float = 0.75) -> None:
+        self.tokenize, self.k1, self.b = tokenize, k1, b
+        self.tokens = {i: Counter(tokenize(t)) for i, t in docs.items()}
         self.lengths = {i: sum(c.values()) for i, c in self.tokens.items()}
         self.avg = sum(self.lengths.values()) / max(1, len(self.lengths))
         df: Counter[str] = Counter()
@@ -94,11 +93,11 @@ class PlainBM25:
         self.idf = {w: math.log(1 + (n - f + 0.5) / (f + 0.5)) for w, f in df.items()}
 
     def top(self, query: str, k: int) -> list[int]:
-        words = [w for w in _WORD.findall(query.lower()) if w not in self.stopwords]
+        wanted = set(self.tokenize(query))
         scores: dict[int, float] = {}
         for i, counts in self.tokens.items():
             score = 0.0
-            for w in words:
+            for w in wanted:
                 f = counts.get(w, 0)
                 if f:
                     norm = self.k1 * (1 - self.b + self.b * self.lengths[i] / self.avg)
@@ -106,6 +105,41 @@ class PlainBM25:
             if score > 0:
                 scores[i] = score
         return [i for i, _ in sorted(scores.items(), key=lambda x: (-x[1], -x[0]))[:k]]
+
+
+def PlainBM25(docs: dict[int, str], stopwords: frozenset[str] = frozenset()) -> OkapiBM25:
+    """Okapi BM25 over lower-cased word tokens; ``stopwords`` left out of both sides."""
+    return OkapiBM25(docs, lambda text: [w for w in _WORD.findall(text.lower())
+                                         if w not in stopwords])
+
+
+def store(core: Core, clock: ManualClock, history: dict[str, Any],
+          seen: Callable[[Talk, str, dict[str, Any]], None] | None = None) -> None:
+    """Store ``history``'s sessions through MONET as the app runs it: every message on a
+    clock at its session's date, a request prepared after each of the person's (so sunset
+    and ceiling folds happen), a librarian pass after each session. ``seen(message,
+    session id, turn)`` is told of each message stored."""
+    sessions = sorted(zip(history["haystack_dates"], history["haystack_session_ids"],
+                          history["haystack_sessions"], strict=True),
+                      key=lambda s: _when(s[0]))
+    clock.set(_when(sessions[0][0]))
+    core.context.app_started()
+    for date, session_id, turns in sessions:
+        clock.set(_when(date))
+        for turn in turns:
+            text = str(turn.get("content", "")).strip()
+            if not text:
+                continue
+            if turn["role"] == "user":
+                message = core.context.commit_user_message(text, "chat")
+                core.context.prepare_request()  # folds happen where the app has them
+            else:
+                message = core.context.record_reply(text, "chat")
+            if seen is not None:
+                seen(message, session_id, turn)
+            clock.set(clock.now() + timedelta(seconds=30))
+        core.librarian_pass()
+    clock.set(clock.now().replace(hour=10, minute=0) + timedelta(days=1))
 
 
 @dataclass
@@ -123,47 +157,30 @@ class Built:
 
 @contextmanager
 def built(history: dict[str, Any]) -> Iterator[Built]:
-    """Store ``history`` through MONET as the app runs it and ask its question the next
-    day (see the module's docstring); the home is removed afterwards."""
-    sessions = sorted(
-        zip(history["haystack_dates"], history["haystack_session_ids"],
-            history["haystack_sessions"], strict=True),
-        key=lambda s: _when(s[0]),
-    )
+    """Store ``history`` through MONET (``store``, the offline librarian) and ask its
+    question the next day; the home is removed afterwards."""
     answer_sessions = set(history["answer_session_ids"])
+    docs: dict[int, str] = {}
+    evidence: set[int] = set()
+    in_answer_session: set[int] = set()
+    session_of: dict[int, str] = {}
+
+    def seen(message: Talk, session_id: str, turn: dict[str, Any]) -> None:
+        assert message.id is not None
+        docs[message.id] = message.text
+        session_of[message.id] = session_id
+        if turn.get("has_answer"):
+            evidence.add(message.id)
+        if session_id in answer_sessions:
+            in_answer_session.add(message.id)
+
     with tempfile.TemporaryDirectory() as tmp:
-        clock = ManualClock(_when(sessions[0][0]))
+        clock = ManualClock(datetime.now(JST))
         core = build_core(Path(tmp), clock=clock, summarizer="offline", model_factory=no_model)
         try:
-            core.context.app_started()
-            docs: dict[int, str] = {}
-            evidence: set[int] = set()
-            in_answer_session: set[int] = set()
-            session_of: dict[int, str] = {}
-            for date, session_id, turns in sessions:
-                clock.set(_when(date))
-                for turn in turns:
-                    text = str(turn.get("content", "")).strip()
-                    if not text:
-                        continue
-                    if turn["role"] == "user":
-                        message = core.context.commit_user_message(text, "chat")
-                        core.context.prepare_request()  # folds happen where the app has them
-                    else:
-                        message = core.context.record_reply(text, "chat")
-                    assert message.id is not None
-                    docs[message.id] = text
-                    session_of[message.id] = session_id
-                    if turn.get("has_answer"):
-                        evidence.add(message.id)
-                    if session_id in answer_sessions:
-                        in_answer_session.add(message.id)
-                    clock.set(clock.now() + timedelta(seconds=30))
-                core.librarian.run_pass()
-            next_day = clock.now().replace(hour=10, minute=0) + timedelta(days=1)
-            clock.set(next_day)
+            store(core, clock, history, seen)
             question = core.context.commit_user_message(history["question"], "chat")
-            core.librarian.run_pass()
+            core.librarian_pass()
             body = dict(core.context.prepare_request().body)
             yield Built(core, question, body, docs, evidence, in_answer_session, session_of)
         finally:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import re
 import sys
 import tempfile
@@ -28,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.recall import OkapiBM25
 from cms.clock import ManualClock, parse_ts
 from cms.context.tools import recall
 from monet_app.services.wiring import build_core, no_model
@@ -40,33 +40,6 @@ _SKIP = re.compile(r"[\s、。！？!?「」『』（）()・…ー〜~,.]+")
 def grams(text: str, n: int) -> list[str]:
     text = _SKIP.sub(" ", unicodedata.normalize("NFKC", text).lower())
     return [piece[i:i + n] for piece in text.split() for i in range(len(piece) - n + 1)]
-
-
-class GramBM25:
-    def __init__(self, docs: dict[int, str], n: int, k1: float = 1.5, b: float = 0.75) -> None:
-        self.n, self.k1, self.b = n, k1, b
-        self.tokens = {i: Counter(grams(t, n)) for i, t in docs.items()}
-        self.lengths = {i: sum(c.values()) for i, c in self.tokens.items()}
-        self.avg = sum(self.lengths.values()) / max(1, len(self.lengths))
-        df: Counter[str] = Counter()
-        for counts in self.tokens.values():
-            df.update(counts.keys())
-        total = len(docs)
-        self.idf = {g: math.log(1 + (total - f + 0.5) / (f + 0.5)) for g, f in df.items()}
-
-    def top(self, query: str, k: int) -> list[int]:
-        wanted = set(grams(query, self.n))
-        scores: dict[int, float] = {}
-        for i, counts in self.tokens.items():
-            score = 0.0
-            for g in wanted:
-                f = counts.get(g, 0)
-                if f:
-                    norm = self.k1 * (1 - self.b + self.b * self.lengths[i] / self.avg)
-                    score += self.idf[g] * f * (self.k1 + 1) / (f + norm)
-            if score > 0:
-                scores[i] = score
-        return sorted(scores, key=lambda i: (-scores[i], i))[:k]
 
 
 def _rank(found: list[int], wanted: int) -> float:
@@ -95,7 +68,8 @@ def main() -> None:
                 assert message.id is not None
                 ids[(index, field)] = message.id
                 docs[message.id] = message.text
-        methods = {"bigram BM25": GramBM25(docs, 2), "trigram BM25": GramBM25(docs, 3)}
+        methods = {"bigram BM25": OkapiBM25(docs, lambda text: grams(text, 2)),
+                   "trigram BM25": OkapiBM25(docs, lambda text: grams(text, 3))}
         totals: Counter[str] = Counter()
         hits: Counter[str] = Counter()
         with core.db.session() as session:
