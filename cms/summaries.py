@@ -142,6 +142,22 @@ def _rank(candidates: Sequence[str], weights: Counter[str]) -> list[int]:
     return [index for _, index in scored]
 
 
+#: A line's note of a newer value (``cms/memory/updates.py``), at its end: one, the newest.
+NOTE = " (later, {day}: {said})"
+_NOTE = re.compile(r" \(later, \d{4}-\d{2}-\d{2}: (?P<said>.+)\)$")
+
+
+def body_of(summary: str) -> str:
+    """A line's summary without its note of a newer value."""
+    return _NOTE.sub("", summary)
+
+
+def note_of(summary: str) -> str | None:
+    """What a line's note quotes, or None."""
+    match = _NOTE.search(summary)
+    return match.group("said") if match else None
+
+
 #: Between what the talk was about and what came of it, in a summary line.
 OUTCOME_JOINT = " → "
 #: The most a line's outcome (from Claude's side) takes.
@@ -240,8 +256,9 @@ class OfflineSummarizer:
         return OUTCOME_JOINT + _trim(best[1], OUTCOME_CHARS) if best else ""
 
     def condense(self, lines: Sequence[str], max_chars: int) -> str:
-        """Several summary lines into one, for TI roll-ups."""
-        candidates = [_spaced(line) for line in lines if line.strip()]
+        """Several summary lines into one, for TI roll-ups (without their notes of newer
+        values: a note stays on its own line, where forgetting can find it)."""
+        candidates = [_spaced(body_of(line)) for line in lines if line.strip()]
         if len(candidates) <= 1:
             return _trim(candidates[0], max_chars) if candidates else "（内容なし）"
         weights: Counter[str] = Counter()

@@ -1016,16 +1016,18 @@ def user_messages_after(db: Db, after_id: int) -> list[Talk]:
 
 _SPOKEN = col(Message.role).in_([MessageRole.USER.value, MessageRole.ASSISTANT.value])
 _BEFORE = (sa_select(col(Message.role), col(Message.text))
-           .where(_BY_ID < bindparam("id"), _SPOKEN, col(Message.hidden).is_(False))
+           .where(_BY_ID < bindparam("id"), col(Message.thread_id) == bindparam("thread"),
+                  _SPOKEN, col(Message.hidden).is_(False))
            .order_by(_BY_ID.desc()).limit(1))
 
 
-def replies_before(db: Db, message_ids: Sequence[int]) -> dict[int, str]:
+def replies_before(db: Db, messages: Sequence[Talk]) -> dict[int, str]:
     """For each of the person's messages, Claude's reply it answers: the message just
-    before it (tool rows aside), when that is Claude's (one indexed look-up each)."""
+    before it in its thread (tool rows aside), when that is Claude's (one indexed look-up
+    each)."""
     replies: dict[int, str] = {}
-    for message_id in message_ids:
-        row = run(db, _BEFORE, {"id": message_id}).first()
+    for message in messages:
+        row = run(db, _BEFORE, {"id": message.id, "thread": message.thread_id}).first()
         if row is not None and row[0] == MessageRole.ASSISTANT.value:
-            replies[message_id] = row[1]
+            replies[message.id] = row[1]
     return replies

@@ -613,10 +613,14 @@ def test_asked_to_remember_means_the_person_asked(tmp_path: Path) -> None:
         ("Please remember that my bike lock code is 9911.", "Noted."),
         ("Oh, and remember: my sister's name is Hana.", "Noted."),
         ("覚えておいて: 来週の金曜は歯医者", "はい"),
+        ("Hi Claude, please remember that my daughter is five.", "Noted."),
+        ("Could you please remember that I'm vegetarian?", "Of course."),
     ])
     assert kept == [("asked_to_remember", "my bike lock code is 9911."),
                     ("asked_to_remember", "my sister's name is Hana."),
-                    ("asked_to_remember", "来週の金曜は歯医者")]
+                    ("asked_to_remember", "来週の金曜は歯医者"),
+                    ("asked_to_remember", "my daughter is five."),
+                    ("asked_to_remember", "I'm vegetarian")]
 
 
 def test_a_reaction_to_the_reply_is_not_a_preference(tmp_path: Path) -> None:
@@ -635,10 +639,13 @@ def test_a_reaction_to_the_reply_is_not_a_preference(tmp_path: Path) -> None:
         ("Who is your favourite singer?", "Mine? Hard to say."),
         ("I love her.", "Who?"),
         ("I love listening to Bach's cello suites when I need to unwind.", "Lovely."),
+        ("Any fish you avoid?", "Many people avoid strong fish."),
+        ("I hate mackerel, it's too fishy.", "Fair."),
     ])
     assert [fact for _kind, fact in kept] == [
         "I love a good thriller.", "I prefer running on a trail near my place.",
-        "I love listening to Bach's cello suites when I need to unwind."]
+        "I love listening to Bach's cello suites when I need to unwind.",
+        "I hate mackerel, it's too fishy."]
 
 
 def test_japanese_preferences_said_once_and_about_the_person(tmp_path: Path) -> None:

@@ -102,3 +102,29 @@ def test_which_later_sentences_restate_a_value() -> None:
     assert not restates("My daughter is 4 years old.", "I spent 3 years in Berlin.")
     assert not restates("I have 2 cats and a dog.", "We adopted 2 cats from the shelter.")
     assert not restates("I run 5 km every morning.", "I bought 2 new pairs of shoes.")
+    # someone else, or a year, is not a newer value of the person's fact
+    assert not restates("My daughter is 7 years old and loves swimming.",
+                        "My son is 10 years old and loves swimming.")
+    assert not restates("The person has 2 cats, Miso and Tofu.",
+                        "My neighbour has 3 cats too, all named after food.")
+    assert not restates("My monthly budget for groceries is 400 dollars.",
+                        "In 2024 the grocery budget is 400 dollars per month.")
+
+
+def test_a_note_cut_at_its_start_goes_when_its_sentence_is_forgotten() -> None:
+    """A long later sentence is quoted around its new value, "…" at both ends: forgetting
+    it must still find the note; a roll-up never carries a note over."""
+    from cms.memory.updates import _quote, without_notes_of
+    from cms.summaries import NOTE
+
+    said = ("Quick update on work stuff from this week, since a lot happened with the "
+            "reorganisation and the hiring plans: the backend team that I lead now has "
+            "five engineers, which is great, and we start on the new project next month.")
+    quote = _quote(said, {"5"})
+    assert quote.startswith("…") and "five engineers" in quote
+    line = "I lead 4 engineers on the backend team." + NOTE.format(day="2026-03-09",
+                                                                  said=quote)
+    assert without_notes_of(line, [said]) == "I lead 4 engineers on the backend team."
+    assert without_notes_of(line, ["something else"]) == line
+    rolled = OfflineSummarizer().condense([line, "Planned the team outing."], 400)
+    assert "(later," not in rolled and "five engineers" not in rolled

@@ -353,11 +353,20 @@ class Librarian:
         private = self.privacy()  # an incognito day or tab is never quoted in a line
         rewrites = notes_for(lines, [m for m in said
                                      if m.day not in private.days and m.tab not in private.tabs])
+        written = 0
         with self.db.transaction() as conn:
+            # a forget may have committed since the read (another process, or the gate's
+            # FORGET beside this pass): a line it rewrote is left as it is now, and a
+            # message it deleted or hid is never quoted
+            now_lines = {line.id: line.summary for line in queries.top_level_lines(conn)}
+            seen = {m.id for m in queries.talk_by_ids(conn, [r.message_id for r in rewrites])
+                    if not m.hidden}
             for rewrite in rewrites:
-                queries.update_line(conn, rewrite.line_id, summary=rewrite.summary)
+                if now_lines.get(rewrite.line_id) == rewrite.was and rewrite.message_id in seen:
+                    queries.update_line(conn, rewrite.line_id, summary=rewrite.summary)
+                    written += 1
             queries.put_setting(conn, queries.UPDATES_MARK, str(said[-1].id))
-        return len(rewrites)
+        return written
 
     # ----- memories ---------------------------------------------------------------------
     def _remember(self, report: LibrarianReport) -> int:
@@ -399,7 +408,7 @@ class Librarian:
                 replies: dict[int, str] = {}
                 if said:
                     with self.db.transaction() as conn:
-                        replies = queries.replies_before(conn, [m.id for m in said if m.id])
+                        replies = queries.replies_before(conn, said)
                 try:
                     candidates = self.proposer.propose(said, known, replies) if said else []
                 except Exception as exc:  # noqa: BLE001 - the messages are read again later

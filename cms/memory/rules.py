@@ -48,7 +48,8 @@ PROMISE_DAYS = 30
 _REMEMBER = re.compile(
     r"(覚えておいて|覚えといて|覚えてて|忘れないで|記憶しておいて|"
     r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s))[\s\"'“(]*"
-    r"(?:(?:oh|ok|okay|also|and|so|btw|by the way|one more thing|hey|yeah),?\s+){0,3}"
+    r"(?:(?:oh|ok|okay|also|and|so|btw|by the way|one more thing|hey|hi|hello|yeah|claude|"
+    r"monet)[,!]?\s+){0,4}"
     r"(?:(?:please|pls|can you|could you|will you|would you|i want you to|"
     r"i'd like you to|i need you to)\s+)?(?:please\s+)?"
     r"(?:remember|keep in mind|don't forget|do not forget)"
@@ -214,8 +215,9 @@ _REACTION = re.compile(
 REACTION_SHARE = 0.5
 
 
-#: A word that points back to something said before: a statement holding one is not a
-#: memory on its own ("I love her", "I love watching them", "during that time").
+#: A word that points back to something said before, in what is liked (its first
+#: words): not a memory on its own ("I love her", "I love watching them"); "I hate
+#: mackerel, it's too fishy" is one.
 _POINTS_BACK = re.compile(r"\b(?:it|its|it's|them|they|they're|their|her|him|his|that|this|"
                           r"those|these|both|one|ones|there)\b", re.IGNORECASE)
 
@@ -247,7 +249,9 @@ def propose(message: Talk, reply: str = "") -> list[Candidate]:
     asks = _may_ask_to_remember(message.text)
     for index, sentence in enumerate(sentences):
         if asks and _REMEMBER.search(sentence):
-            fact = _clean(sentence)
+            # "Could you remember that I'm vegetarian?": the request's question mark is
+            # not the statement's
+            fact = _clean(sentence).rstrip("?？ ")
             if not fact and index > 0:
                 fact = _clean(sentences[index - 1])  # "…です。覚えておいて"
             if not fact:
@@ -260,8 +264,9 @@ def propose(message: Talk, reply: str = "") -> list[Candidate]:
         fact = _clean(sentence)
         liked = next((m for p in _PREFERENCE if (m := p.search(sentence))), None)
         if liked is not None:
-            if (_HEARSAY.search(sentence) or _POINTS_BACK.search(sentence)
-                    or _reacts_to(sentence, liked.group("what"), reply)):
+            what = liked.group("what")
+            if (_HEARSAY.search(sentence) or _POINTS_BACK.search(" ".join(what.split()[:3]))
+                    or _reacts_to(sentence, what, reply)):
                 continue
             return [Candidate(fact, MemoryKind.PREFERENCE, _key(sentence), ids, 0.8)]
         if _PROMISE.search(sentence):

@@ -21,12 +21,9 @@ from dataclasses import dataclass
 
 from cms.clock import parse_ts
 from cms.records import sentences_of
-from cms.summaries import terms
+from cms.summaries import NOTE, body_of, note_of, terms
 from storage.queries import Line, Talk
 
-#: How a line says it changed, at its end; one note, the newest.
-NOTE = " (later, {day}: {said})"
-_NOTE = re.compile(r" \(later, \d{4}-\d{2}-\d{2}: (?P<said>.+)\)$")
 #: The most of the later sentence a note quotes.
 NOTE_CHARS = 90
 #: What a later sentence shares with the line's sentence: at least this many content
@@ -42,12 +39,28 @@ _WORD_NUMBERS = {
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*|\b(?:" + "|".join(_WORD_NUMBERS) + r")\b", re.IGNORECASE)
 
 
+#: Numbers that date or time a statement rather than state a value: years, clock times.
+_WHEN = re.compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}:\d\d\b")
+#: Who a statement is about, when it is not the person: "my son" and "my daughter" (or
+#: "my neighbour") are not the same fact with another number.
+_WHO = re.compile(
+    r"\b(?:son|daughter|kids?|child|children|wife|husband|partner|boyfriend|girlfriend|"
+    r"mom|mum|mother|dad|father|brother|sister|grandma|grandpa|grandmother|grandfather|"
+    r"friend|neighbou?r|boss|colleague|coworker|roommate|aunt|uncle|cousin|niece|nephew)s?\b|"
+    r"息子|娘|妻|夫|彼氏|彼女|母|父|兄|弟|姉|妹|祖母|祖父|友達|友人|上司|同僚",
+    re.IGNORECASE)
+
+
 def _numbers(text: str) -> set[str]:
     found = set()
-    for match in _NUMBER.findall(unicodedata.normalize("NFKC", text)):
+    for match in _NUMBER.findall(_WHEN.sub(" ", unicodedata.normalize("NFKC", text))):
         value = _WORD_NUMBERS.get(match.lower(), match.replace(",", ""))
         found.add(value)
     return found
+
+
+def _who(text: str) -> frozenset[str]:
+    return frozenset(m.lower().rstrip("s") for m in _WHO.findall(text))
 
 
 def _content(text: str) -> set[str]:
@@ -65,7 +78,7 @@ _NOT_COUNTED = frozenset({"of", "the", "a", "an", "in", "on", "at", "to", "and",
 def _counts(text: str) -> dict[str, set[str]]:
     """What is counted in ``text`` (its first five letters) -> the numbers it is given."""
     found: dict[str, set[str]] = {}
-    for match in _COUNTED.finditer(unicodedata.normalize("NFKC", text)):
+    for match in _COUNTED.finditer(_WHEN.sub(" ", unicodedata.normalize("NFKC", text))):
         number = _WORD_NUMBERS.get(match["n"].lower(), match["n"].replace(",", ""))
         for word in (match["a"], match["b"]):
             if word and word.lower() not in _NOT_COUNTED:
@@ -78,10 +91,11 @@ class _Fact:
     numbers: set[str]
     words: set[str]
     counts: dict[str, set[str]]
+    who: frozenset[str]
 
 
 def _fact(text: str) -> _Fact:
-    return _Fact(_numbers(text), _content(text), _counts(text))
+    return _Fact(_numbers(text), _content(text), _counts(text), _who(text))
 
 
 def _changed(old: _Fact, new: _Fact) -> set[str]:
@@ -100,6 +114,8 @@ def _restates(old: _Fact, new: _Fact) -> bool:
     """Another number for the same thing: the same count of the same thing with a new
     value ("4 engineers" / "five engineers") and one more word in common, or most of the
     sentence said again with a number of its own."""
+    if old.who != new.who:
+        return False  # about someone else (my son / my daughter / my neighbour)
     shared = len(old.words & new.words)
     recounted = any(new.counts[thing] - values for thing, values in old.counts.items()
                     if thing in new.counts)
@@ -131,15 +147,12 @@ def _quote(sentence: str, new_numbers: set[str]) -> str:
     return ("…" if start else "") + quoted
 
 
-def body_of(summary: str) -> str:
-    """A line's summary without its note."""
-    return _NOTE.sub("", summary)
-
-
 @dataclass(frozen=True)
 class Rewrite:
     line_id: int
-    summary: str
+    summary: str  # the line with its note
+    was: str  # the line as it was read (written only if it still is)
+    message_id: int  # the message the note quotes (written only if Claude still sees it)
 
 
 def notes_for(lines: Sequence[Line], said: Iterable[Talk]) -> list[Rewrite]:
@@ -160,7 +173,7 @@ def notes_for(lines: Sequence[Line], said: Iterable[Talk]) -> list[Rewrite]:
             for word in fact.words:
                 index.setdefault(word, []).append(len(facts))
             facts.append((line_id, fact))
-    notes: dict[int, str] = {}
+    notes: dict[int, tuple[str, int]] = {}
     for message in said:
         if not _NUMBER.search(message.text):
             continue
@@ -177,18 +190,21 @@ def notes_for(lines: Sequence[Line], said: Iterable[Talk]) -> list[Rewrite]:
                 if shared < 2 or ends[line_id] >= when:
                     continue
                 if _restates(old, new):
-                    notes[line_id] = body_of(summaries[line_id] or "") + NOTE.format(
-                        day=message.day, said=_quote(sentence, _changed(old, new)))
-    return [Rewrite(line_id, text) for line_id, text in notes.items()
+                    notes[line_id] = (body_of(summaries[line_id] or "") + NOTE.format(
+                        day=message.day, said=_quote(sentence, _changed(old, new))),
+                        message.id)
+    return [Rewrite(line_id, text, summaries[line_id] or "", message_id)
+            for line_id, (text, message_id) in notes.items()
             if text != summaries.get(line_id)]
 
 
 def without_notes_of(summary: str, forgotten: Sequence[str]) -> str:
-    """``summary`` without its note when the note quotes one of the ``forgotten`` texts."""
-    match = _NOTE.search(summary)
-    if match is None:
+    """``summary`` without its note when the note quotes one of the ``forgotten`` texts
+    (a quote may be cut at either end, "…")."""
+    quoted = note_of(summary)
+    if quoted is None:
         return summary
-    quoted = match.group("said").rstrip("…")
-    if any(quoted in " ".join(text.split()) for text in forgotten):
+    quoted = " ".join(quoted.strip("…").split())
+    if any(quoted and quoted in " ".join(text.split()) for text in forgotten):
         return body_of(summary)
     return summary
