@@ -641,11 +641,15 @@ def test_a_reaction_to_the_reply_is_not_a_preference(tmp_path: Path) -> None:
         ("I love listening to Bach's cello suites when I need to unwind.", "Lovely."),
         ("Any fish you avoid?", "Many people avoid strong fish."),
         ("I hate mackerel, it's too fishy.", "Fair."),
+        ("Here is a lamp in bronze.", "The bronze one has a warm tone."),
+        ("I like the warm tone of bronze and it will match my dining room.", "Great."),
+        ("During that time, I like to scroll through the news.", "Ok."),
+        ("I love jazz and I listen to it every day.", "Nice."),
     ])
     assert [fact for _kind, fact in kept] == [
         "I love a good thriller.", "I prefer running on a trail near my place.",
         "I love listening to Bach's cello suites when I need to unwind.",
-        "I hate mackerel, it's too fishy."]
+        "I hate mackerel, it's too fishy.", "I love jazz and I listen to it every day."]
 
 
 def test_japanese_preferences_said_once_and_about_the_person(tmp_path: Path) -> None:

@@ -205,7 +205,10 @@ _HEARSAY = re.compile(r"(?:好き|嫌い|苦手|大好き)(?:な)?(?:みたい|�
 _REACTION = re.compile(
     r"\bi (?:really )?(?:like|love|prefer)\s+(?:the (?:sound|look|idea|way|feel) of|"
     r"the (?:first|second|third|last|latter|former|next|other)\b|(?:that|this|those|these)\b|"
-    r"(?:it|them|best|better|more|most)\b)|"
+    r"(?:it|them|best|better|more|most)\b|"
+    # an offered thing's qualities: "the clean lines", "the warm tone of bronze"
+    r"the (?:\w+ ){0,2}(?:lines|tone|vibe|colou?r|design|look|style|feel|shape|texture|"
+    r"finish|size|sound)\b)|"
     r"^(?:that'?s (?:a )?(?:good|great|fair|nice|helpful|interesting)|that sounds|sounds|"
     r"thanks|thank you|great|good idea|ok|okay|sure)\b|"
     r"\b(?:which|what|whichever) (?:ones? )?i (?:like|love|prefer)\b",
@@ -215,9 +218,10 @@ _REACTION = re.compile(
 REACTION_SHARE = 0.5
 
 
-#: A word that points back to something said before, in what is liked (its first
-#: words): not a memory on its own ("I love her", "I love watching them"); "I hate
-#: mackerel, it's too fishy" is one.
+#: A word that points back to something said before, before the verb or in what is liked:
+#: not a memory on its own ("I love her", "I love watching them", "During that time, I
+#: like…", "I heard it's tasty and I love…"); "I hate mackerel, it's too fishy" and "I
+#: love jazz and I listen to it every day" are.
 _POINTS_BACK = re.compile(r"\b(?:it|its|it's|them|they|they're|their|her|him|his|that|this|"
                           r"those|these|both|one|ones|there)\b", re.IGNORECASE)
 
@@ -265,7 +269,9 @@ def propose(message: Talk, reply: str = "") -> list[Candidate]:
         liked = next((m for p in _PREFERENCE if (m := p.search(sentence))), None)
         if liked is not None:
             what = liked.group("what")
-            if (_HEARSAY.search(sentence) or _POINTS_BACK.search(" ".join(what.split()[:3]))
+            # what comes before the verb, and what is liked (up to an "and" or "but")
+            leaning = sentence[:liked.start()] + " " + re.split(r"\s(?:and|but)\s", what)[0]
+            if (_HEARSAY.search(sentence) or _POINTS_BACK.search(leaning)
                     or _reacts_to(sentence, what, reply)):
                 continue
             return [Candidate(fact, MemoryKind.PREFERENCE, _key(sentence), ids, 0.8)]
