@@ -42,6 +42,9 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.recall import JST, store
 from cms.clock import ManualClock
+from cms.librarian.summarizer import SUMMARY_INSTRUCTIONS
+from cms.memory.context_summary import CONTEXT_INSTRUCTIONS
+from cms.memory.proposer import PROPOSAL_INSTRUCTIONS
 from cms.model.pricing import dollars
 from cms.model.protocol import ChatModel, RequestBody, TextDelta, Usage
 from cms.settings import Settings
@@ -59,22 +62,17 @@ GRADER_SYSTEM = (
     "Reply with one word."
 )
 GRADER_MAX_TOKENS = 5
+_KINDS = {SUMMARY_INSTRUCTIONS: "summary", PROPOSAL_INSTRUCTIONS: "proposal",
+          CONTEXT_INSTRUCTIONS: "context", GRADER_SYSTEM: "grader"}
 #: Typical answer lengths by kind of request, for the expected cost (tokens).
 TYPICAL_ANSWER = {"summary": 40, "proposal": 250, "context": 500, "chat": 350, "grader": 2}
 
 
 def kind_of(body: dict[str, Any]) -> str:
-    """Which of MONET's requests a body is (by its system text)."""
+    """Which of MONET's requests a body is: the librarian's and the grader's carry their
+    instructions as their one system block; a chat request carries MONET's prompt."""
     system = " ".join(b.get("text", "") for b in body.get("system", []))
-    if "ONE short line" in system:
-        return "summary"
-    if "JSON" in system and "notes" in system:
-        return "proposal"
-    if "tomorrow" in system and "bullet" in system:
-        return "context"
-    if system.startswith("You grade"):
-        return "grader"
-    return "chat"
+    return _KINDS.get(system, "chat")
 
 
 @dataclass

@@ -106,11 +106,12 @@ class OkapiBM25:
                 scores[i] = score
         return [i for i, _ in sorted(scores.items(), key=lambda x: (-x[1], -x[0]))[:k]]
 
-
-def PlainBM25(docs: dict[int, str], stopwords: frozenset[str] = frozenset()) -> OkapiBM25:
-    """Okapi BM25 over lower-cased word tokens; ``stopwords`` left out of both sides."""
-    return OkapiBM25(docs, lambda text: [w for w in _WORD.findall(text.lower())
-                                         if w not in stopwords])
+    @classmethod
+    def words(cls, docs: dict[int, str],
+              stopwords: frozenset[str] = frozenset()) -> OkapiBM25:
+        """Over lower-cased word tokens; ``stopwords`` left out of both sides."""
+        return cls(docs, lambda text: [w for w in _WORD.findall(text.lower())
+                                       if w not in stopwords])
 
 
 def store(core: Core, clock: ManualClock, history: dict[str, Any],
@@ -194,8 +195,8 @@ def run_history(history: dict[str, Any], k: int) -> dict[str, bool]:
         with b.core.db.session() as session:
             monet = [hit.id for hit in recall(session, history["question"], k,
                                               before_id=b.question.id)]
-    plain = PlainBM25(docs).top(history["question"], k)
-    strong = PlainBM25(docs, stopwords=STOPWORDS).top(history["question"], k)
+    plain = OkapiBM25.words(docs).top(history["question"], k)
+    strong = OkapiBM25.words(docs, stopwords=STOPWORDS).top(history["question"], k)
     turns_text = json.dumps(body["messages"], ensure_ascii=False)
     prompt_text = (json.dumps(body["system"], ensure_ascii=False) + turns_text).lower()
     raw_evidence = any(json.dumps(docs[i], ensure_ascii=False)[1:-1] in turns_text

@@ -176,7 +176,7 @@ _ADVICE = re.compile(
     r"^(?:[^:：]{1,40}[:：]\s*)?(?:check|look|try|consider|use|make|visit|read|start|add|keep|"
     r"take|ask|find|go|get|avoid|be|set|choose|explore|research|contact|reach|join|follow|"
     r"practice|focus|create|write|include|remember|plan|book|call|bring|watch|listen|give|"
-    r"eat|drink|stay|search|browse|attend|talk|share|note|look|don't|do|always|never)\b",
+    r"eat|drink|stay|search|browse|attend|talk|share|note|don't|do|always|never)\b",
     re.IGNORECASE)
 
 

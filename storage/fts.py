@@ -83,6 +83,19 @@ def _ascii_lower(term: str) -> str:
     return "".join(c.lower() if c.isascii() else c for c in term)
 
 
+_PREFIXED = text("SELECT term FROM message_fts_vocab WHERE term >= :a AND term < :b "
+                 "LIMIT :most")
+
+
+def _trigrams_starting(session: Session, term: str, most: int) -> list[str] | None:
+    """The index's trigrams that start with ``term`` (the fts5vocab view, migration
+    0010), or None when there are more than ``most`` (a common term)."""
+    low = term.lower()
+    found = [row[0] for row in session.connection().execute(
+        _PREFIXED, {"a": low, "b": low + "\U0010ffff", "most": most + 1})]
+    return found if len(found) <= most else None
+
+
 def _short_term_ids(session: Session, term: str, params: dict[str, object], before: str,
                     indexed: bool) -> list[int]:
     """The newest messages containing a term of one or two characters. A rare two-character
@@ -90,12 +103,8 @@ def _short_term_ids(session: Session, term: str, params: dict[str, object], befo
     end with it, migration 0010); a common one, or one character, by the LIKE scan."""
     conn = session.connection()
     if len(term) == 2 and indexed:
-        low = term.lower()
-        trigrams = [row[0] for row in conn.execute(
-            text("SELECT term FROM message_fts_vocab WHERE term >= :a AND term < :b "
-                 "LIMIT :most"),
-            {"a": low, "b": low + "\U0010ffff", "most": COMMON_PREFIX_TRIGRAMS + 1})]
-        if len(trigrams) <= COMMON_PREFIX_TRIGRAMS:
+        trigrams = _trigrams_starting(session, term, COMMON_PREFIX_TRIGRAMS)
+        if trigrams is not None:
             sources = ["SELECT id FROM message WHERE lower(substr(text, -2)) = :tail"]
             values = dict(params, tail=_ascii_lower(term), most=SHORT_TERM_HITS)
             if trigrams:
@@ -185,15 +194,8 @@ def search_any(
     if indexed_now and rank_short:
         # a two-character word (温泉, 解消) weighs in the ranking through the trigrams
         # of the index that start with it (the index holds nothing shorter)
-        conn = session.connection()
         for term in [t for t in terms if len(t) == 2 and not t.isascii()]:
-            found = [row[0] for row in conn.execute(
-                text("SELECT term FROM message_fts_vocab WHERE term >= :a AND term < :b "
-                     "LIMIT :most"),
-                {"a": term.lower(), "b": term.lower() + "\U0010ffff",
-                 "most": EXPANDED_TRIGRAMS + 1})]
-            if len(found) <= EXPANDED_TRIGRAMS:
-                long_terms.extend(found)
+            long_terms.extend(_trigrams_starting(session, term, EXPANDED_TRIGRAMS) or ())
     fts = bool(long_terms) and indexed_now
     params: dict[str, object] = {"limit": int(limit)}
     before = "" if include_hidden else "AND m.hidden = 0"  # forgotten: never for Claude

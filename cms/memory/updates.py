@@ -51,12 +51,14 @@ _WHO = re.compile(
     re.IGNORECASE)
 
 
+def _value(number: str) -> str:
+    """A number as a value: "five" -> "5", "1,300" -> "1300"."""
+    return _WORD_NUMBERS.get(number.lower(), number.replace(",", ""))
+
+
 def _numbers(text: str) -> set[str]:
-    found = set()
-    for match in _NUMBER.findall(_WHEN.sub(" ", unicodedata.normalize("NFKC", text))):
-        value = _WORD_NUMBERS.get(match.lower(), match.replace(",", ""))
-        found.add(value)
-    return found
+    """The values a text states (``text`` read as ``_fact`` reads it: NFKC, no dates)."""
+    return {_value(match) for match in _NUMBER.findall(text)}
 
 
 def _who(text: str) -> frozenset[str]:
@@ -78,8 +80,8 @@ _NOT_COUNTED = frozenset({"of", "the", "a", "an", "in", "on", "at", "to", "and",
 def _counts(text: str) -> dict[str, set[str]]:
     """What is counted in ``text`` (its first five letters) -> the numbers it is given."""
     found: dict[str, set[str]] = {}
-    for match in _COUNTED.finditer(_WHEN.sub(" ", unicodedata.normalize("NFKC", text))):
-        number = _WORD_NUMBERS.get(match["n"].lower(), match["n"].replace(",", ""))
+    for match in _COUNTED.finditer(text):
+        number = _value(match["n"])
         for word in (match["a"], match["b"]):
             if word and word.lower() not in _NOT_COUNTED:
                 found.setdefault(word.lower()[:5], set()).add(number)
@@ -95,7 +97,10 @@ class _Fact:
 
 
 def _fact(text: str) -> _Fact:
-    return _Fact(_numbers(text), _content(text), _counts(text), _who(text))
+    """What a sentence states; its values are read once, after NFKC (full-width digits as
+    ASCII ones) and without the years and clock times that date it."""
+    undated = _WHEN.sub(" ", unicodedata.normalize("NFKC", text))
+    return _Fact(_numbers(undated), _content(text), _counts(undated), _who(text))
 
 
 def _changed(old: _Fact, new: _Fact) -> set[str]:
@@ -133,8 +138,7 @@ def _quote(sentence: str, new_numbers: set[str]) -> str:
     text = " ".join(sentence.split())
     if len(text) <= NOTE_CHARS:
         return text
-    ends = [m.end() for m in _NUMBER.finditer(text)
-            if _WORD_NUMBERS.get(m.group().lower(), m.group().replace(",", "")) in new_numbers]
+    ends = [m.end() for m in _NUMBER.finditer(text) if _value(m.group()) in new_numbers]
     end = min(len(text), (ends[-1] if ends else NOTE_CHARS) + 25)
     start = max(0, end - NOTE_CHARS)
     if start:
