@@ -71,6 +71,7 @@ from sqlmodel import Session
 from cms.clock import ManualClock, day_of, parse_ts
 from cms.context import timeline
 from cms.context.prompt import user_turn_text
+from cms.context.tools import recall
 from cms.settings import DEFAULT_TABS, Settings
 from cms.summaries import OfflineSummarizer, Turn
 from cms.tokens import TiktokenEstimator, count_json
@@ -221,6 +222,13 @@ QUERIES = [
     ("two words", "京都 ラーメン"),
     ("question (en)", "How many bikes do I own?"),
     ("question (ja)", "京都で食べたラーメンの店はどこ？"),
+]
+#: Claude's ``search_history`` (``cms.context.tools.recall``): English through the trigram
+#: index, Japanese through the bigram index.
+RECALLS = [
+    ("question (en)", "What did I say about the museum trip?"),
+    ("question (ja)", "京都で食べたラーメンの店はどこ？"),
+    ("question (ja, kana)", "ぼんさいの話してたっけ"),
 ]
 TAB_WEIGHTS = {"chat": 40, "research": 20, "work": 25, "social": 15}
 SUMMARY_MODEL = "claude-haiku-4-5"
@@ -890,11 +898,19 @@ def measure(home: Path, runs: int, cold_runs: int, profile: str | None) -> None:
                 samples = []
                 found = 0
                 for _ in range(runs):
-                    ms, items = timed(lambda q=query: search(core, q))
+                    ms, items = timed(lambda q=query: search(core, q).value)
                     samples.append(ms)
                     found = len(items)
                 every += samples
                 Row.add(f"search: {label}", samples, TARGET_MS, f"({query!r}: {found} results)")
+            for label, query in RECALLS:  # Claude's search_history, 5 results
+                samples = []
+                for _ in range(runs):
+                    with core.db.session() as session:
+                        ms, items = timed(lambda q=query, s=session: recall(s, q, 5))
+                    samples.append(ms)
+                every += samples
+                Row.add(f"recall: {label}", samples, TARGET_MS, f"({query!r})")
 
     # ----- prepare_request for a turn today (on a copy) --------------------------------
     if only in (None, "request"):
@@ -949,7 +965,7 @@ def measure(home: Path, runs: int, cold_runs: int, profile: str | None) -> None:
             return
         window = run_child(home, now, "work", days=[rng.choice(days) for _ in range(10)])
         for name, key in (("window: open a past day (AppController)", "open_day"),
-                          ("window: refresh_timeline()", "timeline"),
+                          ("window: the TI pane refreshed", "timeline"),
                           ("window: search + show results", "search")):
             Row.add(name, window[key], TARGET_MS)
         print(f"{'RSS of the window after that work':46} {window['rss']:7.0f} MB   "
@@ -989,7 +1005,8 @@ if mode == "profile":
     profiler.disable()
     pstats.Stats(profiler, stream=sys.stderr).strip_dirs().sort_stats("cumulative").print_stats(25)
 if mode.startswith("work"):
-    from monet_app.operations.search import search
+    from monet_app.operations.changes import Changes
+    from monet_app.operations.search import search_items
     if mode == "work-profile":
         import cProfile, pstats
         profiler = cProfile.Profile()
@@ -1004,10 +1021,10 @@ if mode.startswith("work"):
         out["open_day"].append(ms(lambda: controller.open_day(day)))
     controller.open_day(controller.nav.today())
     for _ in range(10):
-        out["timeline"].append(ms(controller.refresh_timeline))
+        out["timeline"].append(ms(lambda: controller.panes.refresh(Changes(timeline=True))))
     for query in json.loads(sys.argv[5]):
         out["search"].append(ms(lambda: controller.window.show_search_results(
-            search(controller.core, query))))
+            search_items(controller.core, query).value)))
     if mode == "work-profile":
         profiler.disable()
         stats = pstats.Stats(profiler, stream=sys.stderr).strip_dirs()

@@ -24,6 +24,7 @@ from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, create_engine
 
+from storage import fts
 from storage.errors import DatabaseError, DatabaseTooNewError
 from storage.files import InUse, process_lock
 
@@ -32,7 +33,7 @@ DB_FILENAME = "monet.db"
 WAL_AUTOCHECKPOINT = 1000
 #: The newest migration (storage/migrations/versions); tests/test_storage.py checks that
 #: it is alembic's head, so a new migration cannot forget it.
-HEAD_REVISION = "0015"
+HEAD_REVISION = "0016"
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 
 
@@ -51,6 +52,7 @@ def _pragmas(busy_timeout_ms: int, read_only: bool = False) -> Any:
 
 
 def _set_sqlite_pragmas(dbapi_conn: Any, busy_timeout_ms: int, read_only: bool = False) -> None:
+    fts.register(dbapi_conn)  # the search index's triggers call it (migration 0016)
     cur = dbapi_conn.cursor()
     cur.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
     cur.execute("PRAGMA foreign_keys=ON")

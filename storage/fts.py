@@ -1,12 +1,17 @@
 """Search across every stored message. SQLite FTS5 with the trigram tokenizer where it
 exists (substrings of three characters or more, Japanese included); shorter terms, and
-databases without the index, use a plain substring scan. This module and
-``storage.database`` are the only ones that know about SQLite."""
+databases without the index, use a plain substring scan. Claude's recall of a Japanese
+question ranks through a second index of character bigrams (``message_grams``, see
+``grams``). This module and ``storage.database`` are the only ones that know about
+SQLite."""
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import bindparam, text
 from sqlalchemy import select as sa_select
@@ -36,14 +41,59 @@ class SearchHit:
     hidden: bool = False  # forgotten: the person's search finds it, Claude's never
 
 
-def _has_fts(session: Session) -> bool:
+def _has_table(session: Session, name: str) -> bool:
     bind = session.get_bind()
     if bind.dialect.name != "sqlite":
         return False
     row = session.connection().execute(
-        text("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'message_fts'")
-    ).first()
+        text("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = :name"),
+        {"name": name}).first()
     return row is not None
+
+
+def _has_fts(session: Session) -> bool:
+    return _has_table(session, "message_fts")
+
+
+#: What the bigram index is made of: a run of Japanese script (kanji, kana, the long
+#: vowel mark and 々) or of ASCII letters and digits, after NFKC and lowering.
+_RUN = re.compile(r"[\u3005\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[0-9a-z]+")
+#: The SQL function the bigram index's triggers call (migration 0016). Every connection
+#: that writes ``message`` needs it: ``storage.database`` registers it on each one it
+#: opens; another program gets "no such function: monet_grams" rather than a stale index.
+GRAMS_FUNCTION = "monet_grams"
+
+
+def gram_tokens(text_: str) -> list[str]:
+    """The bigram index's tokens of a text: each Japanese run as its overlapping
+    two-character pieces (a run of one character as itself), each ASCII run as one word.
+
+    This is how Japanese is searched without a dictionary: the person asks in other
+    words than they used, kana for kanji, a title in hiragana only (ごくせん); a pair of
+    characters matches wherever the words overlap, and BM25 over the pairs weighs the
+    rare ones. Changing what this returns changes the index: the contentless table
+    deletes a row by the tokens it was written with, so a change needs a migration that
+    rebuilds ``message_grams`` (as 0016 fills it)."""
+    found: list[str] = []
+    for run in _RUN.findall(unicodedata.normalize("NFKC", text_).lower()):
+        if run.isascii() or len(run) == 1:
+            found.append(run)
+        else:
+            found.extend(run[i:i + 2] for i in range(len(run) - 1))
+    return found
+
+
+def _grams_sql(value: Any) -> str:
+    """``monet_grams(CAST(text AS BLOB))``: the bytes, so that a damaged row (not UTF-8)
+    reads the same way when it is written and when it is deleted, instead of failing."""
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", errors="replace")
+    return " ".join(gram_tokens(value)) if isinstance(value, str) else ""
+
+
+def register(dbapi_conn: Any) -> None:
+    """Give a driver connection the functions MONET's triggers call."""
+    dbapi_conn.create_function(GRAMS_FUNCTION, 1, _grams_sql, deterministic=True)
 
 
 def _phrase(term: str) -> str:
@@ -127,15 +177,10 @@ def _short_term_ids(session: Session, term: str, params: dict[str, object], befo
 #: the filter leaves out (tool rows, forgotten messages, ids past ``before``).
 SCAN_SLACK = 100
 
-_BEST_IN_INDEX = text(
-    "SELECT rowid, bm25(message_fts) FROM message_fts WHERE message_fts MATCH :match "
-    "ORDER BY bm25(message_fts), rowid DESC LIMIT :scan")
-
-
 def _best_matches(session: Session, params: dict[str, object], before: str,
-                  pool: int) -> list[tuple[int, str, float]]:
-    """(id, role, bm25) of the ``pool`` best matches that are searched messages, best
-    first (ties: newest first).
+                  pool: int, index: str = "message_fts") -> list[tuple[int, str, float]]:
+    """(id, role, bm25) of the ``pool`` best matches in ``index`` that are searched
+    messages, best first (ties: newest first).
 
     The index ranks its matches by itself (the ``pool`` plus ``SCAN_SLACK``); only those
     are looked up in ``message`` for the filter. Joining every match to ``message`` before
@@ -145,7 +190,9 @@ def _best_matches(session: Session, params: dict[str, object], before: str,
     the index had more, the joined query answers instead."""
     conn = session.connection()
     scan = pool + SCAN_SLACK
-    found = list(conn.execute(_BEST_IN_INDEX, {"match": params["match"], "scan": scan}))
+    best = text(f"SELECT rowid, bm25({index}) FROM {index} WHERE {index} MATCH :match "
+                f"ORDER BY bm25({index}), rowid DESC LIMIT :scan")
+    found = list(conn.execute(best, {"match": params["match"], "scan": scan}))
     roles: dict[int, str] = {}
     if found:
         ids = [row[0] for row in found]
@@ -158,11 +205,65 @@ def _best_matches(session: Session, params: dict[str, object], before: str,
     if len(kept) == pool or len(found) < scan:
         return kept
     sql = (
-        "SELECT m.id, m.role, bm25(message_fts) FROM message m JOIN message_fts "
-        f"ON message_fts.rowid = m.id AND message_fts MATCH :match WHERE {_SEARCHED_ROLES} "
-        f"{before} ORDER BY bm25(message_fts), m.id DESC LIMIT :pool"
+        f"SELECT m.id, m.role, bm25({index}) FROM message m JOIN {index} "
+        f"ON {index}.rowid = m.id AND {index} MATCH :match WHERE {_SEARCHED_ROLES} "
+        f"{before} ORDER BY bm25({index}), m.id DESC LIMIT :pool"
     )
     return [(row[0], row[1], row[2]) for row in conn.execute(text(sql), params)]
+
+
+def _preferred(rows: list[tuple[int, str, float]], prefer: MessageRole | None,
+               limit: int) -> list[int]:
+    """The ids of the ``limit`` best rows, the other speaker's scores weighed by
+    ``OTHER_ROLE_WEIGHT`` (bm25() is negative, lower is better: a weight below 1 moves
+    a row down)."""
+    scored = [
+        (score * (1.0 if prefer is None or role == prefer else OTHER_ROLE_WEIGHT), -mid, mid)
+        for mid, role, score in rows
+    ]
+    return [mid for _s, _neg, mid in sorted(scored)[:limit]]
+
+
+def _filters(limit: int, before_id: int | None,
+             include_hidden: bool) -> tuple[dict[str, object], str]:
+    params: dict[str, object] = {"limit": int(limit)}
+    before = "" if include_hidden else "AND m.hidden = 0"  # forgotten: never for Claude
+    if before_id is not None:
+        before += " AND m.id < :before"
+        params["before"] = int(before_id)
+    return params, before
+
+
+def _pool(limit: int, prefer: MessageRole | None) -> int:
+    return max(int(limit) * POOL_FACTOR, 60) if prefer is not None else int(limit)
+
+
+def has_grams(session: Session) -> bool:
+    """Whether this database has the bigram index (SQLite, migration 0016)."""
+    return _has_table(session, "message_grams")
+
+
+def search_grams(
+    session: Session, question: str, limit: int, before_id: int | None = None,
+    *, prefer: MessageRole | None = None,
+) -> list[SearchHit]:
+    """Messages sharing character pairs with ``question``, best first by BM25 over the
+    bigram index (``gram_tokens``), the other speaker's weighed as in ``search_any``;
+    forgotten messages never. Claude's recall of a question in Japanese: on 60 natural
+    questions (``benchmarks/recall_ja.py``) this ranks as a bigram BM25 does, where the
+    trigram index's terms ranked below it. A word of one character matches the pairs it
+    starts too (車 in 車で, 車の). Empty without the index (``has_grams``)."""
+    tokens = list(dict.fromkeys(gram_tokens(question)))
+    if not tokens or limit <= 0 or not has_grams(session):
+        return []
+    params, before = _filters(limit, before_id, include_hidden=False)
+    params["match"] = " OR ".join(
+        _phrase(t) + (f" OR {_phrase(t)}*" if len(t) == 1 and not t.isascii() else "")
+        for t in tokens)
+    pool = _pool(limit, prefer)
+    params["pool"] = pool
+    rows = _best_matches(session, params, before, pool, index="message_grams")
+    return _load(session, _preferred(rows, prefer, limit))
 
 
 def search_any(
@@ -197,29 +298,18 @@ def search_any(
         for term in [t for t in terms if len(t) == 2 and not t.isascii()]:
             long_terms.extend(_trigrams_starting(session, term, EXPANDED_TRIGRAMS) or ())
     fts = bool(long_terms) and indexed_now
-    params: dict[str, object] = {"limit": int(limit)}
-    before = "" if include_hidden else "AND m.hidden = 0"  # forgotten: never for Claude
-    if before_id is not None:
-        before += " AND m.id < :before"
-        params["before"] = int(before_id)
+    params, before = _filters(limit, before_id, include_hidden)
     ranked: list[int] = []
     if fts:
         params["match"] = " OR ".join(_phrase(t) for t in long_terms)
-        pool = max(int(limit) * POOL_FACTOR, 60) if prefer is not None else int(limit)
+        pool = _pool(limit, prefer)
         params["pool"] = pool
-        rows = _best_matches(session, params, before, pool)
-        # bm25() is negative, lower is better: a weight below 1 moves a row down
-        scored = [
-            (score * (1.0 if prefer is None or role == prefer else OTHER_ROLE_WEIGHT), -mid, mid)
-            for mid, role, score in rows
-        ]
-        ranked = [mid for _s, _neg, mid in sorted(scored)[:limit]]
+        ranked = _preferred(_best_matches(session, params, before, pool), prefer, limit)
     scanned = [t for t in terms if len(t) < 3 or not fts]
     if scanned and len(ranked) < limit:
         candidates: dict[int, None] = {}
-        indexed = _has_fts(session)
         for term in scanned:
-            found_ids = _short_term_ids(session, term, params, before, indexed)
+            found_ids = _short_term_ids(session, term, params, before, indexed_now)
             candidates.update((row, None) for row in found_ids)
         lowered = [t.lower() for t in scanned]
         already = set(ranked)

@@ -1,5 +1,5 @@
--- MONET's head schema, written by `python -m storage.write_schema` from the migrations
--- (storage/migrations/versions). Do not edit by hand.
+-- MONET's head schema, written by `python -m storage.write_schema` from the
+-- migrations (storage/migrations/versions). Do not edit by hand.
 
 CREATE TABLE alembic_version (
 	version_num VARCHAR(32) NOT NULL, 
@@ -236,4 +236,12 @@ CREATE INDEX ix_message_raw_thread ON message (thread_id) WHERE segment_id IS NU
 CREATE INDEX ix_fold_unresolved ON fold (id) WHERE resolved_ts IS NULL;
 
 CREATE INDEX ix_timelineentry_pending ON timelineentry (level, id) WHERE summary IS NULL;
+
+CREATE VIRTUAL TABLE message_grams USING fts5(grams, content='', tokenize='ascii');
+
+CREATE TRIGGER message_grams_ai AFTER INSERT ON message WHEN new.role IN ('user', 'assistant') BEGIN INSERT INTO message_grams(rowid, grams) VALUES (new.id, monet_grams(CAST(new.text AS BLOB))); END;
+
+CREATE TRIGGER message_grams_ad AFTER DELETE ON message WHEN old.role IN ('user', 'assistant') BEGIN INSERT INTO message_grams(message_grams, rowid, grams) VALUES ('delete', old.id, monet_grams(CAST(old.text AS BLOB))); END;
+
+CREATE TRIGGER message_grams_au AFTER UPDATE OF text ON message WHEN old.role IN ('user', 'assistant') BEGIN INSERT INTO message_grams(message_grams, rowid, grams) VALUES ('delete', old.id, monet_grams(CAST(old.text AS BLOB))); INSERT INTO message_grams(rowid, grams) VALUES (new.id, monet_grams(CAST(new.text AS BLOB))); END;
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from storage import fts
 from tests.conftest import TRACES
 from tests.helpers import run_monet
 
@@ -198,6 +199,7 @@ def test_export_skips_damaged_rows_and_says_how_many(tmp_path: Path,
 
     home = _exported_home(tmp_path)
     raw = sqlite3.connect(home / "monet.db")
+    fts.register(raw)  # the index's triggers call it, as in every MONET process
     raw.execute("UPDATE message SET text = CAST(X'80FFFE53454352455421' AS TEXT) WHERE id = 3")
     raw.commit()
     total = raw.execute("SELECT count(*) FROM message").fetchone()[0]

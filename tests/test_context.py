@@ -12,7 +12,7 @@ from sqlmodel import select
 from cms.context.prompt import extends
 from cms.context.timeline import PENDING_MARKER
 from cms.settings import Settings, SettingsError
-from storage import queries
+from storage import fts, queries
 from storage.models import Message, TimelineEntry
 from tests.helpers import CountingSummarizer, World, ti_text, turn_texts, write_between_reads
 
@@ -452,6 +452,7 @@ def test_todays_talk_kept_between_requests_follows_every_change(home: Path) -> N
     w.later().turn("二つ目の質問", reply="古い返事")
     assert "古い返事" in turn_texts(w.cm.prepare_request().body)  # now held by the reader
     with sqlite3.connect(w.db.path) as other:  # another process edits and regenerates
+        fts.register(other)  # as every MONET process does
         other.execute("UPDATE message SET text = '直した返事' WHERE text = '最初の返事'")
         newest = other.execute("SELECT max(id) FROM message").fetchone()[0]
         other.execute("DELETE FROM message WHERE id = ?", (newest,))

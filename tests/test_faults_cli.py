@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from monet_app.services import backup
-from storage import Database
+from storage import Database, fts
 from tests.helpers import monet_command, monet_env, run_monet
 
 pytestmark = pytest.mark.slow
@@ -134,6 +134,7 @@ def test_a_replay_continued_on_a_home_that_stopped_before_a_reply_answers_it(
     home = tmp_path / "home"
     replay(head, home, None, librarian=False)
     with sqlite3.connect(home / "monet.db") as conn:  # the snapshot: no reply to the last
+        fts.register(conn)  # the search index's triggers call it
         conn.execute("DELETE FROM message WHERE id = (SELECT max(id) FROM message)")
     summary = replay(trace, home, None, librarian=False)
     with sqlite3.connect(home / "monet.db") as conn:

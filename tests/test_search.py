@@ -337,3 +337,88 @@ def test_a_two_character_word_weighs_in_the_ranking(tmp_path: Path) -> None:
     with w.db.session() as session:
         found = recall(session, "ストレス発散の温泉ってどこだっけ", 1)
     assert [h.text for h in found] == ["週末は箱根で温泉に行ってきた"]
+    with w.db.transaction() as conn:  # a database without the pair index: the trigrams
+        conn.exec_driver_sql("DROP TRIGGER message_grams_ai")
+        conn.exec_driver_sql("DROP TABLE message_grams")
+    with w.db.session() as session:
+        assert not fts.has_grams(session)
+        found = recall(session, "ストレス発散の温泉ってどこだっけ", 1)
+    assert [h.text for h in found] == ["週末は箱根で温泉に行ってきた"]
+
+
+def test_the_pairs_of_a_text() -> None:
+    """Japanese runs as overlapping pairs (a title in hiragana only too), ASCII words
+    whole, after NFKC and lowering; punctuation and spaces cut runs."""
+    assert fts.gram_tokens("ごくせん見た？") == ["ごく", "くせ", "せん", "ん見", "見た"]
+    assert fts.gram_tokens("ｉＰｈｏｎｅ１５を買った、猫") == [
+        "iphone15", "を買", "買っ", "った", "猫"]
+    assert fts.gram_tokens("Ｈｉ! 々ー") == ["hi", "々ー"]
+    assert fts.gram_tokens("") == []
+
+
+def test_a_japanese_question_is_ranked_by_the_pairs_it_shares(tmp_path: Path) -> None:
+    """A question in other words than the message's still shares character pairs with it:
+    BM25 over pairs ranks the message that shares the rare ones first, a word of one
+    character finds the pairs it starts, and the likely speaker's words come first."""
+    from cms.context.tools import recall
+
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-02T09:00:00+09:00")
+    for n in range(6):
+        w.later().turn(f"今日は仕事が忙しかった、その{n}", reply="お疲れさまです")
+    w.later().turn("昔ごくせんの再放送をよく見てた", reply="仲間由紀恵さんのドラマですね")
+    w.later().turn("帰省のためにチャイルドシートをレンタルした", reply="準備万端ですね")
+    w.later().turn("車 買い替えたい")
+    with w.db.session() as session:
+        assert recall(session, "ごくせんって何の話だっけ", 1)[0].text == "昔ごくせんの再放送をよく見てた"
+        assert recall(session, "子どもの座席、チャイルドシート借りた話", 1)[0].text == (
+            "帰省のためにチャイルドシートをレンタルした")
+        assert recall(session, "ドラマのこと教えてくれた？", 1)[0].text == "仲間由紀恵さんのドラマですね"
+        assert recall(session, "車", 1)[0].text == "車 買い替えたい"
+        assert fts.search_grams(session, "？！", 5) == []
+
+
+def _pair_rows(w: World, pair: str) -> list[int]:
+    with w.db.transaction() as conn:
+        return [row[0] for row in conn.exec_driver_sql(
+            "SELECT rowid FROM message_grams WHERE message_grams MATCH ?", (f'"{pair}"',))]
+
+
+def test_the_pair_index_follows_edits_deletes_and_damaged_rows(tmp_path: Path) -> None:
+    """The index is contentless: its triggers hand it a row's pairs when it is written,
+    changed or deleted, so a deleted or changed message leaves no pair behind, and a row
+    that is not UTF-8 (a damaged page) is written and deleted without an error."""
+    w = seeded(tmp_path)
+    [kyoto] = _pair_rows(w, "嵐山")
+    with w.db.transaction() as conn:
+        conn.exec_driver_sql("UPDATE message SET text = '奈良の鹿' WHERE id = ?", (kyoto,))
+    assert _pair_rows(w, "嵐山") == [] and _pair_rows(w, "奈良") == [kyoto]
+    with w.db.transaction() as conn:
+        conn.exec_driver_sql(
+            "UPDATE message SET text = CAST(X'80FFE4BDA0E5A5BD' AS TEXT) WHERE id = ?", (kyoto,))
+    assert _pair_rows(w, "奈良") == [] and _pair_rows(w, "你好") == [kyoto]
+    with w.db.transaction() as conn:
+        conn.exec_driver_sql("DELETE FROM message WHERE id = ?", (kyoto,))
+    assert _pair_rows(w, "你好") == []
+    with w.db.transaction() as conn:
+        conn.exec_driver_sql("INSERT INTO message_grams(message_grams) VALUES ('integrity-check')")
+    assert len(_pair_rows(w, "京都")) == 1  # the other message
+
+
+def test_an_older_home_gets_the_pair_index_filled(tmp_path: Path) -> None:
+    from alembic import command
+
+    from storage import Database
+    from storage.database import _alembic_config
+
+    w = seeded(tmp_path)
+    w.db.close()
+    db = Database(tmp_path / "home", migrate=False)
+    with db.engine.begin() as conn:
+        command.downgrade(_alembic_config(conn), "0015")
+    db.close()
+    db = Database(tmp_path / "home")  # upgraded: migration 0016 fills the index
+    with db.session() as session:
+        assert [h.text for h in fts.search_grams(session, "竹林の話", 5)] == [
+            "京都の嵐山で竹林を歩きました"]
+    db.close()

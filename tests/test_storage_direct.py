@@ -10,7 +10,7 @@ from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col
 
-from storage import Database, direct, queries
+from storage import Database, direct, fts, queries
 from storage.errors import DatabaseError
 from storage.models import (
     Message,
@@ -282,6 +282,7 @@ def test_coming_back_to_a_thread_finds_its_talk_held(
                 f"{title}{i}" for i in range(3)]
     assert full_reads == [[1, 2, 3], [4, 5, 6]]  # once each, not at each switch
     with sqlite3.connect(db.path) as other:  # another process edits a held message
+        fts.register(other)  # as every MONET process does
         other.execute("UPDATE message SET text = 'work1 直した' WHERE id = 2")
     with db.transaction() as conn:
         assert [t.text for t in reader.raw_of_thread(conn, threads["work"])] == [

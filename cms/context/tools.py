@@ -228,11 +228,21 @@ def find(
 def recall(
     session: Session, query: str, limit: int, before_id: int | None = None
 ) -> list[fts.SearchHit]:
-    """What Claude's ``search_history`` finds: the question's terms, OR-ed and ranked by
-    BM25, two-character words among them (``pieces``, ``rank_short``), the likely
-    speaker's words first, forgotten messages never."""
-    return fts.search_any(session, query_terms(query, pieces=True), limit,
-                          before_id=before_id, prefer=speaker_of(query), rank_short=True)
+    """What Claude's ``search_history`` finds, the likely speaker's words first,
+    forgotten messages never. A question in Japanese ranks through the bigram index
+    (``fts.search_grams``: BM25 over character pairs, as Japanese is searched without a
+    dictionary); otherwise, and to fill what that leaves, the question's terms, OR-ed and
+    ranked by BM25, two-character words among them (``pieces``, ``rank_short``)."""
+    prefer = speaker_of(query)
+    found: list[fts.SearchHit] = []
+    if _CJK.search(query):
+        found = fts.search_grams(session, query, limit, before_id=before_id, prefer=prefer)
+    if len(found) < limit:
+        seen = {hit.id for hit in found}
+        more = fts.search_any(session, query_terms(query, pieces=True), limit,
+                              before_id=before_id, prefer=prefer, rank_short=True)
+        found += [hit for hit in more if hit.id not in seen][: limit - len(found)]
+    return found
 
 
 def search_history(
