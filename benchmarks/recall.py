@@ -194,7 +194,7 @@ def run_history(history: dict[str, Any], k: int) -> dict[str, bool]:
         body, docs, evidence, in_answer_session = b.body, b.docs, b.evidence, b.in_answer_session
         with b.core.db.session() as session:
             monet = [hit.id for hit in recall(session, history["question"], k,
-                                              before_id=b.question.id)]
+                                              before_id=b.question.id, meaning=b.core.meaning)]
     plain = OkapiBM25.words(docs).top(history["question"], k)
     strong = OkapiBM25.words(docs, stopwords=STOPWORDS).top(history["question"], k)
     turns_text = json.dumps(body["messages"], ensure_ascii=False)

@@ -109,7 +109,7 @@ _HITS = sa_select(*(col(getattr(Message, name)) for name in (
     col(Message.id).in_(bindparam("ids", expanding=True)))
 
 
-def _load(session: Session, ids: Sequence[int]) -> list[SearchHit]:
+def load(session: Session, ids: Sequence[int]) -> list[SearchHit]:
     """The found messages as hits, in the order of ``ids`` (plain rows: a search shows
     up to 200 of them, and ORM objects cost ~10x)."""
     if not ids:
@@ -263,7 +263,7 @@ def search_grams(
     pool = _pool(limit, prefer)
     params["pool"] = pool
     rows = _best_matches(session, params, before, pool, index="message_grams")
-    return _load(session, _preferred(rows, prefer, limit))
+    return load(session, _preferred(rows, prefer, limit))
 
 
 def search_any(
@@ -313,8 +313,25 @@ def search_any(
             candidates.update((row, None) for row in found_ids)
         lowered = [t.lower() for t in scanned]
         already = set(ranked)
-        found = [m for m in _load(session, list(candidates)) if m.id not in already]
+        found = [m for m in load(session, list(candidates)) if m.id not in already]
         found.sort(key=lambda m: (sum(t in m.text.lower() for t in lowered), m.id),
                    reverse=True)
         ranked += [m.id for m in found[: limit - len(ranked)]]
-    return _load(session, ranked)
+    return load(session, ranked)
+
+
+_DOCS = text("SELECT count(*) FROM message_grams")
+_TERM_DOCS = text("SELECT term, doc FROM message_grams_vocab WHERE term IN :terms").bindparams(
+    bindparam("terms", expanding=True))
+
+
+def document_counts(session: Session, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
+    """(how many messages the pair index holds, how many hold each of ``terms``: tokens
+    as ``gram_tokens`` makes them). (0, {}) without the index."""
+    if not _has_table(session, "message_grams_vocab"):
+        return 0, {}
+    conn = session.connection()
+    total = int(conn.execute(_DOCS).scalar_one())
+    if not terms:
+        return total, {}
+    return total, {row[0]: int(row[1]) for row in conn.execute(_TERM_DOCS, {"terms": list(terms)})}

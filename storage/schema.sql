@@ -245,3 +245,22 @@ CREATE TRIGGER message_grams_ad AFTER DELETE ON message WHEN old.role IN ('user'
 
 CREATE TRIGGER message_grams_au AFTER UPDATE OF text ON message WHEN old.role IN ('user', 'assistant') BEGIN INSERT INTO message_grams(message_grams, rowid, grams) VALUES ('delete', old.id, monet_grams(CAST(old.text AS BLOB))); INSERT INTO message_grams(rowid, grams) VALUES (new.id, monet_grams(CAST(new.text AS BLOB))); END;
 
+CREATE TABLE message_vector (
+	id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, 
+	message_id INTEGER NOT NULL, 
+	piece INTEGER NOT NULL, 
+	model VARCHAR NOT NULL, 
+	bits BLOB NOT NULL, 
+	vec BLOB NOT NULL
+);
+
+CREATE INDEX ix_message_vector_message ON message_vector (message_id);
+
+CREATE INDEX ix_message_vector_model ON message_vector (model, id);
+
+CREATE VIRTUAL TABLE message_grams_vocab USING fts5vocab(message_grams, 'row');
+
+CREATE TRIGGER message_vector_ad AFTER DELETE ON message BEGIN DELETE FROM message_vector WHERE message_id = old.id; END;
+
+CREATE TRIGGER message_vector_au AFTER UPDATE OF text, hidden ON message WHEN new.text IS NOT old.text OR new.hidden BEGIN DELETE FROM message_vector WHERE message_id = old.id; END;
+

@@ -187,7 +187,7 @@ READ_ONLY = {
     "conversation": {"prepare_reply", "stop", "exchange_ids"},
     "memory": {"memory_rows", "all_items", "item_with_sources"},
     "settings": {"settings_values"},
-    "search": {"search", "search_items"},
+    "search": {"search", "search_items", "related"},
     "backups": {"backup_due"},
     "keys": {"key_state", "has_key"},
 }

@@ -40,7 +40,7 @@ def _replay(trace: Path, home: Path, log: Path, *extra: str) -> None:
 @pytest.mark.parametrize("trace", TRACE_FILES, ids=[t.stem for t in TRACE_FILES])
 def test_public_trace(trace: Path, sunset: str, tmp_path: Path) -> None:
     home, log = tmp_path / "home", tmp_path / "log.jsonl"
-    _replay(trace, home, log, "--sunset", sunset)
+    _replay(trace, home, log, "--sunset", sunset, "--meaning", "off")  # the cache, not recall
     lines = read_trace(trace)
     records = read_log(log)
     report = check_log(records)

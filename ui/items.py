@@ -51,6 +51,7 @@ class SearchItem:
     snippet: str
     terms: tuple[str, ...] = ()  # the words searched for, to highlight in the snippet
     hidden: bool = False  # forgotten: kept in the history, never sent to Claude again
+    related: bool = False  # found by meaning, not by the words typed
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,7 @@ class StatusFigures:
     pending: int  # Timeline Index lines waiting for a summary
     last_reply: LastReply | None
     today_dollars: float
+    unembedded: int = 0  # messages not yet searchable by meaning
 
 
 @dataclass(frozen=True)

@@ -752,10 +752,12 @@ class MainWindow(QMainWindow):
 
     def set_status(self, figures: StatusFigures) -> None:
         """The librarian's queue, the last reply's tokens and dollars, today's total."""
-        self.librarian_label.setText(
-            self.tr("Summarizing {n}").format(n=figures.pending) if figures.pending
-            else self.tr("Librarian: nothing pending")
-        )
+        text = (self.tr("Summarizing {n}").format(n=figures.pending) if figures.pending
+                else self.tr("Librarian: nothing pending"))
+        if figures.unembedded:
+            text += " · " + self.tr("Indexing by meaning: {n:,} to go").format(
+                n=figures.unembedded)
+        self.librarian_label.setText(text)
         last = figures.last_reply
         last_text = self.tr(
             "Last reply: in {inp:,} · cache read {read:,} · "

@@ -280,8 +280,9 @@ class SearchPanel(QWidget):
         self.list.setUpdatesEnabled(False)
         for found in page:
             who = self.tr("You") if found.role == "user" else "Claude"
-            hidden = self.tr("hidden from Claude")
-            mark = f" · {hidden}" if found.hidden else ""
+            marks = [self.tr("related") if found.related else "",
+                     self.tr("hidden from Claude") if found.hidden else ""]
+            mark = "".join(f" · {m}" for m in marks if m)
             row = QListWidgetItem(f"{found.where} {who}{mark}: {found.snippet}")
             row.setData(HTML_ROLE, f"<span style='color:{muted}'>{html.escape(found.where)} · "
                                    f"<b>{html.escape(who)}</b>{html.escape(mark)}</span><br>"

@@ -51,13 +51,13 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../monet_app/window/app.py" line="195" />
+        <location filename="../../monet_app/window/app.py" line="207" />
         <source>Promoted under {heading}; Claude reads it from the next message.</source>
         <extracomment>When the key is looked for after the window opens: after its first frames and the first rows' layout, and before anyone could have read the window and pasted a key.</extracomment>
         <translation>「{heading}」に昇格しました。次のメッセージから Claude に渡されます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/dialogs.py" line="85" />
+        <location filename="../../monet_app/window/dialogs.py" line="82" />
         <source>Opening the demo in its own window…</source>
         <translation>デモを別のウィンドウで開いています…</translation>
     </message>
@@ -65,37 +65,37 @@
 <context>
     <name>BackupFlow</name>
     <message>
-        <location filename="../../monet_app/window/backup_flow.py" line="46" />
+        <location filename="../../monet_app/window/backup_flow.py" line="48" />
         <source>No backup yet</source>
         <translation>バックアップなし</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/backup_flow.py" line="47" />
+        <location filename="../../monet_app/window/backup_flow.py" line="49" />
         <source>Backed up {when}</source>
         <translation>バックアップ済み {when}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/backup_flow.py" line="52" />
+        <location filename="../../monet_app/window/backup_flow.py" line="54" />
         <source>Backup made ({when}) in {folder}.</source>
         <translation>バックアップを作りました（{when}）: {folder}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/backup_flow.py" line="57" />
+        <location filename="../../monet_app/window/backup_flow.py" line="59" />
         <source>Backup failed</source>
         <translation>バックアップ失敗</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/backup_flow.py" line="59" />
+        <location filename="../../monet_app/window/backup_flow.py" line="61" />
         <source>The backup failed: {problem} Your conversation is unchanged; MONET tries again in an hour (or MONET → Back up now).</source>
         <translation>バックアップに失敗しました: {problem} 会話は変わっていません。1時間後に再試行します（MONET → 今すぐバックアップ でも可）。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/backup_flow.py" line="71" />
+        <location filename="../../monet_app/window/backup_flow.py" line="73" />
         <source>Restoring once the librarian or the backup finishes…</source>
         <translation>ライブラリアンかバックアップが終わりしだい復元します…</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/backup_flow.py" line="94" />
+        <location filename="../../monet_app/window/backup_flow.py" line="99" />
         <source>Restored {n} messages from {file}; the replaced database is kept as{kept}.</source>
         <translation>{file} から {n} 件のメッセージを復元しました。置き換えたデータベースは{kept} として残してあります。</translation>
     </message>
@@ -417,32 +417,37 @@
         <translation>今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="756" />
+        <location filename="../../ui/main_window.py" line="755" />
         <source>Summarizing {n}</source>
         <translation>要約作成中 {n}件</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="757" />
+        <location filename="../../ui/main_window.py" line="756" />
         <source>Librarian: nothing pending</source>
         <translation>ライブラリアン: 待ちなし</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="761" />
+        <location filename="../../ui/main_window.py" line="758" />
+        <source>Indexing by meaning: {n:,} to go</source>
+        <translation>意味の索引を作成中: 残り {n:,} 件</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="763" />
         <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
         <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="768" />
+        <location filename="../../ui/main_window.py" line="770" />
         <source>Today ${usd:.4f}</source>
         <translation>今日 ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="778" />
+        <location filename="../../ui/main_window.py" line="780" />
         <source>MONET — demo</source>
         <translation>MONET — デモ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="779" />
+        <location filename="../../ui/main_window.py" line="781" />
         <source>DEMO: a sample history in a throwaway folder; a built-in stand-in answers, not Claude</source>
         <translation>デモ: 使い捨てフォルダーのサンプル履歴です。答えるのは Claude ではなく内蔵の代役です</translation>
     </message>
@@ -867,11 +872,16 @@
     </message>
     <message>
         <location filename="../../ui/panels.py" line="283" />
+        <source>related</source>
+        <translation>関連（意味で）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/panels.py" line="284" />
         <source>hidden from Claude</source>
         <translation>Claude には見せない</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="293" />
+        <location filename="../../ui/panels.py" line="294" />
         <source>Show {n} more…</source>
         <translation>残り {n} 件を表示…</translation>
     </message>
@@ -879,7 +889,7 @@
 <context>
     <name>SendFlow</name>
     <message>
-        <location filename="../../monet_app/window/sending.py" line="148" />
+        <location filename="../../monet_app/window/sending.py" line="164" />
         <source>Please continue from where you stopped.</source>
         <translation>途切れたところから続けてください。</translation>
     </message>

@@ -19,6 +19,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 JA = {
+    'Indexing by meaning: {n:,} to go':
+        '意味の索引を作成中: 残り {n:,} 件',
+    'related':
+        '関連（意味で）',
     'hidden from Claude':
         'Claude には見せない',
     'Restoring once the librarian or the backup finishes…':

@@ -16,6 +16,7 @@ from typing import Any, NotRequired, TypedDict
 from sqlmodel import Session
 
 from cms.clock import parse_ts
+from cms.meaning import Meaning
 from cms.model.protocol import ToolDefinition
 from storage import fts, queries
 from storage.models import MessageRole
@@ -25,7 +26,9 @@ SEARCH_HISTORY: ToolDefinition = {
     "description": (
         "Search the person's whole stored conversation history with MONET (every past day "
         "and today, including talk that is only summarized in the Timeline Index). Returns "
-        "the best-matching messages with their day, tab, time, role and exact text. Use it "
+        "the best-matching messages with their day, tab, time, role and exact text, each "
+        "marked by how it was found: \"words\" (it holds the query's words) or \"meaning\" "
+        "(it says something close in other words: check that it is what was asked). Use it "
         "to check details instead of guessing."
     ),
     "input_schema": {
@@ -177,6 +180,7 @@ class FoundMessage(TypedDict):
     time: str
     role: MessageRole
     text: str
+    match: str  # "words" or "meaning"
 
 
 class SearchHistoryResult(TypedDict):
@@ -225,15 +229,12 @@ def find(
                           include_hidden=True, prefer=speaker_of(query))
 
 
-def recall(
-    session: Session, query: str, limit: int, before_id: int | None = None
-) -> list[fts.SearchHit]:
-    """What Claude's ``search_history`` finds, the likely speaker's words first,
-    forgotten messages never. A question in Japanese ranks through the bigram index
+def _words(session: Session, query: str, limit: int, before_id: int | None,
+           prefer: MessageRole | None) -> list[fts.SearchHit]:
+    """The word search: a question in Japanese ranks through the bigram index
     (``fts.search_grams``: BM25 over character pairs, as Japanese is searched without a
     dictionary); otherwise, and to fill what that leaves, the question's terms, OR-ed and
     ranked by BM25, two-character words among them (``pieces``, ``rank_short``)."""
-    prefer = speaker_of(query)
     found: list[fts.SearchHit] = []
     if _CJK.search(query):
         found = fts.search_grams(session, query, limit, before_id=before_id, prefer=prefer)
@@ -245,14 +246,94 @@ def recall(
     return found
 
 
+#: How the word matches and the meaning matches share the list: a letter per place, W a
+#: word match, M a meaning match (a place whose list is used up goes to the other).
+#: When the best word match holds at least ``SURE_WORDS`` of what the question's words
+#: weigh (idf), the words are likely on the mark (a name, a rare word the person used
+#: again) and alternate with meaning from the first place; otherwise the best two word
+#: matches take the first and the fourth place, and meaning the rest.
+#: Measured (benchmarks/recall_meaning.py, benchmarks/recall.py; docs/performance.md):
+#: meaning alone loses LongMemEval questions the words answer, the words alone find
+#: almost nothing asked in other words, and ranking by a sum of cosine and word overlap
+#: lost both ways.
+SURE_WORDS = 0.2
+_SURE_ORDER = "WM" * 10
+_UNSURE_ORDER = "WMMW" + "M" * 16
+
+
+def _coverage(question: set[str], text: str, idf: dict[str, float]) -> float:
+    total = sum(idf.get(t, 0.0) for t in question)
+    if not total:
+        return 0.0
+    return sum(idf.get(t, 0.0) for t in question & _tokens(text)) / total
+
+
+def _tokens(text: str) -> set[str]:
+    """A text's words as the overlap counts them: the pair index's tokens without the
+    question words, an English plural's stem."""
+    found = set()
+    for token in fts.gram_tokens(text):
+        if token in _STOP:
+            continue
+        if token.isascii() and len(token) >= 4 and token.endswith("s") \
+                and not token.endswith("ss"):
+            token = token[:-1]
+        found.add(token)
+    return found
+
+
+def fused(
+    session: Session, query: str, limit: int, before_id: int | None = None,
+    meaning: Meaning | None = None,
+) -> list[tuple[fts.SearchHit, str]]:
+    """``recall``'s messages, each with how it was found: ``"words"`` or ``"meaning"``."""
+    prefer = speaker_of(query)
+    words = _words(session, query, limit, before_id, prefer)
+    if meaning is None:
+        return [(hit, "words") for hit in words]
+    near = [n.message_id for n in meaning.near(session, query, limit, before_id)]
+    order = _UNSURE_ORDER
+    if words:
+        wanted = _tokens(query)
+        idf = meaning.idf(session, wanted)
+        if _coverage(wanted, words[0].text, idf) >= SURE_WORDS:
+            order = _SURE_ORDER
+    lists = {"W": [h.id for h in words], "M": near}
+    how: dict[int, str] = {}
+    for letter in order + "WM" * limit:
+        if len(how) >= limit:
+            break
+        for source in (letter, "M" if letter == "W" else "W"):
+            pick = next((i for i in lists[source] if i not in how), None)
+            if pick is not None:
+                how[pick] = "words" if source == "W" else "meaning"
+                break
+    have = {h.id: h for h in words}
+    have.update((h.id, h) for h in fts.load(session, [i for i in how if i not in have]))
+    return [(have[i], way) for i, way in how.items() if i in have]
+
+
+def recall(
+    session: Session, query: str, limit: int, before_id: int | None = None,
+    meaning: Meaning | None = None,
+) -> list[fts.SearchHit]:
+    """What Claude's ``search_history`` finds, forgotten messages never: the word search
+    (``_words``: a question in Japanese through the bigram index, the rest and what that
+    leaves through the question's terms, the likely speaker's words first) and, with
+    ``meaning``, the messages nearest the question by meaning, sharing the list as
+    ``SURE_WORDS`` says."""
+    return [hit for hit, _how in fused(session, query, limit, before_id, meaning)]
+
+
 def search_history(
-    session: Session, query: str, limit: int = 5, before_id: int | None = None
+    session: Session, query: str, limit: int = 5, before_id: int | None = None,
+    meaning: Meaning | None = None,
 ) -> SearchHistoryResult:
     limit = max(1, min(int(limit or 5), 20))
     terms = query_terms(query)
-    found = recall(session, query, limit, before_id=before_id)
+    found = fused(session, query, limit, before_id=before_id, meaning=meaning)
     results: list[FoundMessage] = []
-    for hit in found:
+    for hit, how in found:
         text = snippet(hit.text, terms, MAX_TEXT)
         results.append(
             {
@@ -261,13 +342,15 @@ def search_history(
                 "time": parse_ts(hit.ts).strftime("%H:%M"),
                 "role": hit.role,
                 "text": text,
+                "match": how,
             }
         )
     return {"query": query, "results": results}
 
 
 def run_tool(
-    session: Session, name: str, tool_input: dict[str, Any], before_id: int | None
+    session: Session, name: str, tool_input: dict[str, Any], before_id: int | None,
+    meaning: Meaning | None = None,
 ) -> tuple[str, bool]:
     """Run one tool call. Returns (result text, is_error)."""
     if name == "search_history":
@@ -277,7 +360,8 @@ def run_tool(
         limit = tool_input.get("limit", 5)
         if not isinstance(limit, int):
             limit = 5
-        result = search_history(session, query, limit, before_id=before_id)
+        result = search_history(session, query, limit, before_id=before_id,
+                                meaning=meaning)
         return json.dumps(result, ensure_ascii=False), False
     if name == "read_day":
         day = tool_input.get("day")

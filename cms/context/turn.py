@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from cms.context.events import RequestLog
 from cms.context.manager import ContextManager, UsageNote
 from cms.context.tools import run_tool
+from cms.meaning import Meaning
 from cms.model.errors import ModelError, PromptTooLongError
 from cms.model.protocol import (
     ChatModel,
@@ -44,8 +45,11 @@ class TurnResult:
 
 
 class TurnRunner:
-    def __init__(self, cm: ContextManager, model: ChatModel, log: RequestLog) -> None:
+    def __init__(self, cm: ContextManager, model: ChatModel, log: RequestLog,
+                 meaning: Meaning | None = None) -> None:
         self.cm = cm
+        #: Recall by meaning for ``search_history`` (none: the word search alone).
+        self.meaning = meaning
         self.model = model
         self.log = log
         #: When set, the milliseconds each request took to prepare (the model excluded).
@@ -184,7 +188,8 @@ class TurnRunner:
         texts: list[str] = []
         with self.cm.db.session() as session:
             for call in calls:
-                output, is_error = run_tool(session, call.name, call.input, user_message.id)
+                output, is_error = run_tool(session, call.name, call.input, user_message.id,
+                                            self.meaning)
                 block: ToolResultBlock = {
                     "type": "tool_result",
                     "tool_use_id": call.id,

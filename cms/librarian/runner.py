@@ -33,6 +33,7 @@ from sqlmodel import Session, col
 from cms.clock import Clock, day_of, parse_ts
 from cms.context.events import EventName, RequestLog
 from cms.context.timeline import FORGOTTEN_TEXT, cut_segments
+from cms.meaning import Meaning
 from cms.memory.context_summary import (
     ContextWriter,
     OfflineContextWriter,
@@ -45,7 +46,7 @@ from cms.memory.rules import active_items, admit
 from cms.memory.updates import notes_for
 from cms.settings import Privacy
 from cms.summaries import OfflineSummarizer, Summarizer, Turn
-from storage import Database, queries
+from storage import Database, queries, vectors
 from storage.errors import DatabaseError
 from storage.models import (
     ContextSummary,
@@ -61,6 +62,9 @@ LEASE_SECONDS = 300
 #: placeholders stay, the report says why, and passes back off (doubling, up to an hour).
 BREAKER_FAILURES = 3
 MAX_BACKOFF_MINUTES = 60
+#: How long a pass embeds messages at most, and how many it takes at a time.
+EMBED_SECONDS = 60.0
+EMBED_BATCH = 256
 MEMORY_MARK = queries.MEMORY_MARK  # the last message the librarian proposed memories from
 MEMORY_CLAIM = "memory_scan_claim"  # {"by": librarian, "until": wall-clock seconds}
 
@@ -77,6 +81,8 @@ class LibrarianReport:
     remembered: int = 0  # memory items written from the person's messages
     noted: int = 0  # Timeline Index lines noted with a newer value the person said
     held_back: int = 0  # jobs left for a later pass because the model kept failing
+    embedded: int = 0  # messages given their vectors (recall by meaning)
+    unembedded: int = 0  # messages still without them (a year's history, a new model)
 
     def text(self) -> str:
         parts = [f"summarized {self.written}"]
@@ -92,6 +98,10 @@ class LibrarianReport:
             parts.append(f"{self.ahead} runs summarized ahead of their fold")
         if self.remembered:
             parts.append(f"remembered {self.remembered} new things")
+        if self.embedded:
+            parts.append(f"embedded {self.embedded} messages for recall by meaning")
+        if self.unembedded:
+            parts.append(f"{self.unembedded} messages wait for their vectors")
         if self.held_back:
             parts.append(
                 f"stopped calling the model after {BREAKER_FAILURES} failures in a row; "
@@ -144,12 +154,15 @@ class Librarian:
         segment_tokens: int = 4_000,
         privacy: Callable[[], Privacy] | None = None,
         proposer: Proposer | None = None,
+        meaning: Meaning | None = None,
     ) -> None:
         """``privacy``: the incognito days and tabs as they are now, asked before each
         batch of the memory scan (``Core.privacy``: the stored settings, so a day marked
         incognito in the window holds for a librarian built earlier, on a worker or in
         another process); none by default."""
         self.proposer: Proposer = proposer or RuleProposer()
+        #: Embeds the messages for recall by meaning (``cms/meaning.py``); none: no vectors.
+        self.meaning = meaning
         self._proposal_failures = 0
         self._failures_in_row = 0  # model calls failed in a row in this pass
         self._tripped_passes = 0  # passes in a row that stopped calling the model
@@ -231,6 +244,7 @@ class Librarian:
             report.noted = self._note_newer_values()
         except DatabaseError as exc:  # locked by another writer: the next pass reads again
             log.warning("newer-value scan skipped: %s", exc)
+        self._embed(report)
         writer_may_run = not self.context_writer.uses_model or self._model_open(report)
         if writer_may_run and self.context_summary_due():
             try:
@@ -244,6 +258,26 @@ class Librarian:
         with self.db.transaction() as conn:
             queries.set_turn_state(conn, librarian_last_run_ts=self.clock.now().isoformat())
         return report
+
+    def _embed(self, report: LibrarianReport) -> None:
+        """Vectors for the messages that have none, newest first, for at most
+        ``EMBED_SECONDS`` of a pass: new messages are embedded at the next pass; a year of
+        history (or a change of model) over the passes that follow, the window showing how
+        far it is."""
+        if self.meaning is None:
+            return
+        deadline = time.monotonic() + EMBED_SECONDS
+        try:
+            while time.monotonic() < deadline:
+                done = self.meaning.embed_pending(self.db, most=EMBED_BATCH)
+                report.embedded += done
+                if done < EMBED_BATCH:
+                    break
+            with self.db.transaction() as conn:
+                done, total = vectors.progress(conn, self.meaning.model)
+            report.unembedded = total - done
+        except DatabaseError as exc:  # locked by another writer: the next pass goes on
+            log.warning("embedding skipped: %s", exc)
 
     # ----- runs still in the prompt, summarized ahead -----------------------------------
     def closed_runs(self) -> list[list[Talk]]:

@@ -106,6 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--keep", type=_SETTING_INT, metavar="N")
     rp.add_argument("--day-start", metavar="HH:MM")
     rp.add_argument("--librarian", type=_on_off, default=True, metavar="on|off")
+    rp.add_argument("--meaning", type=_on_off, default=True, metavar="on|off",
+                    help="embed messages for recall by meaning in the librarian's passes "
+                         "(off: faster; search by words only)")
     rp.add_argument(
         "--live", action="store_true",
         help="send through the real gateway (ANTHROPIC_BASE_URL, key from the environment)",
@@ -375,7 +378,7 @@ def _run(args: argparse.Namespace, home: Path) -> int:
         request_log = args.request_log or env_request_log()
         summary = replay(
             args.trace, home, request_log, overrides=overrides, librarian=args.librarian,
-            live=args.live,
+            live=args.live, meaning=args.meaning,
         )
         print(summary.text())
         return 0

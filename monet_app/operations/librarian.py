@@ -21,4 +21,5 @@ def librarian_pass(core: Core, *, when_due: bool = False) -> Done[LibrarianRepor
         if when_due and not core.librarian.due(ticking=True):
             return Done(LibrarianReport())
         report = core.librarian_report()
+        core.unembedded = report.unembedded
     return Done(report, Changes(timeline=True))

@@ -6,7 +6,8 @@ so Japanese substrings work; the likely speaker's words first), with one differe
 decided here: **the person's search also finds the messages hidden from Claude** (the
 sources of a forgotten memory, kept in the history by the person's choice), each marked
 as hidden, because they are still the person's own history; Claude's search never finds
-them. Reading only: no gate.
+them. After the first word matches come a few messages related by meaning
+(``related``), marked so. Reading only: no gate.
 """
 
 from __future__ import annotations
@@ -15,12 +16,17 @@ from cms.clock import parse_ts
 from cms.context.tools import find, query_terms, snippet
 from monet_app.operations.changes import Done
 from monet_app.services.wiring import Core
-from storage.fts import SearchHit
+from storage.fts import SearchHit, load
 from ui.items import SearchItem
 
 #: The window shows this many at most, a page at a time.
 RESULT_LIMIT = 200
 SNIPPET_CHARS = 160
+#: Messages related by meaning: how many, after how many word matches, and from how long
+#: a query (one or two characters are a word being typed, not yet a question).
+RELATED_LIMIT = 5
+RELATED_AFTER = 5
+RELATED_MIN_CHARS = 3
 
 
 def search(core: Core, query: str, limit: int = RESULT_LIMIT) -> Done[list[SearchHit]]:
@@ -29,14 +35,32 @@ def search(core: Core, query: str, limit: int = RESULT_LIMIT) -> Done[list[Searc
         return Done(find(session, query, limit))
 
 
+def related(core: Core, query: str, limit: int = RELATED_LIMIT,
+            leave_out: frozenset[int] = frozenset()) -> Done[list[SearchHit]]:
+    """The messages nearest ``query`` by meaning (``cms/meaning.py``), those in
+    ``leave_out`` (the word matches) left out. Forgotten messages have no vectors."""
+    with core.db.session() as session:
+        near = core.meaning.near(session, query, limit + len(leave_out))
+        ids = [n.message_id for n in near if n.message_id not in leave_out][:limit]
+        return Done(load(session, ids))
+
+
 def search_items(core: Core, query: str, limit: int = RESULT_LIMIT) -> Done[list[SearchItem]]:
-    """``search`` as the window shows it: where, who, and the text around the match."""
+    """``search`` as the window shows it: where, who, and the text around the match; after
+    the first ``RELATED_AFTER`` word matches, up to ``RELATED_LIMIT`` messages related by
+    meaning, marked as such (a question in other words than the message used)."""
     terms = tuple(query_terms(query))
-    return Done([
-        SearchItem(
+
+    def item(hit: SearchHit, is_related: bool = False) -> SearchItem:
+        return SearchItem(
             hit.id, f"{hit.day} {parse_ts(hit.ts).strftime('%H:%M')} [{hit.tab_label}]",
             hit.role, snippet(" ".join(hit.text.split()), list(terms), SNIPPET_CHARS), terms,
-            hidden=hit.hidden,
+            hidden=hit.hidden, related=is_related,
         )
-        for hit in search(core, query, limit).value
-    ])
+
+    words = search(core, query, limit).value
+    found = [item(hit) for hit in words]
+    if len(query.strip()) >= RELATED_MIN_CHARS:
+        near = related(core, query, leave_out=frozenset(hit.id for hit in words)).value
+        found[RELATED_AFTER:RELATED_AFTER] = [item(hit, True) for hit in near]
+    return Done(found[:limit])

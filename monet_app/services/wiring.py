@@ -23,6 +23,7 @@ from cms.context.manager import ContextManager
 from cms.context.turn import TurnRunner
 from cms.librarian.runner import Librarian, LibrarianReport
 from cms.librarian.summarizer import ClaudeSummarizer
+from cms.meaning import Meaning
 from cms.memory.context_summary import (
     ClaudeContextWriter,
     ContextWriter,
@@ -107,6 +108,14 @@ class Core:
     #: What every writing operation enters (``monet_app/services/gate.py``); a core
     #: built again after a restore keeps the old one.
     gate: Gate = field(default_factory=Gate)
+    #: Recall by meaning: the librarian embeds with it, Claude's search and the person's
+    #: ask it (``cms/meaning.py``; the encoder loads on its first use, off the GUI thread).
+    meaning: Meaning = field(default_factory=Meaning)
+    #: Whether the librarian embeds messages (a replay may leave it out: ``--meaning off``).
+    embeds: bool = True
+    #: Messages without vectors after the last librarian pass of this process (the
+    #: window shows the count while a year's history or a new model is embedded).
+    unembedded: int = 0
     _model: ChatModel | None = field(default=None, repr=False)
     _librarian: tuple[Librarian, str] | None = field(default=None, repr=False)
     _retired: list[Librarian] = field(default_factory=list, repr=False)
@@ -117,7 +126,7 @@ class Core:
         if self._librarian is None:
             self._librarian = build_librarian(
                 self.db, self.settings, self.clock, self.log, self.summarizer_choice,
-                privacy=self.privacy,
+                privacy=self.privacy, meaning=self.meaning if self.embeds else None,
             )
         return self._librarian
 
@@ -194,7 +203,7 @@ class Core:
             return
         self.drop_model()
         self.context = ContextManager(self.db, settings, self.clock, self.estimator, self.log)
-        self.runner = TurnRunner(self.context, _Unset(), self.log)
+        self.runner = TurnRunner(self.context, _Unset(), self.log, meaning=self.meaning)
         if self._librarian is not None:
             self._retired.append(self._librarian[0])
             self._librarian = None
@@ -231,9 +240,11 @@ def build_core(
     estimator = estimator or TiktokenEstimator()
     log = RequestLog(request_log)
     context = ContextManager(db, settings, clock, estimator, log)
+    meaning = Meaning()
     return Core(
         home=db.home, db=db, settings=settings, clock=clock, estimator=estimator, log=log,
-        context=context, runner=TurnRunner(context, _Unset(), log),
+        context=context, runner=TurnRunner(context, _Unset(), log, meaning=meaning),
+        meaning=meaning,
         model_factory=model_factory, summarizer_choice=summarizer,
         stored_settings=stored, overrides=dict(overrides or {}), gate=gate or Gate(),
     )
@@ -256,6 +267,7 @@ def build_librarian(
     summarizer: SummarizerChoice = "auto",
     *,
     privacy: Callable[[], Privacy] | None = None,
+    meaning: Meaning | None = None,
 ) -> tuple[Librarian, str]:
     """The librarian this machine can run now, and a sentence saying which summarizer."""
     writer: ContextWriter = OfflineContextWriter()
@@ -290,7 +302,7 @@ def build_librarian(
         db, chosen, clock, settings.librarian_interval_minutes,
         context_writer=writer, day_start=settings.day_start_time, log=log,
         pause_minutes=settings.segment_pause_minutes, segment_tokens=settings.segment_max_tokens,
-        privacy=privacy or (lambda: settings.privacy), proposer=proposer,
+        privacy=privacy or (lambda: settings.privacy), proposer=proposer, meaning=meaning,
     )
     return librarian, note
 

@@ -259,7 +259,8 @@ class Navigator:
             last.input_tokens, last.cache_read, last.cache_write_5m + last.cache_write_1h,
             last.output_tokens, last.dollars,
         )
-        return StatusFigures(pending, last_reply, today_rows[0].dollars if today_rows else 0.0)
+        return StatusFigures(pending, last_reply, today_rows[0].dollars if today_rows else 0.0,
+                             self.core.unembedded)
 
 
 def _span(entry: TimelineEntry) -> str:

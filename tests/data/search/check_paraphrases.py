@@ -104,9 +104,7 @@ def en_stem(word: str) -> str:
 
 def en_content_words(text: str) -> set[str]:
     """Lowercased words of three or more characters that are not stopwords."""
-    return {
-        w for w in _EN_WORD.findall(text.lower()) if len(w) >= 3 and w not in EN_STOPWORDS
-    }
+    return {w for w in _EN_WORD.findall(text.lower()) if len(w) >= 3 and w not in EN_STOPWORDS}
 
 
 def en_shared(question: str, target: str) -> list[str]:
@@ -114,9 +112,7 @@ def en_shared(question: str, target: str) -> list[str]:
     target_stems = {en_stem(w) for w in _EN_WORD.findall(target.lower())}
     target_stems |= set(_EN_WORD.findall(target.lower()))
     return sorted(
-        w
-        for w in en_content_words(question)
-        if w in target_stems or en_stem(w) in target_stems
+        w for w in en_content_words(question) if w in target_stems or en_stem(w) in target_stems
     )
 
 

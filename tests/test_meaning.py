@@ -1,0 +1,223 @@
+"""Recall by meaning: the librarian's vectors, kept in step with the messages, and the one
+search that uses them with the words (Claude's tool and the person's). The encoder is the
+one MONET ships (multilingual USE v3, its weights inside the package)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from cms.context.tools import fused, run_tool
+from cms.meaning import MAX_PIECES, PIECE_CHARS, Meaning, UniversalSentenceEncoder, pieces
+from cms.settings import Settings
+from monet_app.operations.search import search_items
+from storage import vectors
+from tests.helpers import World
+
+CONCERT = ("I've had the tickets for the Taylor Swift concert at Levi's Stadium in Santa "
+           "Clara since January, so excited!")
+TRIP = "チャイルドシートレンタルしたりとか、新幹線チケット取ったり、帰省の準備で忙しい"
+OTHER = [
+    "My sourdough starter finally doubled overnight.",
+    "Work was busy, three meetings about the quarterly budget.",
+    "I repainted the fence in the back yard last weekend.",
+    "今日はカレーを作って、ちょっと辛すぎた",
+    "明日は朝から歯医者の予約がある",
+]
+
+
+def _home(tmp_path: Path) -> World:
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-01T10:00:00+09:00")
+    for text in [*OTHER, CONCERT, TRIP]:
+        w.later().turn(text, reply="なるほど、そうなんですね。")
+    return w
+
+
+def _vector_rows(w: World, message_id: int) -> int:
+    with w.db.transaction() as conn:
+        return int(conn.exec_driver_sql(
+            "SELECT count(*) FROM message_vector WHERE message_id = ?", (message_id,)).scalar())
+
+
+def _message_id(w: World, text: str) -> int:
+    with w.db.transaction() as conn:
+        return int(conn.exec_driver_sql(
+            "SELECT id FROM message WHERE text = ?", (text,)).scalar())
+
+
+def test_a_long_message_is_embedded_in_pieces_cut_at_sentence_ends() -> None:
+    assert pieces("  a short  line ") == ["a short line"]
+    assert pieces("") == []
+    long = " ".join(f"Sentence number {n} says something about the garden." for n in range(80))
+    cut = pieces(long)
+    assert 1 < len(cut) <= MAX_PIECES
+    assert all(len(piece) <= PIECE_CHARS for piece in cut)
+    assert all(piece.endswith(".") for piece in cut)  # whole sentences
+    assert cut[0].startswith("Sentence number 0 ")
+    assert all(len(piece) <= PIECE_CHARS for piece in pieces("あ" * 2000))  # no sentence end
+
+
+def test_the_librarian_embeds_and_recall_finds_what_was_said_in_other_words(
+        tmp_path: Path) -> None:
+    w = _home(tmp_path)
+    report = w.librarian.run_pass()
+    assert report.embedded == 2 * (len(OTHER) + 2)  # every message and every reply
+    assert "embedded 14 messages" in report.text()
+    with w.db.transaction() as conn:
+        assert vectors.progress(conn, w.core.meaning.model) == (14, 14)
+    concert, trip = _message_id(w, CONCERT), _message_id(w, TRIP)
+    meaning = w.core.meaning
+    with w.db.session() as session:
+        found = fused(session, "When is that pop superstar's gig in the South Bay I bought "
+                               "seats for back in winter?", 3, meaning=meaning)
+        assert (concert, "meaning") in [(hit.id, how) for hit, how in found]
+        found = fused(session, "里帰りの準備で子ども用の座席を借りたり高速鉄道の切符を押さえたり"
+                               "してた話", 3, meaning=meaning)
+        assert trip in [hit.id for hit, _how in found]
+        found = fused(session, "Levi's Stadium", 3, meaning=meaning)  # a name: the words
+        assert (found[0][0].id, found[0][1]) == (concert, "words")
+    assert w.librarian.run_pass().embedded == 0  # nothing new
+
+
+def test_claude_sees_how_each_message_was_found(tmp_path: Path) -> None:
+    w = _home(tmp_path)
+    w.librarian.run_pass()
+    with w.db.session() as session:
+        output, is_error = run_tool(session, "search_history", {
+            "query": "that pop superstar's gig I bought seats for", "limit": 4}, None,
+            w.core.meaning)
+    assert not is_error
+    results = json.loads(output)["results"]
+    assert {r["match"] for r in results} <= {"words", "meaning"}
+    assert any(r["match"] == "meaning" and "Taylor Swift" in r["text"] for r in results)
+
+
+def test_the_persons_search_shows_related_messages_marked(tmp_path: Path) -> None:
+    w = _home(tmp_path)
+    w.librarian.run_pass()
+    items = search_items(w.core, "pop superstar gig I bought seats for").value
+    related = [item for item in items if item.related]
+    assert related and any("Taylor Swift" in item.snippet for item in related)
+    assert len(related) <= 5
+    plain = search_items(w.core, "sourdough").value  # a word match first, related after
+    assert not plain[0].related and "sourdough" in plain[0].snippet
+
+
+def test_deleting_changing_or_forgetting_a_message_drops_its_vectors(tmp_path: Path) -> None:
+    w = _home(tmp_path)
+    w.librarian.run_pass()
+    concert, trip = _message_id(w, CONCERT), _message_id(w, OTHER[0])
+    meaning = w.core.meaning
+    question = "pop superstar gig in the South Bay"
+    with w.db.session() as session:
+        assert concert in [n.message_id for n in meaning.near(session, question, 3)]
+    with w.db.transaction() as conn:  # forgotten: gone in the same transaction
+        conn.exec_driver_sql("UPDATE message SET hidden = 1 WHERE id = ?", (concert,))
+        assert conn.exec_driver_sql("SELECT count(*) FROM message_vector "
+                                    "WHERE message_id = ?", (concert,)).scalar() == 0
+    with w.db.session() as session:
+        assert concert not in [n.message_id for n in meaning.near(session, question, 14)]
+    assert w.librarian.run_pass().embedded == 0  # a forgotten message is not embedded again
+    with w.db.transaction() as conn:
+        conn.exec_driver_sql("UPDATE message SET text = 'I planted tulips' WHERE id = ?",
+                             (trip,))
+    assert _vector_rows(w, trip) == 0
+    assert w.librarian.run_pass().embedded == 1  # the new text
+    with w.db.session() as session:
+        [first] = meaning.near(session, "flowers in the garden", 1)
+        assert first.message_id == trip
+    with w.db.transaction() as conn:
+        conn.exec_driver_sql("DELETE FROM message WHERE id = ?", (trip,))
+    assert _vector_rows(w, trip) == 0
+    with w.db.session() as session:
+        assert trip not in [n.message_id for n in meaning.near(session, "tulips", 14)]
+
+
+def test_a_message_changed_while_it_was_embedded_keeps_no_vector_of_its_old_text(
+        tmp_path: Path) -> None:
+    w = _home(tmp_path)
+    model = w.core.meaning.model
+    with w.db.transaction() as conn:
+        todo = vectors.pending(conn, model, 1)
+    [(message_id, rev, _text)] = todo
+    with w.db.transaction() as conn:
+        conn.exec_driver_sql("UPDATE message SET text = 'changed' WHERE id = ?", (message_id,))
+    with w.db.transaction() as conn:
+        vectors.store(conn, model, [(message_id, rev, 0, b"\0" * 64, b"\0" * 512)])
+    assert _vector_rows(w, message_id) == 0
+
+
+class _NextModel(UniversalSentenceEncoder):
+    """The shipped encoder under another name: what a change of model looks like."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.name = "use-multilingual-v3/next"
+
+
+def test_a_new_model_embeds_everything_again_and_replaces_the_old_vectors(
+        tmp_path: Path) -> None:
+    w = _home(tmp_path)
+    w.librarian.run_pass()
+    old = w.core.meaning.model
+    newer = Meaning(_NextModel())
+    with w.db.transaction() as conn:
+        assert vectors.progress(conn, newer.model) == (0, 14)
+    assert newer.embed_pending(w.db, batch=4, most=6) == 6  # a pass's share
+    with w.db.transaction() as conn:
+        assert vectors.progress(conn, newer.model) == (6, 14)
+    assert newer.embed_pending(w.db, batch=4) == 8
+    with w.db.transaction() as conn:
+        assert vectors.progress(conn, newer.model) == (14, 14)
+        assert vectors.count_and_newest(conn, old)[0] == 0
+
+
+def test_the_index_follows_rows_added_and_removed_between_searches(tmp_path: Path) -> None:
+    w = _home(tmp_path)
+    meaning = w.core.meaning
+    meaning.embed_pending(w.db, most=4)  # the newest four
+    with w.db.session() as session:
+        assert len(meaning.near(session, "anything", 20)) == 4
+    meaning.embed_pending(w.db)
+    with w.db.session() as session:
+        assert len(meaning.near(session, "anything", 20)) == 14
+    with w.db.transaction() as conn:
+        conn.exec_driver_sql("DELETE FROM message WHERE id IN (1, 2)")
+    w.cm.commit_user_message("新しい話: 富士山に登った", "chat")
+    meaning.embed_pending(w.db)
+    with w.db.session() as session:
+        found = meaning.near(session, "山登り", 20)
+        ids = [n.message_id for n in found]
+        assert len(ids) == 13 and 1 not in ids and 2 not in ids
+        assert found[0].score > found[-1].score
+        assert meaning.near(session, "anything", 20, before_id=5)[0].message_id < 5
+
+
+def test_quantized_vectors_keep_the_ranking() -> None:
+    """The 8-bit form of each vector ranks as the float one does (the cosine the index
+    computes for its candidates)."""
+    encoder = UniversalSentenceEncoder()
+    texts = [CONCERT, TRIP, *OTHER]
+    exact = encoder.encode(texts)
+    query = encoder.encode(["pop superstar's gig in the South Bay"])[0]
+    from cms.meaning import quantized
+
+    _bits, small = quantized(exact)
+    approx = [np.frombuffer(v, np.int8).astype(np.float32) for v in small]
+    cosines = [float(v @ query / np.linalg.norm(v)) for v in approx]
+    assert int(np.argmax(exact @ query)) == int(np.argmax(cosines)) == 0
+    assert max(abs(c - float(e)) for c, e in zip(cosines, exact @ query, strict=True)) < 0.02
+
+
+def test_the_paraphrase_questions_share_no_content_word_with_their_targets() -> None:
+    """The measurement set of ``benchmarks/recall_meaning.py`` stays what it says."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "tests/data/search/check_paraphrases.py"],
+                          cwd=root, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
