@@ -142,10 +142,12 @@ MIN_CANDIDATES = 300
 
 @dataclass(frozen=True)
 class Near:
-    """A message near the question: its id and the cosine of its nearest piece."""
+    """A message near the question: its id, the cosine of its nearest piece and which
+    piece that is (``pieces(text)[piece]``: what to quote of a long message)."""
 
     message_id: int
     score: float
+    piece: int = 0
 
 
 class MeaningIndex:
@@ -200,14 +202,20 @@ class MeaningIndex:
             np.arange(len(rowids)))
         best = best[keep[best]]
         small = vectors.int8_of(db, [int(r) for r in rowids[best]])
-        found: dict[int, float] = {}
-        for rowid, vec in small:
+        found: dict[int, Near] = {}
+        for rowid, piece, vec in small:
             v = np.frombuffer(vec, np.int8).astype(np.float32)
             score = float(v @ query / max(float(np.linalg.norm(v)), 1e-12))
             message = int(messages[np.searchsorted(rowids, rowid)])
-            found[message] = max(score, found.get(message, -1.0))
-        ranked = sorted(found.items(), key=lambda item: (-item[1], -item[0]))[:limit]
-        return [Near(message, score) for message, score in ranked]
+            if message not in found or score > found[message].score:
+                found[message] = Near(message, score, piece)
+        return sorted(found.values(), key=lambda n: (-n.score, -n.message_id))[:limit]
+
+    def empty(self, db: Db) -> bool:
+        """Whether no vector of this model is stored (nothing to ask the encoder for)."""
+        with self._lock:
+            self._sync(db)
+            return not len(self._rowids)
 
 
 class Meaning:
@@ -259,8 +267,13 @@ class Meaning:
 
     def near(self, db: Db, question: str | Floats, limit: int,
              before_id: int | None = None) -> list[Near]:
+        """The ``limit`` messages nearest ``question``; none, and the encoder not
+        loaded, while no message has a vector (a replay without them, a new home)."""
+        index = self._index(db)
+        if index.empty(db):
+            return []
         query = self.query(question) if isinstance(question, str) else question
-        return self._index(db).search(db, query, limit, before_id)
+        return index.search(db, query, limit, before_id)
 
     def _index(self, db: Db) -> MeaningIndex:
         """The index of the database ``db`` reads (one per database this object serves)."""
@@ -277,13 +290,3 @@ class Meaning:
         total, counts = fts.document_counts(session, sorted(terms))
         return {t: math.log(1 + (total - counts.get(t, 0) + 0.5) / (counts.get(t, 0) + 0.5))
                 for t in terms}
-
-    def similarity(self, db: Db, query: Floats, message_ids: Sequence[int]) -> dict[int, float]:
-        """The cosine of each message's nearest piece to ``query`` (a message without a
-        vector is left out)."""
-        found: dict[int, float] = {}
-        for message, vec in vectors.int8_of_messages(db, self.model, message_ids):
-            v = np.frombuffer(vec, np.int8).astype(np.float32)
-            score = float(v @ query / max(float(np.linalg.norm(v)), 1e-12))
-            found[message] = max(score, found.get(message, -1.0))
-        return found

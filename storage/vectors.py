@@ -35,10 +35,7 @@ _COUNT_AND_NEWEST = text(
 _BITS_AFTER = text(
     "SELECT id, message_id, bits FROM message_vector WHERE model = :model AND id > :after "
     "ORDER BY id")
-_OF_MESSAGES = text(
-    "SELECT message_id, vec FROM message_vector WHERE model = :model "
-    "AND message_id IN :ids").bindparams(bindparam("ids", expanding=True))
-_INT8_OF = text("SELECT id, vec FROM message_vector WHERE id IN :ids").bindparams(
+_INT8_OF = text("SELECT id, piece, vec FROM message_vector WHERE id IN :ids").bindparams(
     bindparam("ids", expanding=True))
 
 
@@ -78,16 +75,9 @@ def bits_after(db: Db, model: str, after: int) -> list[tuple[int, int, bytes]]:
             for r in db.execute(_BITS_AFTER, {"model": model, "after": after})]
 
 
-def int8_of(db: Db, ids: Sequence[int]) -> list[tuple[int, bytes]]:
-    """(vector id, 8-bit vector) of the vectors ``ids``."""
+def int8_of(db: Db, ids: Sequence[int]) -> list[tuple[int, int, bytes]]:
+    """(vector id, piece, 8-bit vector) of the vectors ``ids``."""
     if not ids:
         return []
-    return [(r[0], r[1]) for r in db.execute(_INT8_OF, {"ids": list(ids)})]
+    return [(r[0], r[1], r[2]) for r in db.execute(_INT8_OF, {"ids": list(ids)})]
 
-
-def int8_of_messages(db: Db, model: str, message_ids: Sequence[int]) -> list[tuple[int, bytes]]:
-    """(message id, 8-bit vector) of every piece of the messages ``message_ids``."""
-    if not message_ids:
-        return []
-    return [(r[0], r[1]) for r in db.execute(
-        _OF_MESSAGES, {"model": model, "ids": list(message_ids)})]

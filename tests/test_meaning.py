@@ -73,10 +73,10 @@ def test_the_librarian_embeds_and_recall_finds_what_was_said_in_other_words(
     with w.db.session() as session:
         found = fused(session, "When is that pop superstar's gig in the South Bay I bought "
                                "seats for back in winter?", 3, meaning=meaning)
-        assert (concert, "meaning") in [(hit.id, how) for hit, how in found]
+        assert (concert, "meaning") in [(hit.id, how) for hit, how, _quote in found]
         found = fused(session, "里帰りの準備で子ども用の座席を借りたり高速鉄道の切符を押さえたり"
                                "してた話", 3, meaning=meaning)
-        assert trip in [hit.id for hit, _how in found]
+        assert trip in [hit.id for hit, _how, _quote in found]
         found = fused(session, "Levi's Stadium", 3, meaning=meaning)  # a name: the words
         assert (found[0][0].id, found[0][1]) == (concert, "words")
     assert w.librarian.run_pass().embedded == 0  # nothing new
@@ -221,3 +221,102 @@ def test_the_paraphrase_questions_share_no_content_word_with_their_targets() -> 
     done = subprocess.run([sys.executable, "tests/data/search/check_paraphrases.py"],
                           cwd=root, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_window_embeds_after_each_pass_step_by_step_and_counts_what_is_left(
+        qtbot, app_for, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The new Timeline Index lines show first; the vectors follow in short steps, one
+    after another while messages wait, the status bar counting them."""
+    from cms.librarian import runner
+    from monet_app.services.replay import replay
+    from tests.conftest import TRACES
+
+    home = tmp_path / "home"
+    replay(TRACES / "synthetic-tabstorm.jsonl", home, None, librarian=False)
+    monkeypatch.setattr(runner, "EMBED_SECONDS", 0.0)  # one batch a step
+    monkeypatch.setattr(runner, "EMBED_BATCH", 40)
+    c = app_for(home)
+    labels: list[str] = []
+    c.librarian.passed.connect(lambda: labels.append(c.window.librarian_label.text()))
+    c.librarian.run_now()
+    qtbot.waitUntil(lambda: not c.librarian.busy, timeout=30_000)
+    assert not any(line.pending for line in c.window.timeline_panel.lines())
+    with c.core.db.transaction() as conn:
+        _done, total = vectors.progress(conn, c.core.meaning.model)
+    qtbot.waitUntil(lambda: c.core.unembedded == 0 and not c.librarian.embedding,
+                    timeout=60_000)
+    with c.core.db.transaction() as conn:
+        assert vectors.progress(conn, c.core.meaning.model) == (total, total)
+    counted = [label for label in labels if "to go" in label or "残り" in label]
+    assert len(counted) >= total // 40 - 1  # a step at a time, each said
+    assert "to go" not in c.window.librarian_label.text()
+    assert "残り" not in c.window.librarian_label.text()
+
+
+class _Broken(UniversalSentenceEncoder):
+    """The shipped encoder's name, and a failure at every use (a damaged install)."""
+
+    def encode(self, texts):  # type: ignore[no-untyped-def]
+        raise RuntimeError("the weights could not be read")
+
+
+def test_a_failing_encoder_leaves_the_word_search_answering(tmp_path: Path) -> None:
+    w = _home(tmp_path)
+    w.librarian.run_pass()
+    broken = Meaning(_Broken())
+    with w.db.session() as session:
+        found = fused(session, "Levi's Stadium", 3, meaning=broken)
+        assert found and found[0][0].id == _message_id(w, CONCERT)
+        assert {how for _hit, how, _quote in found} == {"words"}
+    w.librarian.meaning = broken
+    w.cm.commit_user_message("one more message", "chat")
+    report = w.librarian.run_pass()  # ends, its own work done; the message waits
+    assert report.embedded == 0
+    with w.db.transaction() as conn:
+        assert vectors.progress(conn, broken.model) == (14, 15)
+
+
+def test_unforgetting_a_message_embeds_it_again(tmp_path: Path) -> None:
+    w = _home(tmp_path)
+    w.librarian.run_pass()
+    concert = _message_id(w, CONCERT)
+    with w.db.transaction() as conn:
+        conn.exec_driver_sql("UPDATE message SET hidden = 1 WHERE id = ?", (concert,))
+    assert _vector_rows(w, concert) == 0
+    with w.db.transaction() as conn:
+        conn.exec_driver_sql("UPDATE message SET hidden = 0 WHERE id = ?", (concert,))
+    assert w.librarian.run_pass().embedded == 1
+    assert _vector_rows(w, concert) == 1
+
+
+def test_a_meaning_match_quotes_the_piece_that_answers(tmp_path: Path) -> None:
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-01T10:00:00+09:00")
+    filler = " ".join(f"Step {n}: stir the sauce slowly and taste it again." for n in range(30))
+    long_reply = (filler + " By the way, the concert you asked about is the Taylor Swift "
+                  "show at Levi's Stadium on the 20th, gates open at 5.")
+    w.turn("Give me the whole recipe", reply=long_reply)
+    for text in OTHER:
+        w.later().turn(text)
+    w.librarian.run_pass()
+    with w.db.session() as session:
+        found = fused(session, "that pop superstar's gig in the South Bay", 2,
+                      meaning=w.core.meaning)
+    [(_hit, how, quote)] = [f for f in found if f[0].text == long_reply]
+    assert how == "meaning" and "Levi's Stadium" in quote and len(quote) <= PIECE_CHARS
+    with w.db.session() as session:
+        output, _ = run_tool(session, "search_history", {
+            "query": "that pop superstar's gig in the South Bay", "limit": 2}, None,
+            w.core.meaning)
+    assert any("Levi's Stadium" in r["text"] for r in json.loads(output)["results"])
+
+
+def test_recall_stays_before_the_question_and_within_its_limit(tmp_path: Path) -> None:
+    w = _home(tmp_path)
+    w.librarian.run_pass()
+    concert = _message_id(w, CONCERT)
+    with w.db.session() as session:
+        assert len(fused(session, "pop superstar gig", 1, meaning=w.core.meaning)) == 1
+        early = fused(session, "pop superstar gig", 5, before_id=concert,
+                      meaning=w.core.meaning)
+        assert early and all(hit.id < concert for hit, _how, _quote in early)

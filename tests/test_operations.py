@@ -219,11 +219,11 @@ def test_a_restore_waits_for_the_librarian_pass_under_way(  # type: ignore[no-un
     entered, release = threading.Event(), threading.Event()
     real_pass, real_restore = Librarian.run_pass, backup.restore
 
-    def slow_pass(self):  # type: ignore[no-untyped-def]
+    def slow_pass(self, **kwargs):  # type: ignore[no-untyped-def]
         entered.set()
         release.wait(10)
         try:
-            return real_pass(self)
+            return real_pass(self, **kwargs)
         finally:
             order.append("pass ended")
 

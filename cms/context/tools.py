@@ -8,6 +8,7 @@ full-text index.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Sequence
 from itertools import pairwise
@@ -16,10 +17,12 @@ from typing import Any, NotRequired, TypedDict
 from sqlmodel import Session
 
 from cms.clock import parse_ts
-from cms.meaning import Meaning
+from cms.meaning import Meaning, Near, pieces
 from cms.model.protocol import ToolDefinition
 from storage import fts, queries
 from storage.models import MessageRole
+
+log = logging.getLogger("monet.search")
 
 SEARCH_HISTORY: ToolDefinition = {
     "name": "search_history",
@@ -285,32 +288,51 @@ def _tokens(text: str) -> set[str]:
 def fused(
     session: Session, query: str, limit: int, before_id: int | None = None,
     meaning: Meaning | None = None,
-) -> list[tuple[fts.SearchHit, str]]:
-    """``recall``'s messages, each with how it was found: ``"words"`` or ``"meaning"``."""
+) -> list[tuple[fts.SearchHit, str, str]]:
+    """``recall``'s messages, each with how it was found (``"words"``, or ``"meaning"``
+    when only meaning found it) and what to quote of it: the whole text for a word match
+    (``snippet`` cuts it around the words), the nearest piece for a meaning match (the
+    part of a long reply that answers). A failing meaning search leaves the words."""
     prefer = speaker_of(query)
     words = _words(session, query, limit, before_id, prefer)
-    if meaning is None:
-        return [(hit, "words") for hit in words]
-    near = [n.message_id for n in meaning.near(session, query, limit, before_id)]
+    near: list[Near] = []
+    if meaning is not None:
+        try:
+            near = meaning.near(session, query, limit, before_id)
+        except Exception as exc:  # noqa: BLE001 - the word search still answers
+            log.warning("recall by meaning failed, words only: %s", exc)
+    if not near:
+        return [(hit, "words", hit.text) for hit in words]
     order = _UNSURE_ORDER
     if words:
         wanted = _tokens(query)
-        idf = meaning.idf(session, wanted)
-        if _coverage(wanted, words[0].text, idf) >= SURE_WORDS:
+        if _coverage(wanted, words[0].text, Meaning.idf(session, wanted)) >= SURE_WORDS:
             order = _SURE_ORDER
-    lists = {"W": [h.id for h in words], "M": near}
-    how: dict[int, str] = {}
+    lists = {"W": [h.id for h in words], "M": [n.message_id for n in near]}
+    by_words = set(lists["W"])
+    chosen: list[int] = []
     for letter in order + "WM" * limit:
-        if len(how) >= limit:
+        if len(chosen) >= limit:
             break
         for source in (letter, "M" if letter == "W" else "W"):
-            pick = next((i for i in lists[source] if i not in how), None)
+            pick = next((i for i in lists[source] if i not in chosen), None)
             if pick is not None:
-                how[pick] = "words" if source == "W" else "meaning"
+                chosen.append(pick)
                 break
     have = {h.id: h for h in words}
-    have.update((h.id, h) for h in fts.load(session, [i for i in how if i not in have]))
-    return [(have[i], way) for i, way in how.items() if i in have]
+    have.update((h.id, h) for h in fts.load(session, [i for i in chosen if i not in have]))
+    piece_of = {n.message_id: n.piece for n in near}
+    found: list[tuple[fts.SearchHit, str, str]] = []
+    for i in chosen:
+        hit = have.get(i)
+        if hit is None or hit.hidden:  # gone, or forgotten since its vectors were read
+            continue
+        if i in by_words:
+            found.append((hit, "words", hit.text))
+        else:
+            cut = pieces(hit.text)
+            found.append((hit, "meaning", cut[min(piece_of[i], len(cut) - 1)] if cut else ""))
+    return found
 
 
 def recall(
@@ -322,7 +344,7 @@ def recall(
     leaves through the question's terms, the likely speaker's words first) and, with
     ``meaning``, the messages nearest the question by meaning, sharing the list as
     ``SURE_WORDS`` says."""
-    return [hit for hit, _how in fused(session, query, limit, before_id, meaning)]
+    return [hit for hit, _how, _quote in fused(session, query, limit, before_id, meaning)]
 
 
 def search_history(
@@ -333,8 +355,8 @@ def search_history(
     terms = query_terms(query)
     found = fused(session, query, limit, before_id=before_id, meaning=meaning)
     results: list[FoundMessage] = []
-    for hit, how in found:
-        text = snippet(hit.text, terms, MAX_TEXT)
+    for hit, how, quote in found:
+        text = snippet(quote, terms, MAX_TEXT)
         results.append(
             {
                 "day": hit.day,

@@ -62,9 +62,11 @@ LEASE_SECONDS = 300
 #: placeholders stay, the report says why, and passes back off (doubling, up to an hour).
 BREAKER_FAILURES = 3
 MAX_BACKOFF_MINUTES = 60
-#: How long a pass embeds messages at most, and how many it takes at a time.
-EMBED_SECONDS = 60.0
-EMBED_BATCH = 256
+#: How long a pass (or the window's step after it) embeds messages at most, and how many
+#: it takes at a time (64 messages of eight pieces at most: ~1.6 s on this machine), so
+#: that a step ends well within the 10 s a quitting window waits for its workers.
+EMBED_SECONDS = 5.0
+EMBED_BATCH = 64
 MEMORY_MARK = queries.MEMORY_MARK  # the last message the librarian proposed memories from
 MEMORY_CLAIM = "memory_scan_claim"  # {"by": librarian, "until": wall-clock seconds}
 
@@ -225,7 +227,10 @@ class Librarian:
         """One pass over every pending entry. Returns how many summaries were written."""
         return self.run_pass().written
 
-    def run_pass(self) -> LibrarianReport:
+    def run_pass(self, *, embed: bool = True) -> LibrarianReport:
+        """Summaries, memories, newer-value notes, the context summary and, last, with
+        ``embed``, vectors for the messages that have none (``embed_messages``: the window
+        runs that as a step of its own, so the new lines show first)."""
         report = LibrarianReport()
         # after a pass that stopped calling the model, this one sends a single probe: one
         # more failure opens the breaker again; an answer closes it
@@ -244,7 +249,6 @@ class Librarian:
             report.noted = self._note_newer_values()
         except DatabaseError as exc:  # locked by another writer: the next pass reads again
             log.warning("newer-value scan skipped: %s", exc)
-        self._embed(report)
         writer_may_run = not self.context_writer.uses_model or self._model_open(report)
         if writer_may_run and self.context_summary_due():
             try:
@@ -252,6 +256,8 @@ class Librarian:
             except Exception as exc:  # noqa: BLE001 - tried again at the next pass
                 log.warning("context summary failed: %s", exc)
                 self._model_failed(exc, report)
+        if embed:
+            self.embed_messages(report)
         self._tripped_passes = self._tripped_passes + 1 if report.held_back else 0
         if report.held_back:
             log.warning("librarian: %s", report.text())
@@ -259,24 +265,25 @@ class Librarian:
             queries.set_turn_state(conn, librarian_last_run_ts=self.clock.now().isoformat())
         return report
 
-    def _embed(self, report: LibrarianReport) -> None:
+    def embed_messages(self, report: LibrarianReport) -> None:
         """Vectors for the messages that have none, newest first, for at most
-        ``EMBED_SECONDS`` of a pass: new messages are embedded at the next pass; a year of
-        history (or a change of model) over the passes that follow, the window showing how
-        far it is."""
+        ``EMBED_SECONDS``: new messages are embedded at the next pass; a year of history
+        (or a change of model) over the steps that follow (the window runs them one after
+        another, showing how far it is)."""
         if self.meaning is None:
             return
         deadline = time.monotonic() + EMBED_SECONDS
         try:
-            while time.monotonic() < deadline:
+            while True:  # a batch at least
                 done = self.meaning.embed_pending(self.db, most=EMBED_BATCH)
                 report.embedded += done
-                if done < EMBED_BATCH:
+                if done < EMBED_BATCH or time.monotonic() >= deadline:
                     break
             with self.db.transaction() as conn:
                 done, total = vectors.progress(conn, self.meaning.model)
             report.unembedded = total - done
-        except DatabaseError as exc:  # locked by another writer: the next pass goes on
+        except Exception as exc:  # noqa: BLE001 - a locked database, a failing encoder:
+            # the pass's own work is done; the next one embeds again
             log.warning("embedding skipped: %s", exc)
 
     # ----- runs still in the prompt, summarized ahead -----------------------------------

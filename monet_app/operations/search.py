@@ -12,12 +12,16 @@ them. After the first word matches come a few messages related by meaning
 
 from __future__ import annotations
 
+import logging
+
 from cms.clock import parse_ts
 from cms.context.tools import find, query_terms, snippet
 from monet_app.operations.changes import Done
 from monet_app.services.wiring import Core
 from storage.fts import SearchHit, load
 from ui.items import SearchItem
+
+log = logging.getLogger("monet.search")
 
 #: The window shows this many at most, a page at a time.
 RESULT_LIMIT = 200
@@ -40,9 +44,13 @@ def related(core: Core, query: str, limit: int = RELATED_LIMIT,
     """The messages nearest ``query`` by meaning (``cms/meaning.py``), those in
     ``leave_out`` (the word matches) left out. Forgotten messages have no vectors."""
     with core.db.session() as session:
-        near = core.meaning.near(session, query, limit + len(leave_out))
+        try:
+            near = core.meaning.near(session, query, limit + len(leave_out))
+        except Exception as exc:  # noqa: BLE001 - the word matches are shown all the same
+            log.warning("related messages left out: %s", exc)
+            return Done([])
         ids = [n.message_id for n in near if n.message_id not in leave_out][:limit]
-        return Done(load(session, ids))
+        return Done([hit for hit in load(session, ids) if not hit.hidden])
 
 
 def search_items(core: Core, query: str, limit: int = RESULT_LIMIT) -> Done[list[SearchItem]]:

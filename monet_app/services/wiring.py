@@ -138,11 +138,12 @@ class Core:
         """``librarian_report``: how many summaries were written."""
         return self.librarian_report().written
 
-    def librarian_report(self) -> LibrarianReport:
+    def librarian_report(self, *, embed: bool = True) -> LibrarianReport:
         """One librarian pass in this process, then the Timeline Index lines it made
         ready counted ahead (``ContextManager.count_ahead``), so the next rebuild does
-        not encode them while the person waits."""
-        report = self.librarian.run_pass()
+        not encode them while the person waits. ``embed``: the pass also embeds the
+        messages for recall by meaning (the window does it as a step of its own)."""
+        report = self.librarian.run_pass(embed=embed)
         try:
             self.context.count_ahead()
         except Exception as exc:  # for speed only: the rebuild counts, as before
