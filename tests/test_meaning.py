@@ -320,3 +320,35 @@ def test_recall_stays_before_the_question_and_within_its_limit(tmp_path: Path) -
         early = fused(session, "pop superstar gig", 5, before_id=concert,
                       meaning=w.core.meaning)
         assert early and all(hit.id < concert for hit, _how, _quote in early)
+
+
+def test_a_pass_asked_for_during_an_embedding_step_runs_right_after_it(
+        qtbot, app_for, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import threading
+
+    from cms.librarian.runner import Librarian
+
+    c = app_for()
+    c.core.context.commit_user_message("the first message", "chat")
+    inside, release = threading.Event(), threading.Event()
+    real = Librarian.embed_messages
+
+    def held(self, report):  # type: ignore[no-untyped-def]
+        inside.set()
+        release.wait(10)
+        return real(self, report)
+
+    monkeypatch.setattr(Librarian, "embed_messages", held)
+    c.librarian.run_now()
+    qtbot.waitUntil(inside.is_set, timeout=15_000)  # the pass ended, its embedding began
+    assert c.librarian.embedding and not c.librarian.busy
+    ran: list[bool] = []
+    c.librarian.passed.connect(lambda: ran.append(c.librarian.busy))
+    c.librarian.run_now()  # a second pass: asked for now, run after the step
+    assert c.librarian.busy  # said as under way: its lines are not shown yet
+    release.set()
+    qtbot.waitUntil(lambda: not c.librarian.busy and not c.librarian.embedding,
+                    timeout=20_000)
+    assert len(ran) >= 2  # the step's end, then the pass's
+    with c.core.db.transaction() as conn:
+        assert vectors.progress(conn, c.core.meaning.model) == (1, 1)

@@ -66,7 +66,8 @@ class LibrarianSchedule(QObject):
     def run_now(self, when_due: bool = False) -> None:
         """A pass now (``when_due``: only if one is due: the interval's ticks, so the
         librarian backs off while the model keeps failing)."""
-        if self.embedding:  # the pass comes right after this embedding step
+        if self.embedding and not self._stopped:  # the pass right after this step
+            self.busy = True  # (asked for: its lines are not shown yet)
             self._pass_waiting = True
             self._pass_when_due = when_due and self._pass_when_due
             return
@@ -97,6 +98,7 @@ class LibrarianSchedule(QObject):
         next pass; each is short, so a quit or a restore never waits long for one."""
         self.embedding = False
         if self._stopped:
+            self.busy = self._pass_waiting = False
             return
         self.passed.emit()
         if self._pass_waiting:  # a pass asked for meanwhile goes first
@@ -107,11 +109,15 @@ class LibrarianSchedule(QObject):
     def _embed_failed(self, problem: str) -> None:
         self.embedding = False
         log.error("embedding failed: %s", problem)
-        if self._pass_waiting and not self._stopped:
-            self._run_waiting_pass()
+        if self._pass_waiting:
+            if self._stopped:
+                self.busy = self._pass_waiting = False
+            else:
+                self._run_waiting_pass()
 
     def _run_waiting_pass(self) -> None:
         when_due, self._pass_waiting, self._pass_when_due = self._pass_when_due, False, True
+        self.busy = False
         self.run_now(when_due=when_due)
 
     def _failed(self, problem: str) -> None:
