@@ -254,7 +254,7 @@ CREATE TABLE message_vector (
 	vec BLOB NOT NULL
 );
 
-CREATE INDEX ix_message_vector_message ON message_vector (message_id);
+CREATE UNIQUE INDEX ix_message_vector_message ON message_vector (message_id, model, piece);
 
 CREATE INDEX ix_message_vector_model ON message_vector (model, id);
 

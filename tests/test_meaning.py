@@ -352,3 +352,18 @@ def test_a_pass_asked_for_during_an_embedding_step_runs_right_after_it(
     assert len(ran) >= 2  # the step's end, then the pass's
     with c.core.db.transaction() as conn:
         assert vectors.progress(conn, c.core.meaning.model) == (1, 1)
+
+
+def test_finding_the_messages_without_vectors_reads_the_message_index(tmp_path: Path) -> None:
+    """With an index on message_id alone SQLite chose the model index and read every
+    vector of the model for each message (minutes at a year); the composite index is
+    what the lookup must use."""
+    from storage.vectors import _PENDING, _PENDING_COUNT
+
+    w = _home(tmp_path)
+    with w.db.transaction() as conn:
+        for statement in (_PENDING, _PENDING_COUNT):
+            sql = str(statement.compile(compile_kwargs={"literal_binds": False}))
+            plan = " ".join(str(row[-1]) for row in conn.exec_driver_sql(
+                "EXPLAIN QUERY PLAN " + sql.replace(":model", "'m'").replace(":most", "5")))
+            assert "ix_message_vector_message (message_id=? AND model=?)" in plan, plan

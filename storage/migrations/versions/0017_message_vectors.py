@@ -33,7 +33,11 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id"),
         sqlite_autoincrement=True,  # an id is never used twice: the index reads what is new
     )
-    op.create_index("ix_message_vector_message", "message_vector", ["message_id"])
+    # one row per piece of a message per model; and what the "has it a vector of this
+    # model?" lookup reads (with an index on message_id alone, SQLite preferred the model
+    # index and scanned every vector of the model for each message: minutes at a year)
+    op.create_index("ix_message_vector_message", "message_vector",
+                    ["message_id", "model", "piece"], unique=True)
     op.create_index("ix_message_vector_model", "message_vector", ["model", "id"])
     if op.get_bind().dialect.name != "sqlite":
         return
