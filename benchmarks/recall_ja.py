@@ -23,6 +23,7 @@ import unicodedata
 from collections import Counter
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -30,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.recall import OkapiBM25
 from cms.clock import ManualClock, parse_ts
 from cms.context.tools import recall
-from monet_app.services.wiring import build_core, no_model
+from monet_app.services.wiring import Core, build_core, no_model
 from tests.data.search.ja_questions import QUESTIONS
 
 TRACE = ROOT / "tests" / "data" / "traces" / "rpc-pair-ja.jsonl"
@@ -40,6 +41,29 @@ _SKIP = re.compile(r"[\s、。！？!?「」『』（）()・…ー〜~,.]+")
 def grams(text: str, n: int) -> list[str]:
     text = _SKIP.sub(" ", unicodedata.normalize("NFKC", text).lower())
     return [piece[i:i + n] for piece in text.split() for i in range(len(piece) - n + 1)]
+
+
+def stored(home: Path, lines: list[dict[str, Any]]
+           ) -> tuple[Core, dict[tuple[int, str], int], dict[int, str]]:
+    """A trace's exchanges stored in ``home`` as MONET stores them, each on its time (the
+    reply 20 s later): the core, the message id of each (line, "user" | "assistant"),
+    and each message's text."""
+    clock = ManualClock(parse_ts(lines[0]["ts"]))
+    core = build_core(home, clock=clock, summarizer="offline", model_factory=no_model)
+    docs: dict[int, str] = {}
+    ids: dict[tuple[int, str], int] = {}
+    for index, line in enumerate(lines):
+        if "user" not in line:
+            continue
+        clock.set(parse_ts(line["ts"]))
+        said = core.context.commit_user_message(line["user"], line.get("tab", "chat"))
+        clock.set(clock.now() + timedelta(seconds=20))
+        reply = core.context.record_reply(line["assistant"], line.get("tab", "chat"))
+        for field, message in (("user", said), ("assistant", reply)):
+            assert message.id is not None
+            ids[(index, field)] = message.id
+            docs[message.id] = message.text
+    return core, ids, docs
 
 
 def _rank(found: list[int], wanted: int) -> float:
@@ -53,21 +77,7 @@ def main() -> None:
     args = parser.parse_args()
     lines = [json.loads(line) for line in TRACE.read_text("utf-8").splitlines()]
     with tempfile.TemporaryDirectory() as tmp:
-        clock = ManualClock(parse_ts(lines[0]["ts"]))
-        core = build_core(Path(tmp), clock=clock, summarizer="offline", model_factory=no_model)
-        docs: dict[int, str] = {}
-        ids: dict[tuple[int, str], int] = {}
-        for index, line in enumerate(lines):
-            if "user" not in line:
-                continue
-            clock.set(parse_ts(line["ts"]))
-            said = core.context.commit_user_message(line["user"], line.get("tab", "chat"))
-            clock.set(clock.now() + timedelta(seconds=20))
-            reply = core.context.record_reply(line["assistant"], line.get("tab", "chat"))
-            for field, message in (("user", said), ("assistant", reply)):
-                assert message.id is not None
-                ids[(index, field)] = message.id
-                docs[message.id] = message.text
+        core, ids, docs = stored(Path(tmp), lines)
         methods = {"bigram BM25": OkapiBM25(docs, lambda text: grams(text, 2)),
                    "trigram BM25": OkapiBM25(docs, lambda text: grams(text, 3))}
         totals: Counter[str] = Counter()

@@ -26,18 +26,15 @@ import sys
 import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.recall import STOPWORDS, OkapiBM25
-from benchmarks.recall_ja import grams
-from cms.clock import ManualClock, parse_ts
+from benchmarks.recall_ja import grams, stored
 from cms.context.tools import recall
 from cms.meaning import Meaning
-from monet_app.services.wiring import build_core, no_model
 from tests.data.search.paraphrase_questions import CONTROLS, PARAPHRASES
 
 TRACES = ROOT / "tests" / "data" / "traces"
@@ -73,22 +70,7 @@ def main() -> None:
     for trace, entries in sorted(by_trace.items()):
         lines = [json.loads(line) for line in (TRACES / trace).read_text("utf-8").splitlines()]
         with tempfile.TemporaryDirectory() as tmp:
-            clock = ManualClock(parse_ts(lines[0]["ts"]))
-            core = build_core(Path(tmp), clock=clock, summarizer="offline",
-                              model_factory=no_model)
-            ids: dict[tuple[int, str], int] = {}
-            docs: dict[int, str] = {}
-            for index, line in enumerate(lines):
-                if "user" not in line:
-                    continue
-                clock.set(parse_ts(line["ts"]))
-                said = core.context.commit_user_message(line["user"], line.get("tab", "chat"))
-                clock.set(clock.now() + timedelta(seconds=20))
-                reply = core.context.record_reply(line["assistant"], line.get("tab", "chat"))
-                for field, message in (("user", said), ("assistant", reply)):
-                    assert message.id is not None
-                    ids[(index, field)] = message.id
-                    docs[message.id] = message.text
+            core, ids, docs = stored(Path(tmp), lines)
             embedded += meaning.embed_pending(core.db)
             japanese = trace.startswith("rpc")
             bm25 = (OkapiBM25(docs, lambda t: grams(t, 2)) if japanese
