@@ -161,6 +161,8 @@ class MeaningIndex:
         self._rowids = np.zeros(0, np.int64)
         self._messages = np.zeros(0, np.int64)
         self._bits = np.zeros((0, 0), np.uint64)
+        #: How many messages have vectors (the idf's count of documents).
+        self.message_count = 0
 
     def _sync(self, db: Db) -> None:
         count, newest = vectors.count_and_newest(db, self.model)
@@ -172,6 +174,7 @@ class MeaningIndex:
             self._rowids = np.zeros(0, np.int64)
             self._messages = np.zeros(0, np.int64)
             self._bits = np.zeros((0, 0), np.uint64)
+            self.message_count = 0
             added = vectors.bits_after(db, self.model, 0)
         if not added:
             return
@@ -183,6 +186,7 @@ class MeaningIndex:
             messages = np.concatenate([self._messages, messages])
             bits = np.concatenate([self._bits, bits])
         self._rowids, self._messages, self._bits = rowids, messages, bits
+        self.message_count = len(np.unique(messages))
 
     def search(self, db: Db, query: Floats, limit: int,
                before_id: int | None = None) -> list[Near]:
@@ -283,10 +287,11 @@ class Meaning:
                 self._indexes[key] = MeaningIndex(self.model)
             return self._indexes[key]
 
-    @staticmethod
-    def idf(session: Session, terms: set[str]) -> dict[str, float]:
+    def idf(self, session: Session, terms: set[str]) -> dict[str, float]:
         """How much each of ``terms`` (pair-index tokens) weighs: Okapi's idf over the
-        said messages."""
-        total, counts = fts.document_counts(session, sorted(terms))
+        messages, counted as the index holds them (counting the pair index's rows read
+        all of them: ~40 ms at a year)."""
+        counts = fts.document_counts(session, sorted(terms))
+        total = max(self._index(session).message_count, *counts.values(), 1)
         return {t: math.log(1 + (total - counts.get(t, 0) + 0.5) / (counts.get(t, 0) + 0.5))
                 for t in terms}

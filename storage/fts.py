@@ -320,18 +320,14 @@ def search_any(
     return load(session, ranked)
 
 
-_DOCS = text("SELECT count(*) FROM message_grams")
 _TERM_DOCS = text("SELECT term, doc FROM message_grams_vocab WHERE term IN :terms").bindparams(
     bindparam("terms", expanding=True))
 
 
-def document_counts(session: Session, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
-    """(how many messages the pair index holds, how many hold each of ``terms``: tokens
-    as ``gram_tokens`` makes them). (0, {}) without the index."""
-    if not _has_table(session, "message_grams_vocab"):
-        return 0, {}
-    conn = session.connection()
-    total = int(conn.execute(_DOCS).scalar_one())
-    if not terms:
-        return total, {}
-    return total, {row[0]: int(row[1]) for row in conn.execute(_TERM_DOCS, {"terms": list(terms)})}
+def document_counts(session: Session, terms: Sequence[str]) -> dict[str, int]:
+    """How many messages hold each of ``terms`` (tokens as ``gram_tokens`` makes them);
+    {} without the pair index."""
+    if not terms or not _has_table(session, "message_grams_vocab"):
+        return {}
+    return {row[0]: int(row[1]) for row in session.connection().execute(
+        _TERM_DOCS, {"terms": list(terms)})}

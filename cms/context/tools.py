@@ -301,12 +301,12 @@ def fused(
             near = meaning.near(session, query, limit, before_id)
         except Exception as exc:  # noqa: BLE001 - the word search still answers
             log.warning("recall by meaning failed, words only: %s", exc)
-    if not near:
+    if not near or meaning is None:
         return [(hit, "words", hit.text) for hit in words]
     order = _UNSURE_ORDER
     if words:
         wanted = _tokens(query)
-        if _coverage(wanted, words[0].text, Meaning.idf(session, wanted)) >= SURE_WORDS:
+        if _coverage(wanted, words[0].text, meaning.idf(session, wanted)) >= SURE_WORDS:
             order = _SURE_ORDER
     lists = {"W": [h.id for h in words], "M": [n.message_id for n in near]}
     by_words = set(lists["W"])
