@@ -367,3 +367,23 @@ def test_finding_the_messages_without_vectors_reads_the_message_index(tmp_path: 
             plan = " ".join(str(row[-1]) for row in conn.exec_driver_sql(
                 "EXPLAIN QUERY PLAN " + sql.replace(":model", "'m'").replace(":most", "5")))
             assert "ix_message_vector_message (message_id=? AND model=?)" in plan, plan
+
+
+def test_the_search_panel_counts_word_matches_and_related_ones_apart(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from ui.items import SearchItem
+    from ui.panels import HTML_ROLE, SearchPanel
+
+    panel = SearchPanel()
+    qtbot.addWidget(panel)
+    near = SearchItem(1, "2026-03-01 10:00 [chat]", "user", "the Taylor Swift concert",
+                      related=True)
+    panel.set_results([near], 200)
+    assert panel.count_label.text() in (
+        "No message has these words · 1 related by meaning",
+        "この言葉を含むメッセージはありません · 意味が近いもの 1 件")
+    word = SearchItem(2, "2026-03-02 10:00 [chat]", "user", "my bicycle", ("bicycle",))
+    panel.set_results([word, near], 200)
+    assert panel.count_label.text() in ("1 match · 1 related by meaning",
+                                        "1 件 · 意味が近いもの 1 件")
+    assert "related" in str(panel.list.item(1).data(HTML_ROLE)) or "関連" in str(
+        panel.list.item(1).data(HTML_ROLE))

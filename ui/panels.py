@@ -255,14 +255,18 @@ class SearchPanel(QWidget):
             self._add_page()
 
     def set_results(self, items: list[SearchItem], limit: int) -> None:
-        count = len(items)
+        related = sum(1 for item in items if item.related)
+        count = len(items) - related  # messages holding the words
         if count == 0:
-            self.count_label.setText(self.tr("No message matches."))
-        elif count >= limit:
-            self.count_label.setText(self.tr("The best {n} matches").format(n=count))
+            text = self.tr("No message has these words") if related else self.tr(
+                "No message matches.")
+        elif count + related >= limit:
+            text = self.tr("The best {n} matches").format(n=count)
         else:
-            self.count_label.setText(
-                self.tr("1 match") if count == 1 else self.tr("{n} matches").format(n=count))
+            text = self.tr("1 match") if count == 1 else self.tr("{n} matches").format(n=count)
+        if related:  # found by meaning, marked in the list
+            text += " · " + self.tr("{n} related by meaning").format(n=related)
+        self.count_label.setText(text)
         self.list.clear()
         self._waiting = list(items)
         self._add_page()

@@ -846,42 +846,52 @@
 <context>
     <name>SearchPanel</name>
     <message>
-        <location filename="../../ui/panels.py" line="260" />
+        <location filename="../../ui/panels.py" line="261" />
+        <source>No message has these words</source>
+        <translation>この言葉を含むメッセージはありません</translation>
+    </message>
+    <message>
+        <location filename="../../ui/panels.py" line="262" />
         <source>No message matches.</source>
         <translation>一致するメッセージはありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="262" />
+        <location filename="../../ui/panels.py" line="264" />
         <source>The best {n} matches</source>
         <translation>上位 {n} 件</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="265" />
+        <location filename="../../ui/panels.py" line="266" />
         <source>1 match</source>
         <translation>1 件</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="265" />
+        <location filename="../../ui/panels.py" line="266" />
         <source>{n} matches</source>
         <translation>{n} 件</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="282" />
+        <location filename="../../ui/panels.py" line="268" />
+        <source>{n} related by meaning</source>
+        <translation>意味が近いもの {n} 件</translation>
+    </message>
+    <message>
+        <location filename="../../ui/panels.py" line="286" />
         <source>You</source>
         <translation>あなた</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="283" />
+        <location filename="../../ui/panels.py" line="287" />
         <source>related</source>
-        <translation>関連（意味で）</translation>
+        <translation>意味が近い</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="284" />
+        <location filename="../../ui/panels.py" line="288" />
         <source>hidden from Claude</source>
         <translation>Claude には見せない</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="294" />
+        <location filename="../../ui/panels.py" line="298" />
         <source>Show {n} more…</source>
         <translation>残り {n} 件を表示…</translation>
     </message>

@@ -19,10 +19,14 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 JA = {
+    'No message has these words':
+        'この言葉を含むメッセージはありません',
+    '{n} related by meaning':
+        '意味が近いもの {n} 件',
     'Indexing by meaning: {n:,} to go':
         '意味の索引を作成中: 残り {n:,} 件',
     'related':
-        '関連（意味で）',
+        '意味が近い',
     'hidden from Claude':
         'Claude には見せない',
     'Restoring once the librarian or the backup finishes…':
