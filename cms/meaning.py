@@ -199,13 +199,16 @@ class MeaningIndex:
         self.message_count = len(np.unique(messages))
 
     def search(self, db: Db, query: Floats, limit: int,
-               before_id: int | None = None) -> list[Near]:
+               before_id: int | None = None, *, synced: bool = False) -> list[Near]:
         """The ``limit`` messages nearest ``query`` (a unit vector), nearest first,
-        ids below ``before_id`` only. Forgotten and deleted messages have no vectors."""
+        ids below ``before_id`` only. Forgotten and deleted messages have no vectors.
+        ``synced``: the caller has just brought the index in step (``empty``), so the
+        vectors are not counted twice."""
         import numpy as np
 
         with self._lock:
-            self._sync(db)
+            if not synced:
+                self._sync(db)
             rowids, messages, bits = self._rowids, self._messages, self._bits
         if not len(rowids) or limit <= 0:
             return []
@@ -289,7 +292,7 @@ class Meaning:
         if index.empty(db):
             return []
         query = self.query(question) if isinstance(question, str) else question
-        return index.search(db, query, limit, before_id)
+        return index.search(db, query, limit, before_id, synced=True)
 
     def _index(self, db: Db) -> MeaningIndex:
         """The index of the database ``db`` reads (one per database this object serves)."""

@@ -24,7 +24,8 @@ ROLES = (MessageRole.USER, MessageRole.ASSISTANT)
 #: With a preferred speaker: how many candidates are ranked again, per result wanted.
 POOL_FACTOR = 6
 OTHER_ROLE_WEIGHT = 0.6
-_SEARCHED_ROLES = "m.role IN (" + ", ".join(f"'{role}'" for role in ROLES) + ")"
+#: The rows searched and embedded (``storage.vectors``): what was said, never tool rows.
+SEARCHED_ROLES = "m.role IN (" + ", ".join(f"'{role}'" for role in ROLES) + ")"
 
 
 @dataclass(frozen=True)
@@ -161,12 +162,12 @@ def _short_term_ids(session: Session, term: str, params: dict[str, object], befo
                 sources.append("SELECT rowid FROM message_fts WHERE message_fts MATCH :prefixes")
                 values["prefixes"] = " OR ".join(_phrase(t) for t in trigrams)
             sql = (
-                f"SELECT m.id FROM message m WHERE {_SEARCHED_ROLES} {before} "
+                f"SELECT m.id FROM message m WHERE {SEARCHED_ROLES} {before} "
                 f"AND m.id IN ({' UNION '.join(sources)}) ORDER BY m.id DESC LIMIT :most"
             )
             return [row[0] for row in conn.execute(text(sql), values)]
     sql = (
-        f"SELECT m.id FROM message m WHERE {_SEARCHED_ROLES} "
+        f"SELECT m.id FROM message m WHERE {SEARCHED_ROLES} "
         f"AND m.text LIKE :like ESCAPE '\\' {before} ORDER BY m.id DESC LIMIT :most"
     )
     values = dict(params, like=_like(term), most=SHORT_TERM_HITS)
@@ -197,7 +198,7 @@ def _best_matches(session: Session, params: dict[str, object], before: str,
     if found:
         ids = [row[0] for row in found]
         keep = text(f"SELECT m.id, m.role FROM message m WHERE m.id IN :ids "
-                    f"AND {_SEARCHED_ROLES} {before}").bindparams(
+                    f"AND {SEARCHED_ROLES} {before}").bindparams(
             bindparam("ids", expanding=True))
         values = {k: v for k, v in params.items() if k == "before"}
         roles = {row[0]: row[1] for row in conn.execute(keep, {**values, "ids": ids})}
@@ -206,7 +207,7 @@ def _best_matches(session: Session, params: dict[str, object], before: str,
         return kept
     sql = (
         f"SELECT m.id, m.role, bm25({index}) FROM message m JOIN {index} "
-        f"ON {index}.rowid = m.id AND {index} MATCH :match WHERE {_SEARCHED_ROLES} "
+        f"ON {index}.rowid = m.id AND {index} MATCH :match WHERE {SEARCHED_ROLES} "
         f"{before} ORDER BY bm25({index}), m.id DESC LIMIT :pool"
     )
     return [(row[0], row[1], row[2]) for row in conn.execute(text(sql), params)]

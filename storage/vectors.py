@@ -10,9 +10,8 @@ from collections.abc import Sequence
 
 from sqlalchemy import bindparam, text
 
+from storage.fts import SEARCHED_ROLES as _SAID
 from storage.queries import Db
-
-_SAID = "m.role IN ('user', 'assistant')"
 
 _PENDING = text(
     f"SELECT m.id, m.rev, m.text FROM message m WHERE {_SAID} AND m.hidden = 0 "
