@@ -35,6 +35,7 @@ from benchmarks.recall import STOPWORDS, OkapiBM25
 from benchmarks.recall_ja import grams, stored
 from cms.context.tools import recall
 from cms.meaning import Meaning
+from tests.data.search.name_questions import NAMED
 from tests.data.search.paraphrase_questions import CONTROLS, PARAPHRASES
 
 TRACES = ROOT / "tests" / "data" / "traces"
@@ -47,9 +48,9 @@ def _half(entries: list[Entry], split: str) -> list[Entry]:
     return entries[0 if split == "dev" else 1::2]
 
 
-def _group(entry: Entry, control: bool) -> str:
+def _group(entry: Entry, control: str) -> str:
     if control:
-        return "controls"
+        return control
     return "Japanese" if entry[0].startswith("rpc") else "English"
 
 
@@ -58,9 +59,10 @@ def main() -> None:
     parser.add_argument("--show", action="store_true", help="each question's ranks")
     parser.add_argument("--split", choices=["dev", "test", "all"], default="all")
     args = parser.parse_args()
-    asked = [(e, False) for e in _half(PARAPHRASES, args.split)]
-    asked += [(e, True) for e in _half(CONTROLS, args.split)]
-    by_trace: dict[str, list[tuple[Entry, bool]]] = defaultdict(list)
+    asked = [(e, "") for e in _half(PARAPHRASES, args.split)]
+    asked += [(e, "controls") for e in _half(CONTROLS, args.split)]
+    asked += [(e, "names in a sentence") for e in _half(NAMED, args.split)]
+    by_trace: dict[str, list[tuple[Entry, str]]] = defaultdict(list)
     for entry, control in asked:
         by_trace[entry[0]].append((entry, control))
     meaning = Meaning()
@@ -101,7 +103,7 @@ def main() -> None:
     print(f"{sum(counts.values())} questions ({args.split}), {embedded} messages embedded")
     print("| questions | method | hit@5 | hit@10 |")
     print("|---|---|---|---|")
-    for group in ("English", "Japanese", "controls"):
+    for group in ("English", "Japanese", "controls", "names in a sentence"):
         n = counts[group]
         for method in ("words", "BM25", "meaning", "MONET"):
             print(f"| {group} ({n}) | {method} | {hits[(group, method, 5)]} "

@@ -223,6 +223,20 @@ def test_the_paraphrase_questions_share_no_content_word_with_their_targets() -> 
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def test_the_name_questions_point_at_messages_that_hold_their_answer() -> None:
+    """Each "names in a sentence" question (tests/data/search/name_questions.py) names a
+    trace line whose field holds the quoted answer."""
+    import json
+
+    from tests.conftest import TRACES
+    from tests.data.search.name_questions import NAMED
+
+    assert len(NAMED) >= 48
+    for name, line, field, answer, question in NAMED:
+        data = json.loads((TRACES / name).read_text("utf-8").splitlines()[line])
+        assert answer in data[field], (name, line, question)
+
+
 def test_the_window_embeds_after_each_pass_step_by_step_and_counts_what_is_left(
         qtbot, app_for, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """The new Timeline Index lines show first; the vectors follow in short steps, one

@@ -250,18 +250,28 @@ def _words(session: Session, query: str, limit: int, before_id: int | None,
 
 
 #: How the word matches and the meaning matches share the list: a letter per place, W a
-#: word match, M a meaning match (a place whose list is used up goes to the other).
-#: When the best word match holds at least ``SURE_WORDS`` of what the question's words
-#: weigh (idf), the words are likely on the mark (a name, a rare word the person used
-#: again) and alternate with meaning from the first place; otherwise the best two word
-#: matches take the first and the fourth place, and meaning the rest.
+#: word match, M a meaning match (a place whose list is used up goes to the other). What
+#: the word match holding the most of what the question's words weigh (idf,
+#: ``_coverage``) holds chooses the order (the most, not the first's: BM25 can put a
+#: name behind messages that share the question's everyday words):
+#:
+#: - at least ``SURE_WORDS``: the words are likely on the mark (a name, a rare word the
+#:   person used again) and alternate with meaning from the first place;
+#: - at least ``SOME_WORDS``: the first two word matches take the first and the fourth
+#:   place (a name the encoder misses), and meaning the rest;
+#: - less: what matched is the question's common words and bigrams, and meaning orders
+#:   the list (the words only fill it if meaning runs short).
+#:
 #: Measured (benchmarks/recall_meaning.py, benchmarks/recall.py; docs/performance.md):
-#: meaning alone loses LongMemEval questions the words answer, the words alone find
-#: almost nothing asked in other words, and ranking by a sum of cosine and word overlap
-#: lost both ways.
-SURE_WORDS = 0.2
+#: meaning alone loses LongMemEval questions and names the words answer, the words alone
+#: find almost nothing asked in other words, two places for the words whatever they
+#: held pushed meaning's 9th and 10th out of the list, and ranking by a sum of cosine
+#: and word overlap lost both ways.
+SURE_WORDS = 0.3
+SOME_WORDS = 0.2
 _SURE_ORDER = "WM" * 10
-_UNSURE_ORDER = "WMMW" + "M" * 16
+_SOME_ORDER = "WMMW" + "M" * 16
+_MEANING_ORDER = "M" * 20
 
 
 def _coverage(question: set[str], text: str, idf: dict[str, float]) -> float:
@@ -303,11 +313,13 @@ def fused(
             log.warning("recall by meaning failed, words only: %s", exc)
     if not near or meaning is None:
         return [(hit, "words", hit.text) for hit in words]
-    order = _UNSURE_ORDER
+    order = _MEANING_ORDER
     if words:
         wanted = _tokens(query)
-        if _coverage(wanted, words[0].text, meaning.idf(session, wanted)) >= SURE_WORDS:
-            order = _SURE_ORDER
+        idf = meaning.idf(session, wanted)
+        held = max(_coverage(wanted, hit.text, idf) for hit in words)
+        order = (_SURE_ORDER if held >= SURE_WORDS
+                 else _SOME_ORDER if held >= SOME_WORDS else _MEANING_ORDER)
     lists = {"W": [h.id for h in words], "M": [n.message_id for n in near]}
     by_words = set(lists["W"])
     chosen: list[int] = []
