@@ -294,6 +294,13 @@ class Meaning:
         query = self.query(question) if isinstance(question, str) else question
         return index.search(db, query, limit, before_id, synced=True)
 
+    def warm(self, db: Db) -> None:
+        """What the first search of ``db`` would wait for, done ahead (on a worker): its
+        index read into memory and, when it holds vectors, the encoder loaded (1-3 s
+        at a year of history)."""
+        if not self._index(db).empty(db):
+            self.query("warm")
+
     def _index(self, db: Db) -> MeaningIndex:
         """The index of the database ``db`` reads (one per database this object serves)."""
         key = str(db.get_bind().engine.url if isinstance(db, Session) else db.engine.url)

@@ -178,7 +178,8 @@ def test_without_a_key_the_app_opens_stores_and_says_so(qtbot, app_for) -> None:
 
     c = app_for(factory=no_key)
     type_and_enter(qtbot, c, "offline note to self")
-    assert "API key" in c.window.error_label.text()
+    qtbot.waitUntil(lambda: c.window.error_box.isVisible(), timeout=5000)  # (said by the
+    assert "API key" in c.window.error_label.text()  # reply's worker, which makes the model)
     assert [m.text for m in messages(c)] == ["offline note to self"]
     assert c.window.model.rows[0].text == "offline note to self"
 

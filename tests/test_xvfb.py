@@ -174,5 +174,5 @@ def test_sigterm_closes_like_ctrl_q_keeping_the_draft(display: str, tmp_path: Pa
         with db.session() as session:
             from storage import queries
 
-            assert queries.read_value(session, "composer_draft") == "typed before a logout"
+            assert queries.read_value(session, "composer_drafts") == {"chat": "typed before a logout"}
         db.close()

@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.composer import Composer
+from ui.elided import ElidedLabel
 from ui.items import (
     ALL_TABS,
     DayItem,
@@ -64,6 +65,8 @@ NARROW_RIGHT = 980
 NARROW_LEFT = 720
 SEARCH_DEBOUNCE_MS = 250
 DRAFT_SAVE_MS = 600
+#: How long a passing notice ("Copied") stays in the status bar.
+NOTICE_MS = 8000
 SEARCH_LIMIT = 200
 
 #: Visible keyboard focus on every list and field, in the palette's highlight colour. The
@@ -118,7 +121,7 @@ class MainWindow(QMainWindow):
     backup_requested = Signal()
     about_requested = Signal()
     restore_requested = Signal(str)  # the backup file chosen
-    draft_changed = Signal(str)
+    drafts_changed = Signal(dict)  # {tab: unsent text}, every tab's draft
     closing = Signal()
     geometry_changed = Signal(str)  # the window's geometry (base64), at close
 
@@ -134,6 +137,12 @@ class MainWindow(QMainWindow):
         self._latest_reply = 0
         self._can_continue = False
         self._editing = False
+        # the unsent text of each tab (the composer holds the shown tab's); while an
+        # edit is open, the composer holds the message being edited and the tab's own
+        # draft waits here
+        self._drafts: dict[str, str] = {}
+        self._draft_tab = ""
+        self._shown_day = ""  # the day the transcript shows (marked in the day list)
         self._auto_hidden: set[str] = set()
         self._styled_for = QGuiApplication.palette().cacheKey()
         self._last_width = 0
@@ -240,14 +249,22 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.splitter)
 
         # --- status bar ---
-        self.librarian_label = QLabel()
-        self.backup_label = QLabel()
+        # every status text gives up width ("…", the whole text in its tooltip), so none
+        # sets the window's minimum width (ui/elided.py)
+        self.notice_label = ElidedLabel()
+        self.librarian_label = ElidedLabel()
+        self.backup_label = ElidedLabel()
         self._backup_folder = ""
-        self.last_reply_label = QLabel()
-        self.today_label = QLabel()
+        self.last_reply_label = ElidedLabel()
+        self.today_label = ElidedLabel()
+        self._notice_timer = QTimer(self)
+        self._notice_timer.setSingleShot(True)
+        self._notice_timer.setInterval(NOTICE_MS)
+        self._notice_timer.timeout.connect(lambda: self.notice_label.setText(""))
         status = QStatusBar()
-        # permanent, so a passing notice ("Copied") takes the free space on the left and
-        # never hides the librarian or the last reply's figures
+        # a passing notice ("Copied") takes the free space on the left, cut rather than
+        # overlapping the others; the librarian and the last reply's figures stay
+        status.addWidget(self.notice_label, 1)
         status.addPermanentWidget(self.librarian_label)
         status.addPermanentWidget(self.last_reply_label)
         status.addPermanentWidget(self.backup_label)
@@ -371,7 +388,21 @@ class MainWindow(QMainWindow):
 
     def _on_tab(self, index: int) -> None:
         if 0 <= index < len(self._tab_ids):
-            self.tab_changed.emit(self._tab_ids[index])
+            tab = self._tab_ids[index]
+            if self._editing:
+                self.edit_cancelled.emit()  # the edit belongs to the tab being left
+            self._switch_draft(tab)
+            self.tab_changed.emit(tab)
+
+    def _switch_draft(self, tab: str) -> None:
+        """Each tab keeps its own unsent text: what was typed stays with the tab it was
+        typed in (Enter files a message under the tab shown)."""
+        if tab == self._draft_tab:
+            return
+        if self._draft_tab:
+            self._drafts[self._draft_tab] = self.composer.toPlainText()
+        self._draft_tab = tab
+        self._put_in_composer(self._drafts.get(tab, ""))
 
     def _step_tab(self, step: int) -> None:
         count = self.tab_bar.count()
@@ -405,6 +436,8 @@ class MainWindow(QMainWindow):
             .format(day=value.day)
         ):
             self.delete_day_requested.emit(value.day)
+            return
+        self.select_day(self._shown_day)  # (the right click marked the day it was on)
 
     def message_actions(self, row: MessageRow) -> list[str]:
         """What can be done with a message: copy always; edit, regenerate and continue for
@@ -505,7 +538,10 @@ class MainWindow(QMainWindow):
             self.show_search_results(None)
 
     def _save_draft(self) -> None:
-        self.draft_changed.emit(self.composer.toPlainText())
+        if not self._editing:  # (the message being edited is not a draft)
+            self._drafts[self._draft_tab or self.current_tab()] = self.composer.toPlainText()
+        self.drafts_changed.emit({tab: text for tab, text in self._drafts.items()
+                                  if text.strip()})
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._draft_timer.stop()
@@ -626,6 +662,8 @@ class MainWindow(QMainWindow):
             self.tab_bar.setCurrentIndex(self._tab_ids.index(tab))
 
     def set_days(self, days: list[DayItem], selected: str) -> None:
+        self._shown_day = selected
+        self.tab_bar.setVisible(True)
         self.side_title.setText(self.tr("Days"))
         self.new_thread_button.setVisible(False)
         self.side_list.clear()
@@ -643,6 +681,7 @@ class MainWindow(QMainWindow):
     def select_day(self, day: str) -> bool:
         """Mark ``day`` as the one shown, without rebuilding the list (a year of days);
         False when the list does not hold it."""
+        self._shown_day = day
         for index in range(self.side_list.count()):
             row = self.side_list.item(index)
             value = row.data(ENTRY_ROLE)
@@ -653,6 +692,7 @@ class MainWindow(QMainWindow):
         return False
 
     def set_threads(self, threads: list[ThreadItem]) -> None:
+        self.tab_bar.setVisible(False)  # a thread holds every tab; the bar would do nothing
         self.side_title.setText(self.tr("Threads"))
         self.new_thread_button.setVisible(True)
         self.side_list.clear()
@@ -748,7 +788,9 @@ class MainWindow(QMainWindow):
         self.error_box.setVisible(False)
 
     def notify(self, text: str) -> None:
-        self.statusBar().showMessage(text, 8000)
+        """A passing notice in the status bar, gone after ``NOTICE_MS``."""
+        self.notice_label.setText(text)
+        self._notice_timer.start()
 
     def set_status(self, figures: StatusFigures) -> None:
         """The librarian's queue, the last reply's tokens and dollars, today's total."""
@@ -778,34 +820,80 @@ class MainWindow(QMainWindow):
     def set_demo(self) -> None:
         """The demo: said in the title and, permanently, in the status bar."""
         self.setWindowTitle(self.tr("MONET — demo"))
-        mark = QLabel(self.tr("DEMO: a sample history in a throwaway folder; a built-in "
-                              "stand-in answers, not Claude"))
+        mark = ElidedLabel()
+        mark.setText(self.tr("DEMO: a sample history in a throwaway folder; a built-in "
+                             "stand-in answers, not Claude"))
         mark.setObjectName("demoMark")
         mark.setStyleSheet("#demoMark { background: #b35c1e; color: white; padding: 2px 8px;"
                            " border-radius: 3px; font-weight: bold; }")
         self.statusBar().insertWidget(0, mark)
 
     # ----- the composer and the streaming row -------------------------------------------
-    def clear_composer(self) -> None:
-        self.composer.clear()
-
     def restore_geometry(self, saved: str) -> None:
         """The size and place the window had when it was closed (if it still fits)."""
         if saved:
             self.restoreGeometry(QByteArray.fromBase64(saved.encode()))
+        self.fit_screen()
+
+    def fit_screen(self) -> None:
+        """Never larger than the screen's free area (a size kept from a larger screen, the
+        default size on a small one)."""
+        screen = self.screen()
+        if screen is None:
+            return
+        room = screen.availableGeometry()
+        frame = self.frameGeometry().size() - self.size()  # the title bar and borders
+        width = min(self.width(), room.width() - frame.width())
+        height = min(self.height(), room.height() - frame.height())
+        if (width, height) != (self.width(), self.height()):
+            self.resize(max(width, self.minimumSizeHint().width()), height)
 
     def composer_text(self) -> str:
         return self.composer.toPlainText()
 
     def set_composer_text(self, text: str) -> None:
-        """Put text in the composer (a kept draft, a message to edit), cursor at its end."""
+        """Put text in the composer as the shown tab's draft, cursor at its end."""
+        self._put_in_composer(text)
+        self._save_draft()
+
+    def _put_in_composer(self, text: str) -> None:
         self.composer.setPlainText(text)
         self.composer.moveCursor(self.composer.textCursor().MoveOperation.End)
+        self._draft_timer.stop()  # (started by the change: nothing was typed)
 
-    def set_editing(self, editing: bool) -> None:
-        self._editing = editing
-        self.edit_bar.setVisible(editing)
+    def set_drafts(self, drafts: dict[str, str]) -> None:
+        """The drafts kept from the last run; the shown tab's goes in the composer."""
+        self._drafts = dict(drafts)
+        self._draft_tab = self.current_tab()
+        self._put_in_composer(self._drafts.get(self._draft_tab, ""))
+
+    def drafts(self) -> dict[str, str]:
+        return dict(self._drafts)
+
+    def begin_edit(self, text: str) -> None:
+        """Edit and resend: the message goes in the composer; the tab's draft waits."""
+        if not self._editing:
+            self._drafts[self._draft_tab or self.current_tab()] = self.composer.toPlainText()
+        self._editing = True
+        self._put_in_composer(text)
+        self.edit_bar.setVisible(True)
         self.composer.setFocus()
+
+    def end_edit(self) -> None:
+        """The edit was sent or cancelled: the tab's draft comes back."""
+        self._editing = False
+        self.edit_bar.setVisible(False)
+        self._put_in_composer(self._drafts.get(self._draft_tab or self.current_tab(), ""))
+        self.composer.setFocus()
+
+    def message_sent(self) -> None:
+        """What the composer held was stored: an edit gives the tab's draft back; a
+        typed message leaves the composer empty."""
+        if self._editing:
+            self.end_edit()
+        else:
+            self._put_in_composer("")
+            self._save_draft()
 
     def focus_composer(self) -> None:
         self.composer.setFocus()

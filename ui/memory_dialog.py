@@ -119,7 +119,11 @@ class MemoryDialog(QDialog):
         self.edit_button.clicked.connect(self._ask_edit)
         self.delete_button.clicked.connect(lambda: self.delete_selected())
         self.delete_all_button.clicked.connect(self._ask_delete_all)
+        forget_key = QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.items)
+        forget_key.setContext(Qt.ShortcutContext.WidgetShortcut)
+        forget_key.activated.connect(lambda: self.delete_selected())  # Delete forgets
         self.reload()
+        self._select(position=0)  # the buttons act on the first item from the start
         self._enable_buttons()
 
     def _enable_buttons(self) -> None:
@@ -133,7 +137,7 @@ class MemoryDialog(QDialog):
             "preference": self.tr("Preference"),
             "promise": self.tr("Promise"),
             "shared_experience": self.tr("Done together"),
-            "asked_to_remember": self.tr("You asked"),
+            "asked_to_remember": self.tr("Asked to remember"),
             "fact": self.tr("Fact"),
             "persona": self.tr("About you"),
         }

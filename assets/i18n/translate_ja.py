@@ -375,7 +375,7 @@ JA = {
     "Preference": "好み",
     "Promise": "約束",
     "Done together": "一緒にしたこと",
-    "You asked": "覚えてと頼まれた",
+    "Asked to remember": "覚えてと頼まれたこと",
     "Fact": "事実",
     "About you": "あなたについて",
     "Claude forgets it; the messages it came from stay in your history, hidden from Claude.":

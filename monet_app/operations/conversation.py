@@ -42,16 +42,12 @@ def commit(core: Core, text: str, tab: str, *, ticket: Ticket | None = None) -> 
         return Done(core.context.commit_user_message(text, tab), TALK)
 
 
-def prepare_reply(core: Core) -> None:
-    """Make the chat model now, on the GUI thread (a missing key is said at once)."""
-    core.chat_model()
-
-
 def reply(core: Core, tab: str, on_text: Callable[[str], None], cancel: threading.Event,
           *, ticket: Ticket | None = None) -> Done[TurnResult]:
     """Ask Claude for the reply to the newest stored message (a send or a retry)."""
     with core.gate.hold(Work.REPLY, ticket):
         try:
+            core.chat_model()  # made here, off the GUI thread (the SDK's import, the key)
             result = core.runner.resume(tab, on_text, cancel)
         except BaseException:
             _settle(core, replaced=False)  # the old answer comes back

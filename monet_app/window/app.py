@@ -12,6 +12,7 @@ core's gate (``monet_app/services/gate.py``): a send holds ``Work.REPLY`` from i
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -38,15 +39,22 @@ from monet_app.window.sending import SendFlow
 from monet_app.window.streaming import StreamPresenter
 from monet_app.window.words import Words
 from storage.errors import BusyError
+from ui.background import run_in_background
 from ui.items import MemoryRow, SettingsValues
 from ui.look import ui_language
 from ui.main_window import MainWindow
+from ui.transcript import syntax
 
 T = TypeVar("T")
+log = logging.getLogger("monet.window")
 DAY_CHECK_MS = 60_000
 #: When the key is looked for after the window opens: after its first frames and the
 #: first rows' layout, and before anyone could have read the window and pasted a key.
 KEY_LOOKUP_DELAY_MS = 300
+#: When what the first send and search would wait for is loaded on a thread of its own
+#: (``AppController._warm``): after the first frames, as the key lookup. A send sooner
+#: loads what it needs itself.
+WARM_DELAY_MS = 300
 
 
 class AppController(QObject):
@@ -96,9 +104,22 @@ class AppController(QObject):
         if demo and not days[0].count and len(days) > 1:
             self.nav.open_day(days[1].day)  # the demo opens on its latest day with talk
         self.refresh(EVERYTHING)
-        w.set_composer_text(self.nav.load_draft())  # what was typed and not sent last time
+        w.set_drafts(self.nav.load_drafts())  # what was typed and not sent last time
         w.restore_geometry(self.nav.load_text(GEOMETRY_KEY))
         QTimer.singleShot(KEY_LOOKUP_DELAY_MS, w, self.key.look)  # after the first paint
+        QTimer.singleShot(WARM_DELAY_MS, w, self._warm)
+
+    def _warm(self) -> None:
+        """The SDK, the meaning index and encoder, Pygments' common lexers: loaded on a
+        daemon thread (never holding a worker a reply needs, never delaying quitting).
+        A failure here is no failure of the person's: the first use tries again."""
+
+        def warm() -> None:
+            self.core.warm()
+            syntax.warm()
+
+        run_in_background(warm, None, lambda exc: log.info("warming up failed: %r", exc),
+                          own_thread=True)
 
     def _connect(self, w: MainWindow) -> None:
         w.send_requested.connect(self.sending.send)
@@ -128,7 +149,7 @@ class AppController(QObject):
         w.key_submitted.connect(self.key.use)
         w.demo_requested.connect(lambda: dialogs.open_demo(self))
         w.about_requested.connect(lambda: dialogs.show_about(self))
-        w.draft_changed.connect(self.keep_draft)
+        w.drafts_changed.connect(self.keep_drafts)
         w.geometry_changed.connect(self._keep_geometry)
         self.stream.finished.connect(self.sending.reply_finished)
         self.stream.failed.connect(self.sending.reply_failed)
@@ -234,10 +255,10 @@ class AppController(QObject):
         with contextlib.suppress(Exception):  # a size not kept is no reason to complain
             self.nav.save_text(GEOMETRY_KEY, saved)
 
-    def keep_draft(self, text: str) -> None:
-        """The composer's unsent text, kept so quitting loses none of it."""
+    def keep_drafts(self, drafts: dict[str, str]) -> None:
+        """Each tab's unsent text, kept so quitting loses none of it."""
         try:
-            self.nav.save_draft(text)
+            self.nav.save_drafts(drafts)
         except Exception as exc:  # noqa: BLE001 - a draft never interrupts typing
             self.window.notify(self.words.problem(exc))
 

@@ -40,6 +40,9 @@ class Exchange:
 
 
 #: The composer's unsent text, kept across quitting (``setting`` table).
+#: Each tab's unsent text ({tab: text}); ``COMPOSER_DRAFT_KEY`` is the one draft an older
+#: MONET kept for the whole window, read once and then removed.
+COMPOSER_DRAFTS_KEY = "composer_drafts"
 COMPOSER_DRAFT_KEY = "composer_draft"
 #: The window's size and place when it was closed.
 GEOMETRY_KEY = "window_geometry"
@@ -170,7 +173,9 @@ class Navigator:
     def threads(self) -> list[ThreadItem]:
         with self.core.db.session() as session:
             threads = queries.threads_with_counts(session)
-        return [ThreadItem(t.id or 0, t.title, n, t.id == self.view_thread) for t, n in threads]
+        # newest first, as the days are listed
+        return [ThreadItem(t.id or 0, t.title, n, t.id == self.view_thread)
+                for t, n in reversed(threads)]
 
     def rows(self) -> list[MessageRow]:
         """The messages of the shown day in the current tab (or every tab), or the whole
@@ -243,12 +248,26 @@ class Navigator:
         with self.core.db.session() as session:
             queries.write_value(session, key, text if text.strip() else None)
 
-    def load_draft(self) -> str:
-        """The composer's unsent text from the last run."""
-        return self.load_text(COMPOSER_DRAFT_KEY)
+    def load_drafts(self) -> dict[str, str]:
+        """Each tab's unsent text from the last run ({} if none or unreadable). A draft
+        kept by an older MONET (one for the whole window) goes to the tab shown."""
+        try:
+            with self.core.db.session() as session:
+                drafts = queries.read_value(session, COMPOSER_DRAFTS_KEY)
+                if drafts is None:
+                    old = queries.read_value(session, COMPOSER_DRAFT_KEY)
+                    drafts = {self.tab: old} if isinstance(old, str) else {}
+        except Exception:  # noqa: BLE001 - it never stops the window from opening
+            return {}
+        if not isinstance(drafts, dict):
+            return {}
+        return {str(tab): text for tab, text in drafts.items() if isinstance(text, str)}
 
-    def save_draft(self, text: str) -> None:
-        self.save_text(COMPOSER_DRAFT_KEY, text)
+    def save_drafts(self, drafts: dict[str, str]) -> None:
+        kept = {tab: text for tab, text in drafts.items() if text.strip()}
+        with self.core.db.session() as session:
+            queries.write_value(session, COMPOSER_DRAFTS_KEY, kept or None)
+            queries.write_value(session, COMPOSER_DRAFT_KEY, None)
 
     def status(self) -> StatusFigures:
         with self.core.db.session() as session:
@@ -267,8 +286,9 @@ def _span(entry: TimelineEntry) -> str:
     """The hours a line covers within its day; nothing for a week or a month."""
     if entry.level in (TimelineLevel.WEEK, TimelineLevel.MONTH, TimelineLevel.YEAR):
         return ""
-    start, end = parse_ts(entry.start_ts), parse_ts(entry.end_ts)
-    return f"{start.strftime('%H:%M')}–{end.strftime('%H:%M')}"
+    start, end = (parse_ts(entry.start_ts).strftime("%H:%M"),
+                  parse_ts(entry.end_ts).strftime("%H:%M"))
+    return start if start == end else f"{start}–{end}"  # one message: its time
 
 
 def tool_line(text: str, content_json: str | None) -> str:

@@ -29,7 +29,6 @@ class SendFlow(QObject):
         self.c = controller
         self._reply: Ticket | None = None  # the ticket of the send under way
         self._editing = 0  # the id of the message being edited, 0 when none
-        self._draft_before_edit = ""
 
     def send(self, text: str) -> None:
         self._send_to(text, self.c.nav.send_tab)
@@ -56,9 +55,11 @@ class SendFlow(QObject):
                 self.c.show_problem(self.c.words.busy(exc))
             return None
 
-    def _send_to(self, text: str, tab: str) -> None:
+    def _send_to(self, text: str, tab: str, typed: bool = True) -> None:
         """Commit what the person typed (before anything leaves), then ask for a reply.
-        While editing, the edited exchange goes once the new message is safely stored."""
+        While editing, the edited exchange goes once the new message is safely stored.
+        ``typed``: the text is the composer's (not Continue's own words), so the
+        composer is emptied, or given the tab's draft back after an edit."""
         if (ticket := self._enter_reply()) is None:
             return  # the composer keeps the text
         with self._until_streaming(ticket):
@@ -70,10 +71,10 @@ class SendFlow(QObject):
                 ticket.leave()
                 self.c.window.show_error(problem or "", can_retry=False)
                 return  # the composer keeps the text
-            replaced, self._editing = self._editing, 0
-            self.c.window.set_editing(False)
-            self.c.window.clear_composer()
-            self.c.keep_draft("")
+            replaced = 0
+            if typed:
+                replaced, self._editing = self._editing, 0
+                self.c.window.message_sent()
             self.c.window.clear_error()
             self.c.refresh(Changes(messages=True, days=True))
             if replaced:
@@ -111,12 +112,6 @@ class SendFlow(QObject):
 
     def _start_reply(self, tab: str, ticket: Ticket) -> None:
         self.c.last_tab = tab
-        _, problem = run_inline(partial(conversation.prepare_reply, self.c.core),
-                                self.c.words.problem)
-        if problem is not None:
-            ticket.leave()
-            self.c.window.show_error(problem)
-            return
         self._reply = ticket
         self.c.window.set_busy(True)
         self.c.stream.start(tab, partial(conversation.reply, self.c.core, tab, ticket=ticket),
@@ -142,6 +137,8 @@ class SendFlow(QObject):
         self._reply_ended()
         self.c.core.drop_model()  # a fresh client next time (a new key, a network back)
         self.c.window.show_error(self.c.words.model_problem(exc))
+        if getattr(exc, "code", "") == "missing_key":
+            self.c.key.look()  # the field to paste one, looked for off the GUI thread
         self.c.refresh(TALK, keep_place=True)
 
     # ----- today's latest exchange: regenerate, continue, edit -------------------------
@@ -153,6 +150,7 @@ class SendFlow(QObject):
         if (ticket := self._enter_reply()) is not None:
             with self._until_streaming(ticket):
                 self.c.window.clear_error()
+                self.c.window.focus_composer()  # typing goes on while Claude answers again
                 self._run_then_reply(partial(conversation.regenerate, self.c.core,
                                              list(exchange.answer_ids), ticket=ticket),
                                      ticket, exchange.tab)
@@ -161,7 +159,9 @@ class SendFlow(QObject):
         """An interrupted reply goes on: a short message in its tab, answered after it."""
         exchange = self.c.nav.latest_exchange()
         if exchange is not None and exchange.reply_id == reply_id and exchange.incomplete:
-            self._send_to(self.tr("Please continue from where you stopped."), exchange.tab)
+            self._send_to(self.tr("Please continue from where you stopped."), exchange.tab,
+                          typed=False)
+            self.c.window.focus_composer()
 
     def edit_message(self, user_id: int) -> None:
         """Put today's latest message back in the composer; sending it replaces the old
@@ -169,14 +169,11 @@ class SendFlow(QObject):
         exchange = self.c.nav.latest_exchange()
         if exchange is None or exchange.user_id != user_id or self.c.stream.busy:
             return
-        self._draft_before_edit = self.c.window.composer_text()
-        self._editing = user_id
         if exchange.tab != self.c.nav.send_tab:
-            self.c.window.select_tab(exchange.tab)
-        self.c.window.set_composer_text(exchange.user_text)
-        self.c.window.set_editing(True)
+            self.c.window.select_tab(exchange.tab)  # (an edit open elsewhere is cancelled)
+        self._editing = user_id
+        self.c.window.begin_edit(exchange.user_text)
 
     def cancel_edit(self) -> None:
         self._editing = 0
-        self.c.window.set_editing(False)
-        self.c.window.set_composer_text(self._draft_before_edit)
+        self.c.window.end_edit()

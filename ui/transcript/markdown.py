@@ -29,8 +29,11 @@ from ui.transcript.layout import (
     _QUOTE_INDENT,
     CodeBlock,
 )
+from ui.transcript.syntax import colour_code
 
 _FENCE = ("```", "~~~")
+#: Heading sizes against the body text, by level (# to ###; deeper ones are bold only).
+HEADING_SCALE = {1: 1.45, 2: 1.28, 3: 1.12}
 
 
 def keep_line_breaks(text: str) -> str:
@@ -127,7 +130,9 @@ def _style_document(doc: QTextDocument, source: str, font: QFont, colors: RowCol
                     ) -> _Scan:
     """Spacing, fonts and colours the chat look wants, applied once per cached document:
     airier lines, room around code blocks (for their background and label), monospace
-    code, quotes indented and muted, inline code tinted, headings kept modest."""
+    code coloured by its language (``ui/transcript/syntax.py``), quotes indented and
+    muted, inline code tinted, headings a step larger per level (``HEADING_SCALE``), as
+    the chat apps set them."""
     scan = _scan(doc)
     if not scan.blocks:
         return scan
@@ -151,6 +156,8 @@ def _style_document(doc: QTextDocument, source: str, font: QFont, colors: RowCol
         lines.setNonBreakableLines(False)  # no sideways scrolling here: long lines wrap
         _select(cursor, first, last).mergeBlockFormat(lines)
         cursor.mergeCharFormat(code_chars)
+        colour_code(cursor, group, first.blockFormat().stringProperty(_P.BlockCodeLanguage),
+                    dark=colors.code.lightnessF() < 0.5)
         opening = QTextBlockFormat()
         opening.setTopMargin(_CODE_SPACE + _CODE_HEAD + 8)
         cursor.setPosition(first.position())
@@ -169,13 +176,17 @@ def _style_document(doc: QTextDocument, source: str, font: QFont, colors: RowCol
         muted.setForeground(colors.quote_text)
         cursor.mergeCharFormat(muted)
     for block, heading in scan.headings:
+        scale = HEADING_SCALE.get(heading, 1.0)
         spaced = QTextBlockFormat()
-        spaced.setTopMargin(10)
-        spaced.setBottomMargin(4)
+        spaced.setTopMargin(round(14 * scale))
+        spaced.setBottomMargin(6)
         _select(cursor, block, block).mergeBlockFormat(spaced)
-        modest = QTextCharFormat()
-        modest.setProperty(_P.FontSizeAdjustment, 1 if heading <= 2 else 0)
-        cursor.mergeCharFormat(modest)
+        sized = QTextCharFormat()
+        sized.setProperty(_P.FontSizeAdjustment, 0)  # (Qt's own steps are too large)
+        if font.pointSizeF() > 0:
+            sized.setFontPointSize(font.pointSizeF() * scale)
+        sized.setFontWeight(QFont.Weight.Bold if heading <= 3 else QFont.Weight.DemiBold)
+        cursor.mergeCharFormat(sized)
     if "`" in source:  # inline code: Qt marks it fixed-pitch
         inline = QTextCharFormat(code_chars)
         inline.setBackground(colors.inline_code)

@@ -18,6 +18,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import (
     QColor,
     QCursor,
+    QFocusEvent,
     QGuiApplication,
     QHelpEvent,
     QHideEvent,
@@ -342,17 +343,44 @@ class TranscriptView(QListView):
         self.message_action.emit(index.row(), name)
 
     def _action_for_key(self, event: QKeyEvent) -> str | None:
-        """The current row's action whose key (Alt and a letter) ``event`` is."""
+        """The current row's action whose key (Alt and a letter) ``event`` is; none for
+        a current row scrolled out of sight (the person could not see what they act
+        on)."""
         if event.modifiers() != Qt.KeyboardModifier.AltModifier:
             return None
         row = self._row(self.currentIndex())
-        if row is None or not self._delegate.offers_actions(row):
+        if row is None or not self._delegate.offers_actions(row) \
+                or not self._in_sight(self.currentIndex()):
             return None
         pressed = QKeySequence(event.keyCombination())
         for name, key in action_keys(self._delegate.provider(row)).items():
             if key.matches(pressed) == QKeySequence.SequenceMatch.ExactMatch:
                 return name
         return None
+
+    def _in_sight(self, index: _Index) -> bool:
+        return index.isValid() and self.visualRect(self._plain(index)).intersects(
+            self.viewport().rect())
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        """Focus from the keyboard (Tab, Shift+Tab, a shortcut) lands on a row in sight:
+        the current one if it is shown, else the lowest one shown (the newest in view),
+        marked as the current row; the view does not move."""
+        if event.reason() != Qt.FocusReason.MouseFocusReason \
+                and not self._in_sight(self.currentIndex()):
+            area = self.viewport().rect()
+            index = QModelIndex()
+            for y in range(area.bottom() - 2, area.top(), -8):  # (the gap between rows)
+                index = self.indexAt(QPoint(area.center().x(), y))
+                if index.isValid():
+                    break
+            if index.isValid():
+                bar = self.verticalScrollBar()
+                kept = bar.value()
+                self.selectionModel().setCurrentIndex(
+                    index, self.selectionModel().SelectionFlag.NoUpdate)
+                bar.setValue(kept)
+        super().focusInEvent(event)
 
     def can_select_text(self, index: _Index) -> bool:
         row = self._row(index)

@@ -1,0 +1,148 @@
+"""The first send of a fresh start: how soon the message is painted, how long the event
+loop's longest turn is while the reply is asked for and while it streams.
+
+    QT_QPA_PLATFORM=offscreen python benchmarks/gui_first_send.py [--sends 3]
+
+Each case runs in a process of its own, so nothing is imported beforehand: a new data
+folder, the window on the local stand-in of Anthropic's API (through the real SDK, as the
+demo runs), a message typed into the composer and Enter pressed with ``QTest``. Cases:
+
+- ``at once``: Enter as soon as the window has painted (the SDK not loaded yet: the
+  reply's worker imports it);
+- ``after 2 s``: the window left alone for two seconds first (the SDK loaded on a worker
+  after the window opened, ``Core.load_sdk``).
+
+Then ``--sends`` more messages, for the tenth-send comparison. A 5 ms timer on the GUI
+thread records how late each tick comes. Printed per send: milliseconds from Enter to
+the message's row in the transcript with a frame painted after it, the longest turn
+from Enter to the reply's first text, and the longest turn while the reply streams
+(a reply of ~6,000 characters in 24-character pieces).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+REPLY = ("Here is a longer answer, so that the reply streams for a while. " * 90).strip()
+
+
+def _case(wait: float, sends: int) -> dict[str, list[float]]:
+    from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from monet_app.services.standin_server import StandInServer
+    from monet_app.services.wiring import standin_model
+    from monet_app.window.app import AppController
+
+    app = QApplication(sys.argv[:1])
+    figures: dict[str, list[float]] = {"painted": [], "asking": [], "streaming": []}
+    with tempfile.TemporaryDirectory() as tmp, StandInServer() as server:
+        c = AppController(Path(tmp) / "home", model_factory=standin_model(server.url),
+                          needs_key=False)
+        w = c.window
+        w.resize(1000, 700)
+        w.show()
+
+        paints = [0.0]
+
+        class PaintSpy(QObject):
+            def eventFilter(self, _obj: QObject, event: QEvent) -> bool:
+                if event.type() == QEvent.Type.Paint:
+                    paints[0] = time.perf_counter()
+                return False
+
+        spy = PaintSpy()
+        w.view.viewport().installEventFilter(spy)
+        gaps: list[tuple[float, float]] = []  # (when, how late)
+        last = [time.perf_counter()]
+
+        def tick() -> None:
+            now = time.perf_counter()
+            gaps.append((now, (now - last[0]) * 1000))
+            last[0] = now
+
+        timer = QTimer()
+        timer.timeout.connect(tick)
+        timer.start(5)
+
+        def spin(until: float, done: object = None) -> None:
+            while time.perf_counter() < until and not (callable(done) and done()):
+                app.processEvents()
+                time.sleep(0.0005)
+
+        spin(time.perf_counter() + 0.3)  # the first frames
+        spin(time.perf_counter() + wait)
+        def one_send(n: int) -> None:
+            server.replies.append(REPLY)
+            w.composer.setPlainText(f"Message {n + 1}: what should I cook tonight?")
+            rows_before = w.model.rowCount()
+            ended = [False]
+            c.stream.finished.connect(lambda _r: ended.__setitem__(0, True))
+            app.processEvents()
+            pressed = last[0] = time.perf_counter()  # (the key's own handling is a turn)
+            QTest.keyClick(w.composer, Qt.Key.Key_Return)
+            tick()
+            shown = [0.0]
+            first_text = [0.0]
+
+            def seen() -> bool:
+                if not shown[0] and w.model.rowCount() > rows_before \
+                        and paints[0] > pressed:
+                    shown[0] = paints[0]
+                if not first_text[0] and c.stream.buffer:
+                    first_text[0] = time.perf_counter()
+                return ended[0]
+
+            spin(pressed + 30, seen)
+            done_at = time.perf_counter()
+            spin(done_at + 0.3)  # the final refresh
+            first = first_text[0] or done_at
+            figures["painted"].append(((shown[0] or done_at) - pressed) * 1000)
+            figures["asking"].append(max((g for t, g in gaps if pressed <= t <= first),
+                                         default=0.0))
+            figures["streaming"].append(max((g for t, g in gaps if first <= t <= done_at + 0.3),
+                                            default=0.0))
+            c.stream.finished.disconnect()
+            c.stream.finished.connect(c.sending.reply_finished)
+
+        for n in range(1 + sends):
+            one_send(n)
+        timer.stop()
+        c.close()
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sends", type=int, default=3, help="more sends after the first")
+    parser.add_argument("--case", type=float, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.case is not None:
+        print(json.dumps(_case(args.case, args.sends)))
+        return
+    for name, wait in (("at once", 0.0), ("after 2 s", 2.0)):
+        out = subprocess.run([sys.executable, __file__, "--case", str(wait),
+                              "--sends", str(args.sends)], capture_output=True, text=True,
+                             check=True, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+        figures = json.loads(out.stdout.strip().splitlines()[-1])
+        print(f"{name}:")
+        for i in range(len(figures["painted"])):
+            print(f"  send {i + 1}: message painted {figures['painted'][i]:.0f} ms after Enter, "
+                  f"longest turn until the reply's first text {figures['asking'][i]:.0f} ms, "
+                  f"while it streams {figures['streaming'][i]:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,260 @@
+"""The window, round 3 (issue 29): never frozen, never too wide, drafts that stay put."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from PySide6.QtCore import Qt
+
+from cms.settings import Settings
+from monet_app.services.gateway import AnthropicModel, make_client
+from tests.test_app import messages, type_and_enter, wait_idle
+
+
+def ctrl(qtbot, c, number: int) -> None:  # type: ignore[no-untyped-def]
+    """Ctrl+number from the composer, as the person presses it (shortcuts need the
+    window active)."""
+    c.window.activateWindow()
+    c.window.composer.setFocus()
+    qtbot.waitUntil(lambda: c.window.composer.hasFocus(), timeout=3000)
+    qtbot.keyClick(c.window.composer, Qt.Key(Qt.Key.Key_0 + number),
+                   Qt.KeyboardModifier.ControlModifier)
+
+
+# ----- 2: the first send never waits for the SDK on the GUI thread -----------------------
+def test_the_first_send_paints_before_the_model_is_made(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+    """The chat model (the SDK's import, the key) is made on the reply's worker: the
+    message is in the transcript while making it still takes its time."""
+    release = threading.Event()
+    made_on: list[threading.Thread] = []
+
+    def slow(settings: Settings) -> AnthropicModel:
+        made_on.append(threading.current_thread())
+        release.wait(10)
+        return AnthropicModel(make_client("sk-ant-test-key-123456", base_url=server.url,
+                                          max_retries=0))
+
+    c = app_for(factory=slow)
+    type_and_enter(qtbot, c, "hello on a fresh start")
+    assert [r.text for r in c.window.model.rows if r.role == "user"] == ["hello on a fresh start"]
+    assert c.window.composer.toPlainText() == ""
+    qtbot.waitUntil(lambda: bool(made_on), timeout=5000)
+    assert made_on[0] is not threading.main_thread()
+    started = time.perf_counter()
+    qtbot.wait(50)  # the event loop turns while the model is being made
+    assert time.perf_counter() - started < 1.0
+    release.set()
+    wait_idle(qtbot, c)
+    assert messages(c)[-1].role == "assistant"
+
+
+def test_a_missing_key_on_the_first_send_is_said_and_the_message_kept(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    from cms.model.errors import ModelError
+
+    def no_key(settings: Settings) -> AnthropicModel:
+        raise ModelError("No API key.", code="missing_key")
+
+    c = app_for(factory=no_key)
+    type_and_enter(qtbot, c, "typed before any key")
+    qtbot.waitUntil(lambda: c.window.error_box.isVisible(), timeout=5000)
+    assert "API" in c.window.error_label.text()
+    assert [m.text for m in messages(c)] == ["typed before any key"]
+    assert not c.stream.busy and c.window.send_button.isEnabled()
+
+
+# ----- 3 and 4: drafts per tab; Continue and edit-and-resend keep the draft ---------------
+def test_drafts_stay_with_the_tab_they_were_typed_in(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    home = tmp_path / "home"
+    c = app_for(home)
+    c.window.composer.setFocus()
+    qtbot.keyClicks(c.window.composer, "for chat")
+    ctrl(qtbot, c, 2)
+    assert c.window.current_tab() == "research"
+    assert c.window.composer.toPlainText() == ""  # Enter would not file it under Research
+    qtbot.keyClicks(c.window.composer, "for research")
+    ctrl(qtbot, c, 1)
+    assert c.window.composer.toPlainText() == "for chat"
+    qtbot.keyClick(c.window.composer, Qt.Key.Key_Return)
+    wait_idle(qtbot, c)
+    assert [(m.tab, m.text) for m in messages(c) if m.role == "user"] == [("chat", "for chat")]
+    ctrl(qtbot, c, 2)
+    assert c.window.composer.toPlainText() == "for research"
+    c.window.close()
+    c.close()
+    again = app_for(home)
+    again.window.select_tab("chat")
+    assert again.window.composer.toPlainText() == ""  # sent
+    again.window.select_tab("research")
+    assert again.window.composer.toPlainText() == "for research"  # kept across quitting
+
+
+def test_an_older_single_draft_goes_to_the_tab_shown(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from storage import Database, queries
+
+    home = tmp_path / "home"
+    db = Database(home)
+    with db.session() as session:
+        queries.write_value(session, "composer_draft", "kept by an older MONET")
+    db.close()
+    c = app_for(home)
+    assert c.window.composer.toPlainText() == "kept by an older MONET"
+
+
+def test_a_draft_survives_edit_and_resend(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    type_and_enter(qtbot, c, "what is 2+2?")
+    wait_idle(qtbot, c)
+    qtbot.keyClicks(c.window.composer, "a thought for later")
+    c.window.act_on_message(c.window.model.rows[0], "edit")
+    assert c.window.composer.toPlainText() == "what is 2+2?"
+    c.window.composer.selectAll()
+    qtbot.keyClicks(c.window.composer, "what is 3+3?")
+    qtbot.keyClick(c.window.composer, Qt.Key.Key_Return)
+    assert c.window.composer.toPlainText() == "a thought for later"
+    assert not c.window.edit_bar.isVisible()
+    qtbot.waitUntil(lambda: len(messages(c)) == 2 and messages(c)[-1].role == "assistant",
+                    timeout=10_000)
+    wait_idle(qtbot, c)
+    assert [m.text for m in messages(c) if m.role == "user"] == ["what is 3+3?"]
+    assert c.window.composer.toPlainText() == "a thought for later"
+
+
+def test_a_draft_survives_continue(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    server.failures.append({"chunk_delay": 0.05})
+    type_and_enter(qtbot, c, "tell me a long story")
+    qtbot.waitUntil(lambda: len(c.stream.buffer) > 0, timeout=5000)
+    c.window.stop_button.click()
+    wait_idle(qtbot, c)
+    qtbot.keyClicks(c.window.composer, "half a question")
+    c.window.act_on_message(c.window.model.rows[-1], "continue")
+    wait_idle(qtbot, c)
+    assert messages(c)[-1].status == "complete"
+    assert c.window.composer.toPlainText() == "half a question"
+
+
+def test_switching_tabs_during_an_edit_cancels_it(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    type_and_enter(qtbot, c, "what is 2+2?")
+    wait_idle(qtbot, c)
+    qtbot.keyClicks(c.window.composer, "chat draft")
+    c.window.act_on_message(c.window.model.rows[0], "edit")
+    ctrl(qtbot, c, 2)
+    assert not c.window.edit_bar.isVisible() and c.window.composer.toPlainText() == ""
+    ctrl(qtbot, c, 1)
+    assert c.window.composer.toPlainText() == "chat draft"
+    qtbot.keyClick(c.window.composer, Qt.Key.Key_Return)
+    wait_idle(qtbot, c)
+    assert [m.text for m in messages(c) if m.role == "user"] == ["what is 2+2?", "chat draft"]
+
+
+# ----- 1: narrow windows ------------------------------------------------------------------
+def test_long_status_texts_never_set_the_window_width(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    w = c.window
+    w.set_backup_status("Backed up at 2026-12-01 23:59 to /a/very/long/folder/name/" * 3, False)
+    w.notify("A notice that goes on and on about something that happened just now " * 2)
+    w.librarian_label.setText("Summarizing 12 · Indexing by meaning: 123,456 to go")
+    assert w.minimumSizeHint().width() <= 640
+    w.resize(640, 600)
+    qtbot.wait(50)
+    assert w.width() <= 660
+    assert w.backup_label.toolTip().startswith("Backed up")  # the whole text, on hover
+
+
+# ----- 5: Alt+C/E/R/O act on a row the person can see -------------------------------------
+def test_keyboard_focus_lands_on_a_row_in_sight_and_alt_keys_need_one(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QGuiApplication
+
+    from monet_app.operations.changes import EVERYTHING
+
+    c = app_for()
+    for n in range(40):
+        c.core.context.commit_user_message(f"note {n}: " + "a line of text " * 8, "chat")
+    c.refresh(EVERYTHING)
+    view = c.window.view
+    qtbot.waitUntil(lambda: view.verticalScrollBar().maximum() > 0, timeout=5000)
+    view.follow_end()
+    qtbot.wait(300)
+    c.window.activateWindow()
+    c.window.composer.setFocus()
+    qtbot.waitUntil(lambda: c.window.composer.hasFocus(), timeout=3000)
+    view.setCurrentIndex(view.model().index(0, 0))  # an old current row, far above
+    view.verticalScrollBar().setValue(view.verticalScrollBar().maximum())
+    c.window.composer.setFocus()
+    view.setFocus(Qt.FocusReason.BacktabFocusReason)  # Shift+Tab into the transcript
+    current = view.currentIndex()
+    assert view.visualRect(current).intersects(view.viewport().rect())
+    assert current.row() >= 30  # the newest in view, not the day's first message
+    QGuiApplication.clipboard().clear()
+    qtbot.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.AltModifier)
+    assert QGuiApplication.clipboard().text() == c.window.model.rows[current.row()].text
+    view.verticalScrollBar().setValue(0)  # the current row scrolled out of sight
+    qtbot.wait(50)
+    QGuiApplication.clipboard().clear()
+    qtbot.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.AltModifier)
+    assert QGuiApplication.clipboard().text() == ""  # nothing done to a row not seen
+
+
+# ----- the chat apps' reading comforts: code coloured, headings sized ----------------------
+def _styled(markdown: str, theme: str = "light"):  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QFont, QTextDocument
+
+    from ui.look import palette_for
+    from ui.transcript.colors import row_colors
+    from ui.transcript.markdown import _style_document, keep_line_breaks
+
+    doc = QTextDocument()
+    font = QFont()
+    font.setPointSizeF(11)
+    doc.setDefaultFont(font)
+    doc.setMarkdown(keep_line_breaks(markdown))
+    _style_document(doc, markdown, font, row_colors(palette_for(theme)))
+    return doc
+
+
+def _format_at(doc, word: str):  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QTextCursor
+
+    at = doc.toPlainText().index(word)
+    cursor = QTextCursor(doc)
+    cursor.setPosition(at + 1)
+    return cursor.charFormat()
+
+
+def test_code_is_coloured_by_its_language_in_both_palettes(qapp) -> None:  # type: ignore[no-untyped-def]
+    from ui.transcript.syntax import PALETTE
+
+    source = "Try:\n\n```python\ndef total(xs):\n    return sum(xs)  # all of them\n```\n"
+    for theme, column in (("light", 0), ("dark", 1)):
+        doc = _styled(source, theme)
+        assert _format_at(doc, "def").foreground().color().name() == PALETTE["keyword"][column]
+        assert _format_at(doc, "# all").foreground().color().name() == PALETTE["comment"][column]
+        assert _format_at(doc, "total").foreground().color().name() == PALETTE["function"][column]
+    plain = _styled("```\ndef total(xs): pass\n```\n")  # no language named: left plain
+    assert _format_at(plain, "def").foreground().color().name() not in {
+        light for light, _dark in PALETTE.values()}
+
+
+def test_syntax_colours_read_at_4_5_to_1_on_code_backgrounds(qapp) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QColor
+
+    from ui.look import palette_for
+    from ui.transcript.colors import contrast_ratio, row_colors
+    from ui.transcript.syntax import PALETTE
+
+    for theme, column in (("light", 0), ("dark", 1)):
+        for role in ("assistant", "user"):
+            code = row_colors(palette_for(theme), role).code
+            for kind, colours in PALETTE.items():
+                ratio = contrast_ratio(QColor(colours[column]), code)
+                assert ratio >= 4.5, (theme, role, kind, round(ratio, 2))
+
+
+def test_headings_are_a_step_larger_per_level(qapp) -> None:  # type: ignore[no-untyped-def]
+    doc = _styled("# Big\n\n## Middle\n\n### Small\n\nbody text")
+    sizes = [_format_at(doc, word).fontPointSize() for word in ("Big", "Middle", "Small")]
+    body = _format_at(doc, "body").fontPointSize() or 11
+    assert sizes[0] > sizes[1] > sizes[2] > body
+    assert sizes[0] >= body * 1.4
