@@ -9,8 +9,10 @@ demo runs), a message typed into the composer and Enter pressed with ``QTest``. 
 
 - ``at once``: Enter as soon as the window has painted (the SDK not loaded yet: the
   reply's worker imports it);
-- ``after 2 s``: the window left alone for two seconds first (the SDK loaded on a worker
-  after the window opened, ``Core.load_sdk``).
+- ``after 2 s``: the window left alone for two seconds first (the tokenizer and the SDK
+  loaded on a thread of its own after the window opened, ``Core.warm``).
+
+The stand-in runs in a process of its own, as Anthropic's API is elsewhere.
 
 Then ``--sends`` more messages, for the tenth-send comparison. A 5 ms timer on the GUI
 thread records how late each tick comes. Printed per send: milliseconds from Enter to
@@ -24,10 +26,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,19 +42,49 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 REPLY = ("Here is a longer answer, so that the reply streams for a while. " * 90).strip()
 
 
+def _message(n: int) -> str:
+    return f"Message {n + 1}: what should I cook tonight?"
+
+
+@contextmanager
+def _server(folder: Path, sends: int) -> Iterator[str]:
+    """The stand-in in a process of its own (``monet standin-server``), as Anthropic's
+    API is elsewhere: its own token counting does not share this process's interpreter
+    lock. It answers each message with ``REPLY`` (a trace of the messages to send)."""
+    trace = folder / "replies.jsonl"
+    trace.write_text("".join(json.dumps({"user": _message(n), "assistant": REPLY}) + "\n"
+                             for n in range(1 + sends)), "utf-8")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "monet_app.cli", "standin-server",
+                               "--trace", str(trace), "--port", str(port)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+    try:
+        deadline = time.perf_counter() + 30
+        while time.perf_counter() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
 def _case(wait: float, sends: int) -> dict[str, list[float]]:
     from PySide6.QtCore import QEvent, QObject, Qt, QTimer
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
-    from monet_app.services.standin_server import StandInServer
     from monet_app.services.wiring import standin_model
     from monet_app.window.app import AppController
 
     app = QApplication(sys.argv[:1])
     figures: dict[str, list[float]] = {"painted": [], "asking": [], "streaming": []}
-    with tempfile.TemporaryDirectory() as tmp, StandInServer() as server:
-        c = AppController(Path(tmp) / "home", model_factory=standin_model(server.url),
+    with tempfile.TemporaryDirectory() as tmp, _server(Path(tmp), sends) as url:
+        c = AppController(Path(tmp) / "home", model_factory=standin_model(url),
                           needs_key=False)
         w = c.window
         w.resize(1000, 700)
@@ -85,8 +120,7 @@ def _case(wait: float, sends: int) -> dict[str, list[float]]:
         spin(time.perf_counter() + 0.3)  # the first frames
         spin(time.perf_counter() + wait)
         def one_send(n: int) -> None:
-            server.replies.append(REPLY)
-            w.composer.setPlainText(f"Message {n + 1}: what should I cook tonight?")
+            w.composer.setPlainText(_message(n))
             rows_before = w.model.rowCount()
             ended = [False]
             c.stream.finished.connect(lambda _r: ended.__setitem__(0, True))

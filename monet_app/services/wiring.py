@@ -179,15 +179,26 @@ class Core:
         worker, after the window opens), so they start as fast as the tenth: the
         tokenizer's encoding (0.2 s, the first commit counts with it), the anthropic
         SDK's import (1-2 s; the model itself is made with the first reply,
-        ``chat_model``), and the meaning index and its encoder (``Meaning.warm``)."""
+        ``chat_model``), and the meaning index and its encoder (``Meaning.warm``).
+
+        After each step what is loaded so far is moved out of the garbage collector's
+        reach (``gc.freeze``: it lives as long as the process). A full collection walks
+        every tracked object holding the interpreter lock; with the SDK's objects in it,
+        one ran ~120-150 ms, and the window's event loop waited that long
+        (``benchmarks/gui_first_send.py``; 60-75 ms turns with the freezes)."""
+        import gc
+
         from cms import tokens
 
         tokens.preload()
+        gc.freeze()
         import monet_app.services.gateway  # noqa: F401
 
+        gc.freeze()
         if self.embeds:
             with self.db.session() as session:
                 self.meaning.warm(session)
+            gc.freeze()
 
     def drop_model(self) -> None:
         """Close the chat model; the next use makes a new one (a new key, a network back)."""

@@ -54,6 +54,7 @@ class Navigator:
 
     def __init__(self, core: Core) -> None:
         self.core = core
+        self._prompt_day: str | None = None  # the prompt's day as last read (``fresh``)
         self.view_day = self.today()
         self.view_thread: int | None = None
         self.tab = self.send_tab = self._opening_tab()
@@ -77,13 +78,19 @@ class Navigator:
     def sunset_model(self) -> bool:
         return self.core.settings.sunset_model
 
+    def fresh(self) -> None:
+        """What is read once per refresh is read again (the prompt's day)."""
+        self._prompt_day = None
+
     def today(self) -> str:
         """Today by the clock, never earlier than the day the prompt is already on (a
-        clock that went back does not reopen a past day)."""
-        with self.core.db.session() as session:
-            current = queries.prompt_state(session).current_day
+        clock that went back does not reopen a past day). The prompt's day is read once
+        per refresh (``fresh``): a refresh asks for today a dozen times."""
+        if self._prompt_day is None:
+            with self.core.db.session() as session:
+                self._prompt_day = queries.prompt_state(session).current_day or ""
         today = self.core.context.today()
-        return max(today, current) if current else today
+        return max(today, self._prompt_day)
 
     @property
     def read_only(self) -> bool:

@@ -48,6 +48,7 @@ class Panes(QObject):
         what just changed (a reply stored, a forget): the transcript stays where the person
         is reading (``MainWindow.set_messages``)."""
         nav = self.nav()
+        nav.fresh()
         if changes.settings:  # (new tabs are set by whoever changed them, before this)
             self.window.set_incognito(nav.today() in self.core().settings.incognito_days)
         if changes.days:
