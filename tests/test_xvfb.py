@@ -33,26 +33,28 @@ def xdotool(env: dict[str, str], *args: str) -> str:
 class RealApp:
     """MONET started as a person starts it, on the virtual screen, with its window."""
 
-    def __init__(self, display: str, home: Path, server: StandInServer, log: Path) -> None:
+    def __init__(self, display: str, home: Path, server: StandInServer, log: Path, *,
+                 lang: str = "en", args: tuple[str, ...] | None = None,
+                 title: str = "^MONET$") -> None:
         self.home = home
         self.env = monet_env({
             "DISPLAY": display,
             "QT_QPA_PLATFORM": "xcb",
             "ANTHROPIC_BASE_URL": server.url,
             "ANTHROPIC_API_KEY": "any-key",
-            "MONET_LANG": "en",
+            "MONET_LANG": lang,
         })
         self.log = log
         self._out = log.open("ab")
         self.process = subprocess.Popen(
-            monet_command("--home", home),
+            monet_command(*(args if args is not None else ("--home", str(home)))),
             env=self.env, stdout=self._out, stderr=subprocess.STDOUT,
         )
         self.window = ""
         deadline = time.monotonic() + 60
         while not self.window and time.monotonic() < deadline:
             assert self.process.poll() is None, log.read_text(errors="replace")
-            found = xdotool(self.env, "search", "--onlyvisible", "--name", "^MONET$")
+            found = xdotool(self.env, "search", "--onlyvisible", "--name", title)
             self.window = found.split("\n")[0]
             time.sleep(0.3)
         assert self.window, "the MONET window did not appear"
@@ -64,6 +66,12 @@ class RealApp:
 
     def key(self, *keys: str) -> None:
         xdotool(self.env, "key", "--delay", "60", *keys)
+
+    def size(self) -> tuple[int, int]:
+        """The window's width and height on the screen."""
+        out = xdotool(self.env, "getwindowgeometry", self.window)
+        width, height = out.split("Geometry:")[1].split()[0].split("x")
+        return int(width), int(height)
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -176,3 +184,59 @@ def test_sigterm_closes_like_ctrl_q_keeping_the_draft(display: str, tmp_path: Pa
 
             assert queries.read_value(session, "composer_drafts") == {"chat": "typed before a logout"}
         db.close()
+
+
+# ----- issue 29: narrow windows, the demo on its screen, drafts per tab -------------------
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_window_goes_down_to_700_px_after_a_reply_in_both_languages(
+        display: str, tmp_path: Path, lang: str) -> None:
+    """With the status bar full (the last reply's figures, the librarian, today's cost),
+    the window can still be made narrow: no status text sets its minimum width."""
+    home = tmp_path / "home"
+    with StandInServer() as server:
+        app = RealApp(display, home, server, tmp_path / "app-output.txt", lang=lang)
+        try:
+            app.type("a question to fill the status bar")
+            app.key("Return")
+            stored(home, 2)
+            time.sleep(1.0)  # the reply's figures are in the status bar
+            xdotool(app.env, "windowsize", app.window, "560", "480")
+            time.sleep(1.0)
+            width, _height = app.size()
+            assert width <= 700, f"the window stays {width} px wide"
+        finally:
+            app.stop()
+
+
+def test_the_demo_never_opens_wider_than_the_screen(display: str, tmp_path: Path) -> None:
+    with StandInServer() as server:
+        app = RealApp(display, tmp_path / "unused", server, tmp_path / "app-output.txt",
+                      args=("--demo",), title="^MONET")
+        try:
+            time.sleep(3.0)  # the backup and cost labels have changed meanwhile
+            width, height = app.size()
+            assert width <= 1280 and height <= 800, (width, height)  # the screen (conftest)
+        finally:
+            app.stop()
+
+
+def test_drafts_stay_with_their_tab_by_keys_alone(display: str, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    with StandInServer() as server:
+        app = RealApp(display, home, server, tmp_path / "app-output.txt")
+        try:
+            app.type("for chat")
+            app.key("ctrl+2")
+            app.type("for research")
+            app.key("ctrl+1")
+            app.key("Return")
+            rows = stored(home, 2)
+            assert [(m.tab, m.text) for m in rows if m.role == "user"] == [("chat", "for chat")]
+            time.sleep(0.5)
+            app.key("ctrl+2")
+            app.key("Return")
+            rows = stored(home, 4)
+            assert [(m.tab, m.text) for m in rows if m.role == "user"] == [
+                ("chat", "for chat"), ("research", "for research")]
+        finally:
+            app.stop()
