@@ -258,3 +258,42 @@ def test_headings_are_a_step_larger_per_level(qapp) -> None:  # type: ignore[no-
     body = _format_at(doc, "body").fontPointSize() or 11
     assert sizes[0] > sizes[1] > sizes[2] > body
     assert sizes[0] >= body * 1.4
+
+
+def test_jump_to_latest_shows_while_the_end_is_out_of_sight(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    from monet_app.operations.changes import EVERYTHING
+
+    c = app_for()
+    for n in range(40):
+        c.core.context.commit_user_message(f"note {n}: " + "a line of text " * 8, "chat")
+    c.refresh(EVERYTHING)
+    view = c.window.view
+    qtbot.waitUntil(lambda: view.verticalScrollBar().maximum() > 0, timeout=5000)
+    view.follow_end()
+    qtbot.wait(200)
+    assert not view.jump_button.isVisible()  # at the end: nothing to jump to
+    view.verticalScrollBar().triggerAction(view.verticalScrollBar().SliderAction.SliderToMinimum)
+    qtbot.waitUntil(lambda: view.jump_button.isVisible(), timeout=3000)
+    assert view.jump_button.text() in ("↓ Latest", "↓ 最新へ")
+    assert view.viewport().geometry().contains(view.jump_button.geometry().center())
+    qtbot.mouseClick(view.jump_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.at_end() and not view.jump_button.isVisible(), timeout=3000)
+
+
+def test_the_model_is_chosen_beside_the_composer(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+    c = app_for()
+    box = c.window.model_box
+    assert box.currentData() == c.core.settings.model and box.currentText() == "Sonnet 4.6"
+    index = box.findData("claude-haiku-4-5")
+    box.activated.emit(index)  # as a pick from the list does
+    assert c.core.settings.model == "claude-haiku-4-5"
+    type_and_enter(qtbot, c, "which model answers?")
+    wait_idle(qtbot, c)
+    assert server.requests[-1]["model"] == "claude-haiku-4-5"
+    server.failures.append({"chunk_delay": 0.05})
+    type_and_enter(qtbot, c, "a long answer please")
+    qtbot.waitUntil(lambda: c.stream.busy, timeout=5000)
+    box.activated.emit(box.findData("claude-opus-4-8"))  # refused mid-reply, and said
+    assert c.core.settings.model == "claude-haiku-4-5"
+    assert box.currentData() == "claude-haiku-4-5" and c.window.error_box.isVisible()
+    wait_idle(qtbot, c)

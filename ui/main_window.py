@@ -20,6 +20,7 @@ from PySide6.QtGui import (
     QShortcut,
 )
 from PySide6.QtWidgets import (
+    QComboBox,
     QFileDialog,
     QFrame,
     QHBoxLayout,
@@ -52,10 +53,11 @@ from ui.items import (
     TimelineItem,
 )
 from ui.key_box import KeyBox
+from ui.look import problem_color
 from ui.memory_dialog import MemoryDialog
 from ui.panels import SearchPanel, TimelinePanel
 from ui.promote_dialog import PromoteDialog
-from ui.settings_dialog import SettingsDialog
+from ui.settings_dialog import MODELS, SettingsDialog, model_label
 from ui.transcript import TranscriptModel, TranscriptView
 
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -122,6 +124,7 @@ class MainWindow(QMainWindow):
     about_requested = Signal()
     restore_requested = Signal(str)  # the backup file chosen
     drafts_changed = Signal(dict)  # {tab: unsent text}, every tab's draft
+    model_chosen = Signal(str)  # the model picked beside the composer
     closing = Signal()
     geometry_changed = Signal(str)  # the window's geometry (base64), at close
 
@@ -192,10 +195,22 @@ class MainWindow(QMainWindow):
         self.stop_button = QPushButton(self.tr("Stop"))
         self.stop_button.setToolTip(self.tr("Stop the reply (Esc)"))
         self.stop_button.setVisible(False)
+        # the model for the next replies, at hand as in the chat apps (also in Settings)
+        self.model_box = QComboBox()
+        self.model_box.setObjectName("modelBox")
+        self.model_box.setToolTip(self.tr("Model for the next replies (Ctrl+Shift+M)"))
+        self.model_box.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.model_box.setMinimumContentsLength(8)
+        for model in MODELS:
+            self.model_box.addItem(model_label(model), model)
+        self.model_box.activated.connect(
+            lambda index: self.model_chosen.emit(str(self.model_box.itemData(index))))
         buttons = QVBoxLayout()
         buttons.addWidget(self.send_button)
         buttons.addWidget(self.stop_button)
         buttons.addStretch(1)
+        buttons.addWidget(self.model_box)
         composer_row = QHBoxLayout()
         composer_row.addWidget(self.composer, 1)
         composer_row.addLayout(buttons)
@@ -279,6 +294,7 @@ class MainWindow(QMainWindow):
         self.send_button.clicked.connect(self._submit)
         self.stop_button.clicked.connect(self.stop_requested)
         self.stop_button.clicked.connect(self.composer.setFocus)
+        QShortcut(QKeySequence("Ctrl+Shift+M"), self).activated.connect(self._pick_model)
         escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
         escape.activated.connect(self._escape)
         self.retry_button.clicked.connect(self.retry_requested)
@@ -503,7 +519,8 @@ class MainWindow(QMainWindow):
     def set_backup_status(self, text: str, failed: bool) -> None:
         """When the last backup was made; in red when the last one failed."""
         self.backup_label.setText(text)
-        self.backup_label.setStyleSheet("color: #d9534f; font-weight: bold;" if failed else "")
+        self.backup_label.setStyleSheet(  # a red that reads at 4.5:1 in either palette
+            f"color: {problem_color(self.palette())}; font-weight: bold;" if failed else "")
 
     def confirm(self, question: str) -> bool:
         """A destructive question: No is the default, so Enter never deletes."""
@@ -869,6 +886,18 @@ class MainWindow(QMainWindow):
 
     def drafts(self) -> dict[str, str]:
         return dict(self._drafts)
+
+    def set_model(self, model: str) -> None:
+        """Show ``model`` as the one replies use (a name typed in Settings is added)."""
+        index = self.model_box.findData(model)
+        if index < 0:
+            self.model_box.addItem(model_label(model), model)
+            index = self.model_box.count() - 1
+        self.model_box.setCurrentIndex(index)
+
+    def _pick_model(self) -> None:
+        self.model_box.setFocus()
+        self.model_box.showPopup()
 
     def begin_edit(self, text: str) -> None:
         """Edit and resend: the message goes in the composer; the tab's draft waits."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -40,6 +41,18 @@ from PySide6.QtWidgets import (
 
 from ui.background import run_in_background
 from ui.look import problem_color
+
+
+def local_time(stamp: str) -> str:
+    """An ISO 8601 time (the report's, in UTC) as the person's local date and minute."""
+    try:
+        when = datetime.fromisoformat(stamp)
+    except ValueError:
+        return stamp.replace("T", " ")
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone().strftime("%Y-%m-%d %H:%M")
+
 
 #: Makes the estimate: a dict with model, requests, dollars, most_dollars, grader_model,
 #: grader_requests, grader_dollars (``CostEstimate.as_dict``).
@@ -297,7 +310,7 @@ class MixingDialog(QDialog):
     def show_report(self, report: dict[str, Any]) -> None:
         self.report = report
         self.checked_when.setText(self.tr("Last check: {when}").format(
-            when=str(report.get("created", "")).replace("T", " ")))
+            when=local_time(str(report.get("created", "")))))
         self.verdict.setText(self.verdict_text(report))
         graded = report.get("grader_model") is not None
         headers = [self.tr("Question"), self.tr("Tab"), self.tr("Sunset model"),

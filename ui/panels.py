@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.items import SearchItem, TimelineItem
+from ui.transcript.colors import contrast_ratio, mix
 
 HTML_ROLE = Qt.ItemDataRole.UserRole + 10
 #: Search results laid out at once; the rest follow a page at a time ("more").
@@ -106,9 +107,15 @@ def _rich_list(name: str) -> QListWidget:
 
 
 def _muted(palette: QPalette) -> str:
-    color = QColor(palette.color(QPalette.ColorRole.Text))
-    color.setAlpha(150)
-    return color.name(QColor.NameFormat.HexArgb)
+    """Secondary text (day headers, where a line comes from): the text colour moved
+    toward the background, but never below 4.5:1 against it."""
+    base = palette.color(QPalette.ColorRole.Base)
+    text = palette.color(QPalette.ColorRole.Text)
+    for share in (0.62, 0.68, 0.74, 0.8, 0.9):
+        color = mix(base, text, share)
+        if contrast_ratio(color, base) >= 4.6:  # (a margin over 4.5 for rounding)
+            return color.name()
+    return text.name()
 
 
 def day_heading(day: str, today: str, labels: tuple[str, str, tuple[str, ...]]) -> str:

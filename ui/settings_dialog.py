@@ -26,6 +26,15 @@ from ui.look import THEMES, problem_color
 MODELS = ["claude-sonnet-4-6", "claude-sonnet-4-5", "claude-opus-4-8", "claude-haiku-4-5"]
 
 
+def model_label(model: str) -> str:
+    """A model's short name for the window ("claude-sonnet-4-6" -> "Sonnet 4.6"); a name
+    in another form is shown as it is."""
+    parts = model.split("-")
+    if len(parts) >= 4 and parts[0] == "claude" and all(p.isdigit() for p in parts[2:4]):
+        return f"{parts[1].capitalize()} {parts[2]}.{parts[3]}"
+    return model
+
+
 def tabs_to_text(tabs: tuple[tuple[str, str], ...]) -> str:
     return ", ".join(f"{tab_id}={label}" for tab_id, label in tabs)
 
@@ -117,7 +126,11 @@ class SettingsDialog(QDialog):
         self.error.setStyleSheet(f"color: {problem_color(self.palette())};")
         form.addRow(self.tr("API key"), self.api_key)
         form.addRow(self.key_note)
-        form.setRowVisible(self.key_note, not keyring)
+        if key_source == "environment":  # (it goes before any key typed here)
+            self.key_note.setText(self.tr(
+                "The key in use comes from the ANTHROPIC_API_KEY variable, which goes before "
+                "a key typed here."))
+        form.setRowVisible(self.key_note, not keyring or key_source == "environment")
         form.addRow(self.tr("Model"), self.model)
         form.addRow(self.tr("Tabs (id=label, …)"), self.tabs)
         form.addRow(self.tr("Token ceiling"), self.ceiling)

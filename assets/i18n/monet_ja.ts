@@ -1,6 +1,19 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="ja_JP">
 <context>
+    <name />
+    <message>
+        <location filename="../../monet_app/window/desktop.py" line="136" />
+        <source>MONET is already running on this data folder ({home}); its window was brought forward.</source>
+        <translation>このデータフォルダ ({home}) の MONET はすでに起動しています。そのウィンドウを前面に出しました。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/desktop.py" line="138" />
+        <source>MONET is already running on this data folder ({home}) but did not answer; it may be starting or closing. No second window was opened.</source>
+        <translation>このデータフォルダ ({home}) の MONET はすでに起動していますが、応答がありません。起動中か終了中かもしれません。2つ目のウィンドウは開きませんでした。</translation>
+    </message>
+</context>
+<context>
     <name>AboutDialog</name>
     <message>
         <location filename="../../ui/about_dialog.py" line="38" />
@@ -51,13 +64,13 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../monet_app/window/app.py" line="228" />
+        <location filename="../../monet_app/window/app.py" line="230" />
         <source>Promoted under {heading}; Claude reads it from the next message.</source>
         <extracomment>When the key is looked for after the window opens: after its first frames and the first rows' layout, and before anyone could have read the window and pasted a key. When what the first send and search would wait for is loaded on a thread of its own (``AppController._warm``): after the first frames, as the key lookup. A send sooner loads what it needs itself.</extracomment>
         <translation>「{heading}」に昇格しました。次のメッセージから Claude に渡されます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/dialogs.py" line="82" />
+        <location filename="../../monet_app/window/dialogs.py" line="91" />
         <source>Opening the demo in its own window…</source>
         <translation>デモを別のウィンドウで開いています…</translation>
     </message>
@@ -164,290 +177,295 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/main_window.py" line="154" />
+        <location filename="../../ui/main_window.py" line="157" />
         <source>New thread</source>
         <extracomment>Below these window widths the side panes fold away, so the conversation stays the widest pane; they come back when the window widens again (or by View menu / keys). How long a passing notice ("Copied") stays in the status bar. Visible keyboard focus on every list and field, in the palette's highlight colour. The border and padding add up to the same width focused or not, so focusing the transcript never changes its width (which would lay every message out again).</extracomment>
         <translation>新しいスレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="176" />
+        <location filename="../../ui/main_window.py" line="179" />
         <source>Retry</source>
         <translation>再試行</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="185" />
+        <location filename="../../ui/main_window.py" line="188" />
         <source>Editing your last message: Enter sends it in place of the old one and its reply; Esc cancels.</source>
         <translation>最後のメッセージを編集中: Enter で元のメッセージと返答に置き換えて送信、Esc で取り消し。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="191" />
+        <location filename="../../ui/main_window.py" line="194" />
         <location filename="../../monet_app/window/desktop.py" line="102" />
         <source>Send</source>
         <extracomment>How long quitting waits for work still running (a reply being stopped, a librarian pass). ``--smoke``: how long the window may take to paint before the check fails. ``monet --smoke`` asked for (``request_smoke``): the ``time.perf_counter()`` of the command's start (its imports not counted), used where the process's own start time cannot be read.</extracomment>
         <translation>送信</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="192" />
+        <location filename="../../ui/main_window.py" line="195" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="193" />
+        <location filename="../../ui/main_window.py" line="196" />
         <source>Stop the reply (Esc)</source>
         <translation>返答を止める（Esc）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="216" />
+        <location filename="../../ui/main_window.py" line="201" />
+        <source>Model for the next replies (Ctrl+Shift+M)</source>
+        <translation>次の返事に使うモデル (Ctrl+Shift+M)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="231" />
         <source>Search all days (Ctrl+F)</source>
         <translation>すべての日を検索（Ctrl+F）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="299" />
+        <location filename="../../ui/main_window.py" line="315" />
         <source>Copy</source>
         <translation>コピー</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="299" />
+        <location filename="../../ui/main_window.py" line="315" />
         <source>Edit</source>
         <translation>編集</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="300" />
+        <location filename="../../ui/main_window.py" line="316" />
         <source>Regenerate</source>
         <translation>作り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="300" />
+        <location filename="../../ui/main_window.py" line="316" />
         <source>Continue</source>
         <translation>続ける</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="309" />
+        <location filename="../../ui/main_window.py" line="325" />
         <source>Settings…</source>
         <translation>設定…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="317" />
+        <location filename="../../ui/main_window.py" line="333" />
         <source>&amp;MONET</source>
         <translation>&amp;MONET</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="319" />
+        <location filename="../../ui/main_window.py" line="335" />
         <source>What MONET remembers…</source>
         <translation>MONET が覚えていること…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="322" />
+        <location filename="../../ui/main_window.py" line="338" />
         <source>Incognito today (nothing becomes a memory)</source>
         <translation>今日はシークレット（記憶に残さない）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="326" />
+        <location filename="../../ui/main_window.py" line="342" />
         <source>Promote to lasting memory…</source>
         <translation>永続的な記憶に昇格…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="329" />
+        <location filename="../../ui/main_window.py" line="345" />
         <source>Search…</source>
         <translation>検索…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="335" />
+        <location filename="../../ui/main_window.py" line="351" />
         <source>Back up now</source>
         <translation>今すぐバックアップ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="338" />
+        <location filename="../../ui/main_window.py" line="354" />
         <source>Restore from a backup…</source>
         <translation>バックアップから復元…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="341" />
+        <location filename="../../ui/main_window.py" line="357" />
         <source>Open the demo…</source>
         <translation>デモを開く…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="344" />
+        <location filename="../../ui/main_window.py" line="360" />
         <source>About MONET…</source>
         <translation>MONET について…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="349" />
+        <location filename="../../ui/main_window.py" line="365" />
         <source>Quit</source>
         <translation>終了</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="355" />
+        <location filename="../../ui/main_window.py" line="371" />
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="356" />
+        <location filename="../../ui/main_window.py" line="372" />
         <source>Days pane</source>
         <translation>日付の欄</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="361" />
+        <location filename="../../ui/main_window.py" line="377" />
         <source>Timeline and search pane</source>
         <translation>タイムラインと検索の欄</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="366" />
+        <location filename="../../ui/main_window.py" line="382" />
         <source>Next tab</source>
         <translation>次のタブ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="369" />
+        <location filename="../../ui/main_window.py" line="385" />
         <source>Previous tab</source>
         <translation>前のタブ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="372" />
+        <location filename="../../ui/main_window.py" line="388" />
         <source>Go to the message field</source>
         <translation>入力欄へ移動</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="433" />
+        <location filename="../../ui/main_window.py" line="449" />
         <source>Delete this day…</source>
         <translation>この日を削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="435" />
+        <location filename="../../ui/main_window.py" line="451" />
         <source>Delete everything said on {day}? Claude will not see it again.</source>
         <translation>{day} の会話をすべて削除しますか？ Claude がこれを見ることはもうありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="463" />
+        <location filename="../../ui/main_window.py" line="479" />
         <source>Copy message</source>
         <translation>メッセージをコピー</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="464" />
+        <location filename="../../ui/main_window.py" line="480" />
         <source>Edit and resend</source>
         <translation>編集して送り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="465" />
+        <location filename="../../ui/main_window.py" line="481" />
         <source>Regenerate reply</source>
         <translation>返答を作り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="466" />
+        <location filename="../../ui/main_window.py" line="482" />
         <source>Continue this reply</source>
         <translation>この返答の続きを書かせる</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="467" />
+        <location filename="../../ui/main_window.py" line="483" />
         <source>Delete this message…</source>
         <translation>このメッセージを削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="478" />
+        <location filename="../../ui/main_window.py" line="494" />
         <source>Message copied</source>
         <translation>メッセージをコピーしました</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="486" />
+        <location filename="../../ui/main_window.py" line="502" />
         <source>Delete this message and what was drawn from it?</source>
         <translation>このメッセージと、そこから作られた要約・記憶を削除しますか？</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="492" />
+        <location filename="../../ui/main_window.py" line="508" />
         <source>Restore from a backup</source>
         <translation>バックアップから復元</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="493" />
+        <location filename="../../ui/main_window.py" line="509" />
         <source>MONET backups (*.zip)</source>
         <translation>MONET のバックアップ (*.zip)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="495" />
+        <location filename="../../ui/main_window.py" line="511" />
         <source>Replace everything in this data folder with the backup {file}? The current database is kept beside it as a dated copy.</source>
         <translation>このデータフォルダーの内容をバックアップ {file} で置き換えますか？ 今のデータベースは日付付きのコピーとして隣に残します。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="637" />
+        <location filename="../../ui/main_window.py" line="654" />
         <source>All tabs</source>
         <translation>すべて</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="667" />
+        <location filename="../../ui/main_window.py" line="684" />
         <source>Days</source>
         <translation>日付</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="671" />
+        <location filename="../../ui/main_window.py" line="688" />
         <source>Today</source>
         <translation>今日</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="696" />
+        <location filename="../../ui/main_window.py" line="713" />
         <source>Threads</source>
         <translation>スレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="711" />
+        <location filename="../../ui/main_window.py" line="728" />
         <source>{day} is a past day, shown read-only. Sending posts to today.</source>
         <translation>{day} は過去の日です（読み取り専用）。送信すると今日の会話に入ります。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="714" />
+        <location filename="../../ui/main_window.py" line="731" />
         <source>Sending returns to today</source>
         <translation>送信すると今日に戻ります</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="717" />
+        <location filename="../../ui/main_window.py" line="734" />
         <source>Message (Enter sends, Shift+Enter adds a line)</source>
         <translation>メッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="726" />
+        <location filename="../../ui/main_window.py" line="743" />
         <source>Message to {tab} (Enter sends, Shift+Enter adds a line)</source>
         <translation>{tab} へのメッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="740" />
+        <location filename="../../ui/main_window.py" line="757" />
         <source>Nothing in this tab on this day.</source>
         <translation>この日のこのタブには会話がありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="741" />
+        <location filename="../../ui/main_window.py" line="758" />
         <source>Nothing in this tab yet today. Write below; Claude sees every tab.</source>
         <translation>今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="797" />
+        <location filename="../../ui/main_window.py" line="814" />
         <source>Summarizing {n}</source>
         <translation>要約作成中 {n}件</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="798" />
+        <location filename="../../ui/main_window.py" line="815" />
         <source>Librarian: nothing pending</source>
         <translation>ライブラリアン: 待ちなし</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="800" />
+        <location filename="../../ui/main_window.py" line="817" />
         <source>Indexing by meaning: {n:,} to go</source>
         <translation>意味の索引を作成中: 残り {n:,} 件</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="805" />
+        <location filename="../../ui/main_window.py" line="822" />
         <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
         <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="812" />
+        <location filename="../../ui/main_window.py" line="829" />
         <source>Today ${usd:.4f}</source>
         <translation>今日 ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="822" />
+        <location filename="../../ui/main_window.py" line="839" />
         <source>MONET — demo</source>
         <translation>MONET — デモ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="824" />
+        <location filename="../../ui/main_window.py" line="841" />
         <source>DEMO: a sample history in a throwaway folder; a built-in stand-in answers, not Claude</source>
         <translation>デモ: 使い捨てフォルダーのサンプル履歴です。答えるのは Claude ではなく内蔵の代役です</translation>
     </message>
@@ -609,200 +627,200 @@
 <context>
     <name>MixingDialog</name>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="67" />
+        <location filename="../../ui/mixing_dialog.py" line="80" />
         <source>Check topic mixing</source>
         <extracomment>Makes the estimate: a dict with model, requests, dollars, most_dollars, grader_model, grader_requests, grader_dollars (``CostEstimate.as_dict``). Runs the check: (live, grader, progress(done, total), cancel) -&gt; the report.</extracomment>
         <translation>話題の取り違えチェック</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="78" />
+        <location filename="../../ui/mixing_dialog.py" line="91" />
         <source>Before you turn the sunset model on: MONET replays built-in mixed days (Japanese and English, four tabs whose talk shares words, such as a work deadline and a personal one) as one stream (sunset model) and as one thread per tab (thread model), asks questions whose answer depends on the tab, and counts the answers that bring in another tab's facts. Nothing of it enters your conversation.</source>
         <translation>日没モデルを使う前の確認です。MONET は内蔵の「混ざった一日」（日本語と英語。4つのタブで同じ言葉が別の意味で出てきます。たとえば仕事の締め切りと私用の締め切り）を、一つの流れ（日没モデル）とタブごとのスレッド（スレッドモデル）の両方で再生し、答えがタブによって変わる質問をして、別のタブの事実を持ち込んだ答えを数えます。あなたの会話には何も入りません。</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="85" />
+        <location filename="../../ui/mixing_dialog.py" line="98" />
         <source>Claude ({model})</source>
         <translation>Claude（{model}）</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="87" />
+        <location filename="../../ui/mixing_dialog.py" line="100" />
         <source>The built-in stand-in (free)</source>
         <translation>内蔵の代役（無料）</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="92" />
+        <location filename="../../ui/mixing_dialog.py" line="105" />
         <source>A second opinion from a Claude grader</source>
         <translation>Claude の採点者によるセカンドオピニオン</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="95" />
+        <location filename="../../ui/mixing_dialog.py" line="108" />
         <source>No API key is set, so only the stand-in can answer. Add a key in Settings to ask Claude.</source>
         <translation>API キーが設定されていないため、答えられるのは代役だけです。Claude に聞くには設定でキーを追加してください。</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="102" />
+        <location filename="../../ui/mixing_dialog.py" line="115" />
         <source>Run the check</source>
         <translation>チェックを実行</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="131" />
+        <location filename="../../ui/mixing_dialog.py" line="144" />
         <source>Who answers:</source>
         <translation>答える相手:</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="149" />
+        <location filename="../../ui/mixing_dialog.py" line="162" />
         <source>Close</source>
         <translation>閉じる</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="162" />
+        <location filename="../../ui/mixing_dialog.py" line="175" />
         <source>No check has been run yet.</source>
         <translation>まだチェックしていません。</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="179" />
+        <location filename="../../ui/mixing_dialog.py" line="192" />
         <source>Free: nothing is sent to Anthropic. The stand-in answers from the answer key, so this checks the path, not Claude.</source>
         <translation>無料です。Anthropic には何も送りません。代役が正解表から答えるので、確かめるのは処理の経路で、Claude ではありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="182" />
+        <location filename="../../ui/mixing_dialog.py" line="195" />
         <source>Estimating the cost…</source>
         <translation>費用を見積もり中…</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="183" />
+        <location filename="../../ui/mixing_dialog.py" line="196" />
         <source>The cost could not be estimated.</source>
         <translation>費用を見積もれませんでした。</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="187" />
+        <location filename="../../ui/mixing_dialog.py" line="200" />
         <source>About ${dollars} for {n} requests to {model} (at most about ${most}). What it spends is recorded in the usage ledger as check-mixing.</source>
         <translation>{model} へのリクエスト {n} 件で約 ${dollars}（多くても約 ${most}）。使った分は利用記録に check-mixing として残ります。</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="193" />
+        <location filename="../../ui/mixing_dialog.py" line="206" />
         <source>The grader adds about ${dollars} for {n} requests to {model}.</source>
         <translation>採点者の分として {model} へのリクエスト {n} 件で約 ${dollars} かかります。</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="222" />
+        <location filename="../../ui/mixing_dialog.py" line="235" />
         <source>Running…</source>
         <translation>実行中…</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="230" />
+        <location filename="../../ui/mixing_dialog.py" line="243" />
         <source>Running… {done}/{total} questions</source>
         <translation>実行中… {total} 問中 {done} 問</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="235" />
+        <location filename="../../ui/mixing_dialog.py" line="248" />
         <source>Done.</source>
         <translation>完了しました。</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="260" />
+        <location filename="../../ui/mixing_dialog.py" line="273" />
         <source>right</source>
         <translation>正しい</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="261" />
+        <location filename="../../ui/mixing_dialog.py" line="274" />
         <source>mixed up</source>
         <translation>取り違え</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="262" />
+        <location filename="../../ui/mixing_dialog.py" line="275" />
         <source>other</source>
         <translation>その他</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="263" />
+        <location filename="../../ui/mixing_dialog.py" line="276" />
         <source>unclear</source>
         <translation>不明</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="270" />
+        <location filename="../../ui/mixing_dialog.py" line="283" />
         <source>One stream mixed topics up more often than separate threads: read the mixed-up questions before turning the sunset model on.</source>
         <translation>一つの流れのほうが、別々のスレッドより多く話題を取り違えました。日没モデルを使う前に、取り違えた質問を確かめてください。</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="273" />
+        <location filename="../../ui/mixing_dialog.py" line="286" />
         <source>Most answers gave neither tab's fact, so this run cannot tell.</source>
         <translation>ほとんどの答えがどちらのタブの事実も含んでいないため、この実行からは判断できません。</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="274" />
+        <location filename="../../ui/mixing_dialog.py" line="287" />
         <source>No sign that one stream mixes topics up.</source>
         <translation>一つの流れで話題を取り違える兆候はありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="276" />
+        <location filename="../../ui/mixing_dialog.py" line="289" />
         <source>Nothing was mixed up, but one stream got fewer answers right.</source>
         <translation>取り違えはありませんでしたが、一つの流れのほうが正しい答えが少なくなりました。</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="278" />
+        <location filename="../../ui/mixing_dialog.py" line="291" />
         <source>One stream mixed topics up no more often than separate threads, but both mixed some up: read those questions.</source>
         <translation>一つの流れでの取り違えは別々のスレッドより多くはありませんが、どちらにも取り違えがあります。その質問を確かめてください。</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="286" />
+        <location filename="../../ui/mixing_dialog.py" line="299" />
         <source>Sunset model (one stream): {sr}/{sn} right, {sm} mixed up. Thread model (a thread per tab): {tr}/{tn} right, {tm} mixed up.</source>
         <translation>日没モデル（一つの流れ）: {sn} 問中 {sr} 問正しく、取り違え {sm} 問。スレッドモデル（タブごとのスレッド）: {tn} 問中 {tr} 問正しく、取り違え {tm} 問。</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="291" />
+        <location filename="../../ui/mixing_dialog.py" line="304" />
         <source>Stand-in answers: this checks the path, not Claude.</source>
         <translation>代役の答えです。確かめたのは処理の経路で、Claude ではありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="293" />
+        <location filename="../../ui/mixing_dialog.py" line="306" />
         <source>Answers from {model}.</source>
         <translation>{model} の答えです。</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="299" />
+        <location filename="../../ui/mixing_dialog.py" line="312" />
         <source>Last check: {when}</source>
         <translation>前回のチェック: {when}</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="303" />
+        <location filename="../../ui/mixing_dialog.py" line="316" />
         <source>Question</source>
         <translation>質問</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="303" />
+        <location filename="../../ui/mixing_dialog.py" line="316" />
         <source>Tab</source>
         <translation>タブ</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="303" />
-        <location filename="../../ui/mixing_dialog.py" line="333" />
+        <location filename="../../ui/mixing_dialog.py" line="316" />
+        <location filename="../../ui/mixing_dialog.py" line="346" />
         <source>Sunset model</source>
         <translation>日没モデル</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="304" />
-        <location filename="../../ui/mixing_dialog.py" line="333" />
+        <location filename="../../ui/mixing_dialog.py" line="317" />
+        <location filename="../../ui/mixing_dialog.py" line="346" />
         <source>Thread model</source>
         <translation>スレッドモデル</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="306" />
+        <location filename="../../ui/mixing_dialog.py" line="319" />
         <source>Grader: sunset</source>
         <translation>採点者: 日没</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="306" />
+        <location filename="../../ui/mixing_dialog.py" line="319" />
         <source>Grader: thread</source>
         <translation>採点者: スレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="337" />
+        <location filename="../../ui/mixing_dialog.py" line="350" />
         <source>{name}: {right} right, {mixed} mixed up, {other} other; {tokens} prompt tokens, ${dollars}</source>
         <translation>{name}: 正しい {right}、取り違え {mixed}、その他 {other}。プロンプト {tokens} トークン、${dollars}</translation>
     </message>
     <message>
-        <location filename="../../ui/mixing_dialog.py" line="345" />
+        <location filename="../../ui/mixing_dialog.py" line="358" />
         <source>Grader ({model}), a second opinion on the {name}: {right} right, {mixed} mixed up, {other} other, {unclear} unclear</source>
         <translation>採点者（{model}）による{name}のセカンドオピニオン: 正しい {right}、取り違え {mixed}、その他 {other}、不明 {unclear}</translation>
     </message>
@@ -810,7 +828,7 @@
 <context>
     <name>Panes</name>
     <message>
-        <location filename="../../monet_app/window/panes.py" line="111" />
+        <location filename="../../monet_app/window/panes.py" line="112" />
         <source>Thread {n}</source>
         <translation>スレッド {n}</translation>
     </message>
@@ -846,52 +864,52 @@
 <context>
     <name>SearchPanel</name>
     <message>
-        <location filename="../../ui/panels.py" line="261" />
+        <location filename="../../ui/panels.py" line="268" />
         <source>No message has these words</source>
         <translation>この言葉を含むメッセージはありません</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="262" />
+        <location filename="../../ui/panels.py" line="269" />
         <source>No message matches.</source>
         <translation>一致するメッセージはありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="264" />
+        <location filename="../../ui/panels.py" line="271" />
         <source>The best {n} matches</source>
         <translation>上位 {n} 件</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="266" />
+        <location filename="../../ui/panels.py" line="273" />
         <source>1 match</source>
         <translation>1 件</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="266" />
+        <location filename="../../ui/panels.py" line="273" />
         <source>{n} matches</source>
         <translation>{n} 件</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="268" />
+        <location filename="../../ui/panels.py" line="275" />
         <source>{n} related by meaning</source>
         <translation>意味が近いもの {n} 件</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="286" />
+        <location filename="../../ui/panels.py" line="293" />
         <source>You</source>
         <translation>あなた</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="287" />
+        <location filename="../../ui/panels.py" line="294" />
         <source>related</source>
         <translation>意味が近い</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="288" />
+        <location filename="../../ui/panels.py" line="295" />
         <source>hidden from Claude</source>
         <translation>Claude には見せない</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="298" />
+        <location filename="../../ui/panels.py" line="305" />
         <source>Show {n} more…</source>
         <translation>残り {n} 件を表示…</translation>
     </message>
@@ -907,123 +925,128 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="55" />
+        <location filename="../../ui/settings_dialog.py" line="64" />
         <source>MONET settings</source>
         <extracomment>"Check topic mixing…" was pressed: the controller opens the check (ui/mixing_dialog.py).</extracomment>
         <translation>MONET の設定</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="62" />
+        <location filename="../../ui/settings_dialog.py" line="71" />
         <source>in use from ANTHROPIC_API_KEY</source>
         <translation>ANTHROPIC_API_KEY を使用中</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="63" />
+        <location filename="../../ui/settings_dialog.py" line="72" />
         <source>stored in the OS keyring</source>
         <translation>OS のキーチェーンに保存済み</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="64" />
+        <location filename="../../ui/settings_dialog.py" line="73" />
         <source>kept for this session only</source>
         <translation>このセッションの間だけ保持</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="65" />
+        <location filename="../../ui/settings_dialog.py" line="74" />
         <source>not set</source>
         <translation>未設定</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="67" />
+        <location filename="../../ui/settings_dialog.py" line="76" />
         <source>Anthropic API key ({where})</source>
         <translation>Anthropic API キー（{where}）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="69" />
+        <location filename="../../ui/settings_dialog.py" line="78" />
         <source>No system keyring here: the key will be kept for this session only, until MONET quits.</source>
         <translation>このシステムにはキーリングがありません。キーはこのセッションの間だけ、MONET を終了するまで保持されます。</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="90" />
+        <location filename="../../ui/settings_dialog.py" line="99" />
         <source>none</source>
         <translation>なし</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="93" />
+        <location filename="../../ui/settings_dialog.py" line="102" />
         <source>tab ids, e.g. social</source>
         <translation>タブの id（例: social）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="94" />
+        <location filename="../../ui/settings_dialog.py" line="103" />
         <source>One conversation per day (sunset model)</source>
         <translation>一日ひとつの会話（日没モデル）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="97" />
+        <location filename="../../ui/settings_dialog.py" line="106" />
         <source>Check topic mixing…</source>
         <translation>話題の取り違えをチェック…</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="101" />
+        <location filename="../../ui/settings_dialog.py" line="110" />
         <source>Measure whether Claude keeps topics apart when every tab shares one stream, before turning the sunset model on</source>
         <translation>日没モデルを使う前に、すべてのタブが一つの流れになっても Claude が話題を取り違えないかを測ります</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="111" />
+        <location filename="../../ui/settings_dialog.py" line="120" />
         <source>System</source>
         <translation>システムに合わせる</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="111" />
+        <location filename="../../ui/settings_dialog.py" line="120" />
         <source>Light</source>
         <translation>ライト</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="111" />
+        <location filename="../../ui/settings_dialog.py" line="120" />
         <source>Dark</source>
         <translation>ダーク</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="118" />
+        <location filename="../../ui/settings_dialog.py" line="127" />
         <source>API key</source>
         <translation>API キー</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="121" />
+        <location filename="../../ui/settings_dialog.py" line="131" />
+        <source>The key in use comes from the ANTHROPIC_API_KEY variable, which goes before a key typed here.</source>
+        <translation>使用中のキーは環境変数 ANTHROPIC_API_KEY のものです。ここに入力したキーより優先されます。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/settings_dialog.py" line="134" />
         <source>Model</source>
         <translation>モデル</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="122" />
+        <location filename="../../ui/settings_dialog.py" line="135" />
         <source>Tabs (id=label, …)</source>
         <translation>タブ（id=表示名, …）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="123" />
+        <location filename="../../ui/settings_dialog.py" line="136" />
         <source>Token ceiling</source>
         <translation>トークン上限</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="124" />
+        <location filename="../../ui/settings_dialog.py" line="137" />
         <source>Day starts at</source>
         <translation>一日の始まり</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="125" />
+        <location filename="../../ui/settings_dialog.py" line="138" />
         <source>Librarian every (minutes)</source>
         <translation>ライブラリアンの間隔（分）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="126" />
+        <location filename="../../ui/settings_dialog.py" line="139" />
         <source>Daily backups kept</source>
         <translation>毎日のバックアップを残す数</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="127" />
+        <location filename="../../ui/settings_dialog.py" line="140" />
         <source>Incognito tabs (no memories)</source>
         <translation>シークレットのタブ（記憶に残さない）</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="129" />
+        <location filename="../../ui/settings_dialog.py" line="142" />
         <source>Appearance</source>
         <translation>外観</translation>
     </message>
@@ -1031,68 +1054,68 @@
 <context>
     <name>TimelinePanel</name>
     <message>
-        <location filename="../../ui/panels.py" line="138" />
+        <location filename="../../ui/panels.py" line="145" />
         <source>What Claude remembers (Timeline Index)</source>
         <extracomment>Search results laid out at once; the rest follow a page at a time ("more").</extracomment>
         <translation>Claude が覚えていること（Timeline Index）</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="142" />
+        <location filename="../../ui/panels.py" line="149" />
         <source>Click a line, or press Enter, to open its day.</source>
         <translation>行をクリックするか Enter で、その日を開きます。</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="161" />
+        <location filename="../../ui/panels.py" line="168" />
         <source>Today</source>
         <translation>今日</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="161" />
+        <location filename="../../ui/panels.py" line="168" />
         <source>Yesterday</source>
         <translation>昨日</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="162" />
+        <location filename="../../ui/panels.py" line="169" />
         <source>Mon</source>
         <translation>月</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="162" />
+        <location filename="../../ui/panels.py" line="169" />
         <source>Tue</source>
         <translation>火</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="162" />
+        <location filename="../../ui/panels.py" line="169" />
         <source>Wed</source>
         <translation>水</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="162" />
+        <location filename="../../ui/panels.py" line="169" />
         <source>Thu</source>
         <translation>木</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="162" />
+        <location filename="../../ui/panels.py" line="169" />
         <source>Fri</source>
         <translation>金</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="163" />
+        <location filename="../../ui/panels.py" line="170" />
         <source>Sat</source>
         <translation>土</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="163" />
+        <location filename="../../ui/panels.py" line="170" />
         <source>Sun</source>
         <translation>日</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="164" />
+        <location filename="../../ui/panels.py" line="171" />
         <source>being summarized…</source>
         <translation>要約作成中…</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="190" />
+        <location filename="../../ui/panels.py" line="197" />
         <source>Nothing yet. Earlier days are summarized here, one line per stretch of talk.</source>
         <translation>まだありません。過去の会話がここに、ひと続きの話ごとに1行で要約されます。</translation>
     </message>
@@ -1100,14 +1123,24 @@
 <context>
     <name>TranscriptView</name>
     <message>
-        <location filename="../../ui/transcript/view.py" line="400" />
-        <source>Copied</source>
+        <location filename="../../ui/transcript/view.py" line="143" />
+        <source>↓ Latest</source>
         <extracomment>Pixels from the end that still count as "at the end" (a rounding, a last layout step). How long the scroll range must stay still before the view moves to the new end. Keep the newest row in view (set by ``follow_end``): the rows are laid out in batches after they are set, so the end moves down for a while; a reply grows. Scrolling away from the end stops it, as in any chat. A row shown on purpose (a search hit, a TI line), kept in view the same way until the person scrolls, clicks or types in the transcript.</extracomment>
+        <translation>↓ 最新へ</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript/view.py" line="144" />
+        <source>Jump to the latest message</source>
+        <translation>最新のメッセージへ移動</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript/view.py" line="442" />
+        <source>Copied</source>
         <translation>コピーしました</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript/view.py" line="409" />
-        <location filename="../../ui/transcript/view.py" line="439" />
+        <location filename="../../ui/transcript/view.py" line="451" />
+        <location filename="../../ui/transcript/view.py" line="481" />
         <source>Message copied</source>
         <translation>メッセージをコピーしました</translation>
     </message>

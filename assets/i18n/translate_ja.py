@@ -376,6 +376,15 @@ JA = {
     "Promise": "約束",
     "Done together": "一緒にしたこと",
     "Asked to remember": "覚えてと頼まれたこと",
+    "↓ Latest": "↓ 最新へ",
+    "Model for the next replies (Ctrl+Shift+M)": "次の返事に使うモデル (Ctrl+Shift+M)",
+    "The key in use comes from the ANTHROPIC_API_KEY variable, which goes before a key typed here.":
+        "使用中のキーは環境変数 ANTHROPIC_API_KEY のものです。ここに入力したキーより優先されます。",
+    "MONET is already running on this data folder ({home}); its window was brought forward.":
+        "このデータフォルダ ({home}) の MONET はすでに起動しています。そのウィンドウを前面に出しました。",
+    "MONET is already running on this data folder ({home}) but did not answer; it may be starting or closing. No second window was opened.":
+        "このデータフォルダ ({home}) の MONET はすでに起動していますが、応答がありません。起動中か終了中かもしれません。2つ目のウィンドウは開きませんでした。",
+    "Jump to the latest message": "最新のメッセージへ移動",
     "Fact": "事実",
     "About you": "あなたについて",
     "Claude forgets it; the messages it came from stay in your history, hidden from Claude.":

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from cms.context.core_prompt import promote as promote_statement
 from cms.settings import DEFAULT_TABS, ENGLISH_TABS, Settings
-from monet_app.operations.changes import EVERYTHING, Done
+from monet_app.operations.changes import EVERYTHING, Changes, Done
 from monet_app.services.gate import Work
 from monet_app.services.keys import store_api_key
 from monet_app.services.wiring import Core
@@ -23,6 +23,14 @@ def settings_values(settings: Settings) -> SettingsValues:
     return SettingsValues("", s.model, s.tabs, s.ceiling_tokens, s.day_start,
                           s.librarian_interval_minutes, s.sunset_model, s.incognito_tabs,
                           theme=s.theme, backup_keep=s.backup_keep)
+
+
+def choose_model(core: Core, model: str) -> Done[str]:
+    """The model for the next replies, chosen beside the composer (refused mid-reply by
+    the gate). The prompt cache is per model: the next request writes it again."""
+    with core.gate.hold(Work.SETTINGS):
+        core.use_settings(core.settings.with_overrides(model=model.strip()))
+    return Done(core.settings.model, Changes(settings=True))
 
 
 def apply_settings(core: Core, values: SettingsValues) -> Done[str | None]:

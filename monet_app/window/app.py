@@ -105,6 +105,7 @@ class AppController(QObject):
             self.nav.open_day(days[1].day)  # the demo opens on its latest day with talk
         self.refresh(EVERYTHING)
         w.set_drafts(self.nav.load_drafts())  # what was typed and not sent last time
+        w.set_model(self.core.settings.model)
         w.restore_geometry(self.nav.load_text(GEOMETRY_KEY))
         QTimer.singleShot(KEY_LOOKUP_DELAY_MS, w, self.key.look)  # after the first paint
         QTimer.singleShot(WARM_DELAY_MS, w, self._warm)
@@ -150,6 +151,7 @@ class AppController(QObject):
         w.demo_requested.connect(lambda: dialogs.open_demo(self))
         w.about_requested.connect(lambda: dialogs.show_about(self))
         w.drafts_changed.connect(self.keep_drafts)
+        w.model_chosen.connect(self.choose_model)
         w.geometry_changed.connect(self._keep_geometry)
         self.stream.finished.connect(self.sending.reply_finished)
         self.stream.failed.connect(self.sending.reply_failed)
@@ -228,6 +230,14 @@ class AppController(QObject):
                 "Promoted under {heading}; Claude reads it from the next message.",
             ).format(heading=done.value))
         return problem
+
+    def choose_model(self, model: str) -> None:
+        """The model picked beside the composer; refused (said, and the box put back)
+        while a reply streams."""
+        done, problem = self.inline(partial(settings_ops.choose_model, self.core, model))
+        if done is None:
+            self.show_problem(problem or "")
+        self.window.set_model(self.core.settings.model)
 
     def settings_values(self) -> SettingsValues:
         return settings_ops.settings_values(self.core.settings)

@@ -128,12 +128,15 @@ def bring_forward(window: QWidget) -> None:
 
 
 def already_running(home: Path, answer: Answer | None) -> str:
-    """The sentence a second launch prints on stderr (plain English: it is the CLI)."""
+    """The sentence a second launch prints on stderr, in the window's language."""
+    def tr(text: str) -> str:
+        return QCoreApplication.translate("SingleInstance", text)
+
     if answer is Answer.SHOWN:
-        return (f"MONET is already running on this data folder ({home}); "
-                "its window was brought forward.")
-    return (f"MONET is already running on this data folder ({home}) but did not answer; "
-            "it may be starting or closing. No second window was opened.")
+        return tr("MONET is already running on this data folder ({home}); its window was "
+                  "brought forward.").format(home=home)
+    return tr("MONET is already running on this data folder ({home}) but did not answer; "
+              "it may be starting or closing. No second window was opened.").format(home=home)
 
 
 def close_on_signals(window: QWidget) -> QTimer:
@@ -158,13 +161,13 @@ def run_app(home: Path, demo_url: str | None = None, *, smoke: bool | None = Non
         smoke = _smoke_since is not None
     app = QApplication.instance() or QApplication(sys.argv)
     assert isinstance(app, QApplication)
+    install_translator(app)  # (a second launch says so in the window's language)
     instance = SingleInstance(home)
     if not instance.claim():
         print(already_running(home, instance.answer), file=sys.stderr)
         return 0
     try:
         apply_palette(app)
-        install_translator(app)
         app.setApplicationName("MONET")
         app.setWindowIcon(app_icon())
         app.setDesktopFileName("monet")  # monet install-desktop's entry (Wayland's app id)

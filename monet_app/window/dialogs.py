@@ -14,16 +14,24 @@ from monet_app.operations import settings as settings_ops
 from monet_app.operations.changes import EVERYTHING
 from monet_app.services.version import monet_version
 from monet_app.window.host import Host
-from monet_app.window.run import describe, run_inline
+from monet_app.window.run import describe, run_inline, run_op
 from ui.items import SettingsValues
 from ui.look import apply_palette
 
 
 def open_settings(c: Host) -> None:
+    """The settings dialog, once where the key comes from is known: the OS keyring is
+    asked on a worker (it may load backends or wait on a locked keychain)."""
     from monet_app.services.keys import keyring_available, load_api_key
 
-    c.window.edit_settings(settings_ops.settings_values(c.core.settings), load_api_key()[1],
-                           partial(apply_settings, c), keyring=keyring_available())
+    def ask() -> tuple[str, bool]:
+        return load_api_key()[1], keyring_available()
+
+    def show(found: tuple[str, bool]) -> None:
+        c.window.edit_settings(settings_ops.settings_values(c.core.settings), found[0],
+                               partial(apply_settings, c), keyring=found[1])
+
+    run_op(ask, show, c.show_problem, c.words.problem)
 
 
 def apply_settings(c: Host, values: SettingsValues) -> str | None:
@@ -41,6 +49,7 @@ def apply_settings(c: Host, values: SettingsValues) -> str | None:
             c.window.restyle()
     c.nav.settings_changed()
     c.window.set_tabs(list(c.core.settings.tabs), c.nav.tab)
+    c.window.set_model(c.core.settings.model)
     c.librarian.start()  # the interval may have changed
     c.refresh(done.changes | EVERYTHING)
     c.key.offer()

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QListView,
     QStyledItemDelegate,
+    QToolButton,
     QToolTip,
     QWidget,
 )
@@ -115,6 +116,15 @@ class TranscriptView(QListView):
         self._copied_timer.setSingleShot(True)
         self._copied_timer.setInterval(1600)
         self._copied_timer.timeout.connect(self._copied_done)
+        # "Jump to latest": over the transcript's foot whenever the end is out of sight
+        # (a reply streaming below the view, the person reading higher up)
+        self.jump_button = QToolButton(self)
+        self.jump_button.setObjectName("jumpToLatest")
+        self.jump_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # typing stays where it is
+        self.jump_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.jump_button.clicked.connect(self.follow_end)
+        self.jump_button.hide()
+        self._name_jump()
 
     @property
     def delegate(self) -> MessageDelegate:
@@ -127,6 +137,36 @@ class TranscriptView(QListView):
         self._following, self._target = True, None
         self._last_value = self.verticalScrollBar().value()
         self.scrollToBottom()
+        self._place_jump()
+
+    def _name_jump(self) -> None:
+        self.jump_button.setText(self.tr("↓ Latest"))
+        self.jump_button.setToolTip(self.tr("Jump to the latest message"))
+        palette = self.palette()
+        self.jump_button.setStyleSheet(
+            "#jumpToLatest { border-radius: 14px; padding: 4px 14px; font-weight: 600;"
+            f" background: {palette.color(QPalette.ColorRole.Button).name()};"
+            f" color: {palette.color(QPalette.ColorRole.ButtonText).name()};"
+            f" border: 1px solid {palette.color(QPalette.ColorRole.Mid).name()}; }}")
+        self.jump_button.adjustSize()
+
+    def at_end(self) -> bool:
+        bar = self.verticalScrollBar()
+        return bar.value() >= bar.maximum() - _END_SLACK
+
+    def _place_jump(self) -> None:
+        """The button shows while the end is out of sight and is not being followed."""
+        model = self.model()
+        show = (model is not None and model.rowCount() > 0 and not self._following
+                and not self.at_end())
+        if show:
+            area = self.viewport().geometry()
+            size = self.jump_button.sizeHint()
+            self.jump_button.setGeometry(area.center().x() - size.width() // 2,
+                                         area.bottom() - size.height() - 12,
+                                         size.width(), size.height())
+            self.jump_button.raise_()
+        self.jump_button.setVisible(show)
 
     def stop_following(self) -> None:
         """Neither the end nor a chosen row is kept in view any more."""
@@ -168,6 +208,7 @@ class TranscriptView(QListView):
         batches, if any, are done."""
         if self._following or self._target is not None or self._batching:
             self._settled.start()
+        self._place_jump()
 
     def _lay_out_in_batches(self) -> None:
         self._batching = True
@@ -213,6 +254,7 @@ class TranscriptView(QListView):
         if self._following and moved_up and value < self.verticalScrollBar().maximum() - _END_SLACK:
             self._following = False
         self._last_value = value
+        self._place_jump()
 
     # ----- what is where -----------------------------------------------------------------
     def _plain(self, index: _Index) -> QModelIndex:
@@ -687,7 +729,15 @@ class TranscriptView(QListView):
             self._delegate.clear()  # documents carry palette colours and the font
             self._heights_change()
             self.scheduleDelayedItemsLayout()
+            if event.type() == QEvent.Type.PaletteChange:
+                self._name_jump()
+        elif event.type() == QEvent.Type.LanguageChange:
+            self._name_jump()
         super().changeEvent(event)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._place_jump()
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
