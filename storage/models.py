@@ -194,6 +194,20 @@ class Event(SQLModel, table=True):
     detail_json: str = "{}"
 
 
+class ReplyVersion(SQLModel, table=True):
+    """A version of the reply to the person's message ``user_message_id`` (migration
+    0018): regenerating keeps the earlier ones; ``current`` is the one the conversation
+    holds as its message."""
+
+    __tablename__ = "reply_version"
+    id: int | None = Field(default=None, primary_key=True)
+    user_message_id: int
+    number: int
+    text: str
+    ts: str
+    current: bool = False
+
+
 class Setting(SQLModel, table=True):
     key: str = Field(primary_key=True)
     value_json: str

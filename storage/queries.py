@@ -36,6 +36,7 @@ from storage.models import (
     MessageStatus,
     Presummary,
     PromptState,
+    ReplyVersion,
     Segment,
     Setting,
     Thread,
@@ -1031,3 +1032,27 @@ def replies_before(db: Db, messages: Sequence[Talk]) -> dict[int, str]:
         if row is not None and row[0] == MessageRole.ASSISTANT.value:
             replies[message.id] = row[1]
     return replies
+
+
+# ----- the versions of a regenerated reply (migration 0018) ---------------------------------
+def reply_versions(session: Session, user_message_id: int) -> list[ReplyVersion]:
+    """The versions of the reply to ``user_message_id``, in the order they were written
+    (none until it is regenerated)."""
+    return list(session.exec(
+        select(ReplyVersion).where(col(ReplyVersion.user_message_id) == user_message_id)
+        .order_by(col(ReplyVersion.number))).all())
+
+
+def version_counts(session: Session, user_message_ids: Sequence[int]) -> dict[int, tuple[int, int]]:
+    """{person's message id: (the current version's number, how many versions)} for
+    those of ``user_message_ids`` whose reply has versions."""
+    if not user_message_ids:
+        return {}
+    rows = session.exec(select(ReplyVersion.user_message_id, ReplyVersion.number,
+                               ReplyVersion.current)
+                        .where(col(ReplyVersion.user_message_id).in_(list(user_message_ids))))
+    found: dict[int, tuple[int, int]] = {}
+    for user_id, number, current in rows:
+        now, count = found.get(user_id, (0, 0))
+        found[user_id] = (number if current else now, count + 1)
+    return found

@@ -264,3 +264,19 @@ CREATE TRIGGER message_vector_ad AFTER DELETE ON message BEGIN DELETE FROM messa
 
 CREATE TRIGGER message_vector_au AFTER UPDATE OF text, hidden ON message WHEN new.text IS NOT old.text OR new.hidden BEGIN DELETE FROM message_vector WHERE message_id = old.id; END;
 
+CREATE TABLE reply_version (
+	id INTEGER NOT NULL, 
+	user_message_id INTEGER NOT NULL, 
+	number INTEGER NOT NULL, 
+	text VARCHAR NOT NULL, 
+	ts VARCHAR NOT NULL, 
+	current BOOLEAN DEFAULT '0' NOT NULL, 
+	PRIMARY KEY (id)
+);
+
+CREATE UNIQUE INDEX ix_reply_version_user ON reply_version (user_message_id, number);
+
+CREATE TRIGGER reply_version_ad AFTER DELETE ON message BEGIN DELETE FROM reply_version WHERE user_message_id = old.id; END;
+
+CREATE TRIGGER reply_version_au AFTER UPDATE OF hidden ON message WHEN new.hidden BEGIN DELETE FROM reply_version WHERE user_message_id = old.id; END;
+

@@ -254,10 +254,15 @@ def test_syntax_colours_read_at_4_5_to_1_on_code_backgrounds(qapp) -> None:  # t
 
 def test_headings_are_a_step_larger_per_level(qapp) -> None:  # type: ignore[no-untyped-def]
     doc = _styled("# Big\n\n## Middle\n\n### Small\n\nbody text")
-    sizes = [_format_at(doc, word).fontPointSize() for word in ("Big", "Middle", "Small")]
-    body = _format_at(doc, "body").fontPointSize() or 11
+    # the size the layout uses (the format's font), not only the property set on it
+    sizes = [_format_at(doc, word).font().pointSizeF() for word in ("Big", "Middle", "Small")]
+    body = _format_at(doc, "body").font().pointSizeF()
     assert sizes[0] > sizes[1] > sizes[2] > body
     assert sizes[0] >= body * 1.4
+    plain = _styled("Big\n\nMiddle\n\nSmall\n\nbody text")
+    doc.setTextWidth(400)
+    plain.setTextWidth(400)
+    assert doc.size().height() > plain.size().height()  # laid out larger, not just labelled
 
 
 def test_jump_to_latest_shows_while_the_end_is_out_of_sight(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
@@ -297,3 +302,88 @@ def test_the_model_is_chosen_beside_the_composer(qtbot, app_for, server) -> None
     assert c.core.settings.model == "claude-haiku-4-5"
     assert box.currentData() == "claude-haiku-4-5" and c.window.error_box.isVisible()
     wait_idle(qtbot, c)
+
+
+# ----- reply versions: regenerate keeps the earlier reply to flip back to -----------------
+def _latest_reply_row(c):  # type: ignore[no-untyped-def]
+    return next(r for r in reversed(c.window.model.rows) if r.role == "assistant")
+
+
+def test_regenerated_replies_are_versions_to_flip_between(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from storage import queries
+
+    c = app_for()
+    server.replies.append("the first answer")
+    type_and_enter(qtbot, c, "what should I cook?")
+    wait_idle(qtbot, c)
+    assert not {"older", "newer"} & set(c.window.message_actions(_latest_reply_row(c)))
+    for answer in ("the second answer", "the third answer"):
+        server.replies.append(answer)
+        sent = len(server.requests)
+        c.window.act_on_message(_latest_reply_row(c), "regenerate")
+        qtbot.waitUntil(lambda sent=sent: len(server.requests) == sent + 1, timeout=5000)
+        wait_idle(qtbot, c)
+        qtbot.waitUntil(lambda a=answer: _latest_reply_row(c).text == a, timeout=5000)
+    reply = _latest_reply_row(c)
+    actions = c.window.message_actions(reply)
+    assert "older" in actions and "newer" not in actions
+    labels = dict(c.window.view.delegate.provider(reply))
+    assert labels["older"] == "◀ 3/3"
+    c.window.act_on_message(reply, "older")
+    qtbot.waitUntil(lambda: _latest_reply_row(c).text == "the second answer", timeout=5000)
+    c.window.act_on_message(_latest_reply_row(c), "older")
+    qtbot.waitUntil(lambda: _latest_reply_row(c).text == "the first answer", timeout=5000)
+    assert dict(c.window.view.delegate.provider(_latest_reply_row(c)))["newer"] == "1/3 ▶"
+    stored = messages(c)
+    assert [m.role for m in stored] == ["user", "assistant"]  # one reply in the conversation
+    server.replies.append("noted")
+    type_and_enter(qtbot, c, "and for dessert?")
+    wait_idle(qtbot, c)
+    body = json.dumps(server.requests[-1]["messages"], ensure_ascii=False)
+    assert "the first answer" in body  # Claude reads the version shown, only it
+    assert "the second answer" not in body and "the third answer" not in body
+    with c.core.db.session() as session:
+        assert len(queries.reply_versions(session, stored[0].id)) == 3
+
+
+def test_forgetting_a_message_takes_its_reply_versions_with_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from sqlmodel import select
+
+    from storage import Database
+    from storage.models import Message, ReplyVersion
+
+    db = Database(tmp_path / "home")
+    with db.session() as session:
+        from storage import queries
+
+        thread = queries.day_thread_id(session, "2026-12-01", "2026-12-01T09:00:00+00:00")
+        person = Message(thread_id=thread, day="2026-12-01", tab="chat", tab_label="Chat",
+                         role="user", text="hi", ts="2026-12-01T09:00:00+00:00",
+                         token_estimate=1)
+        session.add(person)
+        session.flush()
+        for number in (1, 2):
+            session.add(ReplyVersion(user_message_id=person.id, number=number,
+                                     text=f"answer {number}", ts=person.ts,
+                                     current=number == 2))
+        session.commit()
+        person.hidden = True  # forgotten
+        session.add(person)
+    with db.session() as session:
+        assert session.exec(select(ReplyVersion)).all() == []
+    db.close()
+
+
+def test_a_silent_wait_for_the_first_words_is_said(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+    """While the SDK retries a busy API (or the first words are slow), the growing row
+    says it is waiting rather than showing a bare '…'."""
+    c = app_for()
+    c.stream._waiting.setInterval(100)
+    server.failures.append({"sleep": 1.0})
+    type_and_enter(qtbot, c, "are you there?")
+    qtbot.waitUntil(lambda: c.window.model.rows[-1].text == c.stream.waiting_text(),
+                    timeout=3000)
+    wait_idle(qtbot, c)
+    assert messages(c)[-1].role == "assistant"

@@ -125,6 +125,7 @@ class MainWindow(QMainWindow):
     restore_requested = Signal(str)  # the backup file chosen
     drafts_changed = Signal(dict)  # {tab: unsent text}, every tab's draft
     model_chosen = Signal(str)  # the model picked beside the composer
+    version_requested = Signal(int, int)  # (today's latest reply, the version to show)
     closing = Signal()
     geometry_changed = Signal(str)  # the window's geometry (base64), at close
 
@@ -139,6 +140,7 @@ class MainWindow(QMainWindow):
         self._latest_user = 0
         self._latest_reply = 0
         self._can_continue = False
+        self._versions = (0, 0)  # (version shown, how many) of today's latest reply
         self._editing = False
         # the unsent text of each tab (the composer holds the shown tab's); while an
         # edit is open, the composer holds the message being edited and the tab's own
@@ -315,8 +317,9 @@ class MainWindow(QMainWindow):
         button_labels = {"copy": self.tr("Copy"), "edit": self.tr("Edit"),
                          "regenerate": self.tr("Regenerate"), "continue": self.tr("Continue")}
         self.view.set_action_provider(lambda row: [
-            (name, button_labels[name]) for name in self.message_actions(row)
-            if name in button_labels])
+            (name, self._version_label(name) or button_labels[name])
+            for name in self.message_actions(row)
+            if name in button_labels or name in ("older", "newer")])
         self.view.message_action.connect(
             lambda i, name: self.act_on_message(self.model.rows[i], name))
         self.composer.setFocus()
@@ -465,10 +468,23 @@ class MainWindow(QMainWindow):
             if row.id == self._latest_user:
                 actions.append("edit")
             if row.id == self._latest_reply:
+                shown, count = self._versions
+                if count > 1:  # ◀ 2/3 ▶: the earlier replies to flip between
+                    actions += [*(["older"] if shown > 1 else []),
+                                *(["newer"] if shown < count else [])]
                 actions.append("regenerate")
                 if self._can_continue:
                     actions.append("continue")
         return [*actions, "delete"]
+
+    def _version_label(self, name: str) -> str:
+        """◀ 2/3 and ▶ (the count goes on the ◀, or on the ▶ at the first version)."""
+        shown, count = self._versions
+        if name == "older":
+            return f"◀ {shown}/{count}"
+        if name == "newer":
+            return "▶" if shown > 1 else f"{shown}/{count} ▶"
+        return ""
 
     def _message_menu(self, pos: QPoint) -> None:
         index = self.view.indexAt(pos)
@@ -480,6 +496,8 @@ class MainWindow(QMainWindow):
             "edit": self.tr("Edit and resend"),
             "regenerate": self.tr("Regenerate reply"),
             "continue": self.tr("Continue this reply"),
+            "older": self.tr("Show the earlier version"),
+            "newer": self.tr("Show the later version"),
             "delete": self.tr("Delete this message…"),
         }
         menu = QMenu(self)
@@ -498,6 +516,9 @@ class MainWindow(QMainWindow):
             self.regenerate_requested.emit(row.id)
         elif action == "continue":
             self.continue_requested.emit(row.id)
+        elif action in ("older", "newer"):
+            shown = self._versions[0]
+            self.version_requested.emit(row.id, shown - 1 if action == "older" else shown + 1)
         elif action == "delete" and self.confirm(
             self.tr("Delete this message and what was drawn from it?")
         ):
@@ -769,10 +790,12 @@ class MainWindow(QMainWindow):
             self.view.follow_end()
 
     def set_message_actions(self, latest_user: int, latest_reply: int,
-                            can_continue: bool) -> None:
-        """Which of today's messages can be edited, regenerated or continued."""
+                            can_continue: bool, versions: tuple[int, int] = (0, 0)) -> None:
+        """Which of today's messages can be edited, regenerated or continued, and which
+        version of a regenerated reply is shown of how many."""
         self._latest_user, self._latest_reply = latest_user, latest_reply
         self._can_continue = can_continue
+        self._versions = versions
         self.view.refresh_actions()
 
     def set_timeline(self, items: list[TimelineItem], today: str = "") -> None:

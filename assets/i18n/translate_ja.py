@@ -377,6 +377,10 @@ JA = {
     "Done together": "一緒にしたこと",
     "Asked to remember": "覚えてと頼まれたこと",
     "↓ Latest": "↓ 最新へ",
+    "*Waiting for Claude… When the API is busy, MONET tries again by itself.*":
+        "*Claude の返事を待っています… API が混んでいるときは MONET が自動でやり直します。*",
+    "Show the earlier version": "前の版を表示",
+    "Show the later version": "次の版を表示",
     "Model for the next replies (Ctrl+Shift+M)": "次の返事に使うモデル (Ctrl+Shift+M)",
     "The key in use comes from the ANTHROPIC_API_KEY variable, which goes before a key typed here.":
         "使用中のキーは環境変数 ANTHROPIC_API_KEY のものです。ここに入力したキーより優先されます。",

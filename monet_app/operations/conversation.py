@@ -32,7 +32,7 @@ from monet_app.operations.changes import NOTHING, TALK, Changes, Done
 from monet_app.services.gate import Ticket, Work
 from monet_app.services.wiring import Core
 from storage import queries
-from storage.models import Message, MessageRole, MessageStatus
+from storage.models import Message, MessageRole, MessageStatus, ReplyVersion
 from storage.queries import Talk
 
 
@@ -54,7 +54,7 @@ def reply(core: Core, tab: str, on_text: Callable[[str], None], cancel: threadin
             raise
         whole = (result.reply is not None and result.error is None and not result.cancelled
                  and result.reply.status == MessageStatus.COMPLETE)
-        _settle(core, replaced=whole)
+        _settle(core, replaced=whole, reply=result.reply if whole else None)
         return Done(result, TALK)
 
 
@@ -119,9 +119,10 @@ def set_aside(core: Core, message_ids: list[int], *,
         return Done(len(rows), TALK)
 
 
-def _settle(core: Core, replaced: bool) -> Changes:
+def _settle(core: Core, replaced: bool, reply: Talk | None = None) -> Changes:
     """After a reply: what was set aside goes for good when ``replaced`` (the new reply is
-    stored whole), else it comes back as it was."""
+    stored whole), else it comes back as it was. A regenerated reply is kept as a version
+    (``_keep_versions``) before it goes."""
     with core.db.transaction() as conn:  # (after most replies: nothing was set aside)
         if queries.setting_json(conn, SET_ASIDE) is None:
             return NOTHING
@@ -136,10 +137,66 @@ def _settle(core: Core, replaced: bool) -> Changes:
                 session.add(message)
             queries.bump_memory(session)
     if replaced:
+        if reply is not None:
+            _keep_versions(core, ids, reply)
         existing = _existing(core, ids)
         if existing:
             forget.delete_messages(core.db, existing, core.clock.now())
     return TALK
+
+
+def _keep_versions(core: Core, replaced_ids: list[int], reply: Talk) -> None:
+    """A regenerate (the set-aside messages are answers only; an edit sets aside the
+    person's message too): the replaced reply's final text and the new reply become
+    versions of the answer to the person's message, the new one current."""
+    with core.db.session() as session:
+        rows = list(session.exec(select(Message).where(col(Message.id).in_(replaced_ids))
+                                 .order_by(col(Message.id))))
+        if not rows or any(m.role == MessageRole.USER for m in rows):
+            return
+        user_id = session.exec(
+            select(Message.id).where(Message.day == rows[0].day,
+                                     Message.role == MessageRole.USER,
+                                     col(Message.id) < rows[0].id)
+            .order_by(col(Message.id).desc()).limit(1)).first()
+        old = [m for m in rows if m.role == MessageRole.ASSISTANT]
+        if user_id is None or not old:
+            return
+        versions = queries.reply_versions(session, user_id)
+        if not versions:
+            versions = [ReplyVersion(user_message_id=user_id, number=1, text=old[-1].text,
+                                     ts=old[-1].ts)]
+        for version in versions:
+            version.current = False
+            session.add(version)
+        session.add(ReplyVersion(user_message_id=user_id, number=versions[-1].number + 1,
+                                 text=reply.text, ts=reply.ts, current=True))
+
+
+def choose_version(core: Core, user_id: int, number: int, *,
+                   ticket: Ticket | None = None) -> Done[int]:
+    """Show version ``number`` of the reply to today's latest message ``user_id``: the
+    reply the conversation holds (and its tool rounds) goes, and that version's text is
+    stored as the reply, as a regenerate replaces it (only the end of today's talk
+    changes; what Claude reads before it stays byte for byte). Returns the version now
+    current, 0 if there was nothing to change."""
+    with core.gate.hold(Work.REPLY, ticket):
+        with core.db.session() as session:
+            versions = queries.reply_versions(session, user_id)
+            chosen = next((v for v in versions if v.number == number), None)
+            person = session.get(Message, user_id)
+            if chosen is None or chosen.current or person is None:
+                return Done(0)
+            text, tab = chosen.text, person.tab
+        answers = exchange_ids(core, user_id)[1:]
+        if answers:
+            forget.delete_messages(core.db, answers, core.clock.now())
+        core.context.record_reply(text, tab)
+        with core.db.session() as session:
+            for version in queries.reply_versions(session, user_id):
+                version.current = version.number == number
+                session.add(version)
+        return Done(number, TALK)
 
 
 def recover(core: Core) -> Done[None]:

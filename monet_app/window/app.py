@@ -145,6 +145,7 @@ class AppController(QObject):
         w.message_activated.connect(self.panes.open_message)
         w.regenerate_requested.connect(self.sending.regenerate)
         w.continue_requested.connect(self.sending.continue_reply)
+        w.version_requested.connect(self.sending.choose_version)
         w.edit_requested.connect(self.sending.edit_message)
         w.edit_cancelled.connect(self.sending.cancel_edit)
         w.key_submitted.connect(self.key.use)

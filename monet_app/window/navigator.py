@@ -37,6 +37,7 @@ class Exchange:
     reply_id: int  # 0 while unanswered
     incomplete: bool  # the reply was cut (Stop, an error): it can be continued
     answer_ids: tuple[int, ...]  # the reply and the tool rounds after the message
+    versions: tuple[int, int] = (0, 0)  # (the reply's version shown, how many) if regenerated
 
 
 #: The composer's unsent text, kept across quitting (``setting`` table).
@@ -214,14 +215,16 @@ class Navigator:
         small queries: the last message of the person, and what came after it)."""
         with self.core.db.session() as session:
             user, after = queries.latest_exchange(session, self.today())
-        if user is None:
-            return None
+            if user is None:
+                return None
+            versions = queries.version_counts(session, [user.id or 0]).get(user.id or 0,
+                                                                            (0, 0))
         replies = [m for m in after if m.role == "assistant"]
         reply = replies[-1] if replies else None
         return Exchange(
             user.id or 0, user.text, user.tab, (reply.id or 0) if reply else 0,
             reply is not None and reply.status == "incomplete",
-            tuple(m.id for m in after if m.id is not None),
+            tuple(m.id for m in after if m.id is not None), versions,
         )
 
     def tab_counts(self) -> dict[str, int]:

@@ -78,7 +78,7 @@ class Panes(QObject):
             self.window.set_message_actions(0, 0, False)
         else:
             self.window.set_message_actions(exchange.user_id, exchange.reply_id,
-                                            exchange.incomplete)
+                                            exchange.incomplete, exchange.versions)
         tab = self.stream.tab or nav.tab
         self.stream.transcript_reloaded(core.clock.now().strftime("%H:%M"),
                                         core.settings.tab_label(tab))

@@ -155,6 +155,25 @@ class SendFlow(QObject):
                                              list(exchange.answer_ids), ticket=ticket),
                                      ticket, exchange.tab)
 
+    def choose_version(self, reply_id: int, number: int) -> None:
+        """Flip today's latest reply to another of its versions (◀ 2/3 ▶)."""
+        exchange = self.c.nav.latest_exchange()
+        if exchange is None or exchange.reply_id != reply_id:
+            return
+        if (ticket := self._enter_reply()) is None:
+            return
+
+        def done(result: Done[int]) -> None:
+            ticket.leave()
+            self.c.refresh(result.changes, keep_place=True)
+
+        def failed(problem: str) -> None:
+            ticket.leave()
+            self.c.show_problem(problem)
+
+        run_op(partial(conversation.choose_version, self.c.core, exchange.user_id, number,
+                       ticket=ticket), done, failed, self.c.words.problem)
+
     def continue_reply(self, reply_id: int) -> None:
         """An interrupted reply goes on: a short message in its tab, answered after it."""
         exchange = self.c.nav.latest_exchange()

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from cms.context.turn import TurnResult
 from monet_app.operations.changes import Done
@@ -24,6 +24,9 @@ from ui.main_window import MainWindow
 from ui.throttle import Throttle
 
 REDRAW_MS = 50
+#: After this long with no text, the growing row says it is waiting (the SDK may be
+#: retrying a busy API, ~4 s for its two retries): never a silent "…".
+WAITING_MS = 2500
 
 #: The work of one reply: given ``on_text`` and a cancel flag, returns the result.
 ReplyJob = Callable[[Callable[[str], None], threading.Event], Done[TurnResult]]
@@ -44,6 +47,10 @@ class StreamPresenter(QObject):
         self.day = ""
         self.buffer = ""
         self._row_shown = False
+        self._waiting = QTimer(self)
+        self._waiting.setSingleShot(True)
+        self._waiting.setInterval(WAITING_MS)
+        self._waiting.timeout.connect(self._say_waiting)
         self.streamer.piece.connect(self._on_piece)
         self.streamer.finished.connect(self._on_finished)
         self.streamer.failed.connect(self._on_failed)
@@ -59,7 +66,17 @@ class StreamPresenter(QObject):
         self._row_shown = False
         if self.navigator.showing(tab):
             self._show_row(time_text, tab_label, "…")
+        self._waiting.start()
         self.streamer.start(job)
+
+    def waiting_text(self) -> str:
+        return self.tr("*Waiting for Claude… When the API is busy, MONET tries again by "
+                       "itself.*")
+
+    def _say_waiting(self) -> None:
+        if self.busy and not self.buffer and self._row_shown \
+                and self.navigator.showing(self.tab, self.day):
+            self.window.update_streaming_text(self.waiting_text())
 
     def cancel(self) -> None:
         """Stop the reply; what arrived is kept, marked incomplete."""
@@ -69,7 +86,9 @@ class StreamPresenter(QObject):
         """The transcript was rebuilt from the database: put the growing row back."""
         self._row_shown = False
         if self.busy and self.navigator.showing(self.tab):
-            self._show_row(time_text, tab_label, self.buffer or "…")
+            waited = not self.buffer and not self._waiting.isActive()
+            self._show_row(time_text, tab_label,
+                           self.buffer or (self.waiting_text() if waited else "…"))
 
     def _show_row(self, time_text: str, tab_label: str, text: str) -> None:
         self.window.append_streaming_row(
@@ -81,6 +100,7 @@ class StreamPresenter(QObject):
         if request_id != self.streamer.request_id:
             return  # a stale reply
         self.buffer += text
+        self._waiting.stop()
         self.throttle.call()
 
     def _redraw(self) -> None:
@@ -90,9 +110,11 @@ class StreamPresenter(QObject):
     def _on_finished(self, request_id: int, result: Any) -> None:
         if request_id == self.streamer.request_id:
             self.throttle.cancel()
+            self._waiting.stop()
             self.finished.emit(result)
 
     def _on_failed(self, request_id: int, exc: BaseException) -> None:
         if request_id == self.streamer.request_id:
             self.throttle.cancel()
+            self._waiting.stop()
             self.failed.emit(exc)

@@ -181,12 +181,24 @@ def _style_document(doc: QTextDocument, source: str, font: QFont, colors: RowCol
         spaced.setTopMargin(round(14 * scale))
         spaced.setBottomMargin(6)
         _select(cursor, block, block).mergeBlockFormat(spaced)
-        sized = QTextCharFormat()
-        sized.setProperty(_P.FontSizeAdjustment, 0)  # (Qt's own steps are too large)
-        if font.pointSizeF() > 0:
-            sized.setFontPointSize(font.pointSizeF() * scale)
-        sized.setFontWeight(QFont.Weight.Bold if heading <= 3 else QFont.Weight.DemiBold)
-        cursor.mergeCharFormat(sized)
+        # each piece of the heading gets its size set, not merged: Qt's own heading steps
+        # (FontSizeAdjustment) must go, and a merged size is not seen by the layout
+        pieces = block.begin()
+        while not pieces.atEnd():
+            piece = pieces.fragment()
+            pieces += 1
+            if not piece.isValid():
+                continue
+            sized = piece.charFormat()
+            sized.clearProperty(_P.FontSizeAdjustment)
+            if font.pointSizeF() > 0:
+                sized.setFontPointSize(font.pointSizeF() * scale)
+            elif font.pixelSize() > 0:  # (a font set in pixels, as on some platforms)
+                sized.setProperty(_P.FontPixelSize, round(font.pixelSize() * scale))
+            sized.setFontWeight(QFont.Weight.Bold if heading <= 3 else QFont.Weight.DemiBold)
+            cursor.setPosition(piece.position())
+            cursor.setPosition(piece.position() + piece.length(), QTextCursor.MoveMode.KeepAnchor)
+            cursor.setCharFormat(sized)
     if "`" in source:  # inline code: Qt marks it fixed-pitch
         inline = QTextCharFormat(code_chars)
         inline.setBackground(colors.inline_code)
