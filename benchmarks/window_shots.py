@@ -1,0 +1,97 @@
+"""Screenshots of the window's round-3 features: reply versions with coloured code and
+sized headings, "↓ Latest", and a 660 px window, in one language and palette.
+
+    QT_QPA_PLATFORM=offscreen python benchmarks/window_shots.py ja|en light|dark [OUT_DIR]
+
+Saves OUT_DIR/{lang}-{theme}-versions.png, -jump.png and -narrow.png (OUT_DIR: /tmp).
+The answers come from the local stand-in (nothing leaves the machine).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+REPLY = ("# {heading}\n\n## {sub}\n\n{text}\n\n```python\ndef total(prices, tax=0.1):\n"
+         '    """Sum with tax."""\n    return sum(p * (1 + tax) for p in prices)  # {note}\n```\n')
+WORDS = {
+    "ja": {"ask": "税込みの合計を出す関数を書いて", "sub": "コード",
+           "first": ("合計の出し方", "税込みで合計します。", "税込み"),
+           "second": ("別の書き方", "もう一つの書き方です。", "二つ目"),
+           "note": "メモ {n}: " + "長めの文章です。" * 6},
+    "en": {"ask": "Write a function for the total with tax", "sub": "The code",
+           "first": ("Adding it up", "This adds the tax to each price.", "with tax"),
+           "second": ("Another way", "A second way to write it.", "second take"),
+           "note": "note {n}: " + "a line of text " * 8},
+}
+
+
+def main() -> None:
+    lang, theme = sys.argv[1], sys.argv[2]
+    out = Path(sys.argv[3] if len(sys.argv) > 3 else "/tmp")
+    os.environ["MONET_LANG"] = lang
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication(sys.argv[:1])
+    from monet_app.operations.changes import EVERYTHING
+    from monet_app.services.standin_server import StandInServer
+    from monet_app.services.wiring import standin_model
+    from monet_app.window.app import AppController
+    from ui.look import apply_palette, install_translator
+
+    apply_palette(app, theme)
+    install_translator(app)
+
+    def spin(seconds: float) -> None:
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            app.processEvents()
+            time.sleep(0.005)
+
+    words = WORDS[lang]
+    with tempfile.TemporaryDirectory() as tmp, StandInServer() as server:
+        c = AppController(Path(tmp) / "home", model_factory=standin_model(server.url),
+                          needs_key=False)
+        w = c.window
+        w.resize(1100, 760)
+        w.show()
+        spin(0.5)
+        for version in ("first", "second"):
+            heading, text, note = words[version]
+            server.replies.append(REPLY.format(heading=heading, sub=words["sub"], text=text,
+                                               note=note))
+            if version == "first":
+                w.composer.setPlainText(words["ask"])
+                QTest.keyClick(w.composer, Qt.Key.Key_Return)
+            else:
+                w.act_on_message(w.model.rows[-1], "regenerate")
+            spin(4.0)
+        reply = max(i for i, r in enumerate(w.model.rows) if r.role == "assistant")
+        w.view.setFocus()
+        w.view.setCurrentIndex(w.model.index(reply, 0))  # its buttons show: ◀ 2/2
+        spin(0.5)
+        w.grab().save(str(out / f"{lang}-{theme}-versions.png"))
+        for n in range(25):  # a long day, read from the top: "↓ Latest"
+            c.core.context.commit_user_message(words["note"].format(n=n), "chat")
+        c.refresh(EVERYTHING)
+        spin(1.0)
+        w.view.verticalScrollBar().setValue(0)
+        spin(0.5)
+        w.grab().save(str(out / f"{lang}-{theme}-jump.png"))
+        w.resize(660, 700)
+        spin(0.8)
+        w.grab().save(str(out / f"{lang}-{theme}-narrow.png"))
+        c.close()
+
+
+if __name__ == "__main__":
+    main()
