@@ -240,3 +240,57 @@ def test_drafts_stay_with_their_tab_by_keys_alone(display: str, tmp_path: Path) 
                 ("chat", "for chat"), ("research", "for research")]
         finally:
             app.stop()
+
+
+def test_a_draft_survives_edit_and_resend_and_continue_by_keys_alone(
+        display: str, tmp_path: Path) -> None:
+    """Shift+Tab into the transcript lands on the newest message in sight; Alt+E edits
+    the person's message, Alt+O continues a stopped reply; the words typed and not sent
+    before either are still in the field afterwards (Enter then sends them)."""
+    home = tmp_path / "home"
+    with StandInServer(chunk_chars=4) as server:
+        app = RealApp(display, home, server, tmp_path / "app-output.txt")
+        try:
+            app.type("what is 2+2?")
+            app.key("Return")
+            stored(home, 2)
+            time.sleep(0.8)
+            app.type("kept draft")
+            app.key("shift+Tab", "Up", "alt+e")  # the reply, then the message above it
+            time.sleep(0.5)
+            app.key("ctrl+a")
+            app.type("what is 3+3?")
+            app.key("Return")
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                rows = stored(home, 2, timeout=1)
+                if [m.text for m in rows if m.role == "user"] == ["what is 3+3?"] \
+                        and rows[-1].role == "assistant":
+                    break
+                time.sleep(0.3)
+            server.failures.append({"chunk_delay": 0.15})  # the next reply, slow enough to stop
+            app.key("Return")  # sends the kept draft
+            rows = stored(home, 3)
+            assert [m.text for m in rows if m.role == "user"] == ["what is 3+3?", "kept draft"]
+            time.sleep(1.0)
+            app.key("Escape")  # stopped: the reply can be continued
+            time.sleep(0.8)
+            app.type("second draft")
+            app.key("shift+Tab", "alt+o")
+            deadline = time.monotonic() + 20
+            while len(server.requests) < 4 and time.monotonic() < deadline:
+                time.sleep(0.2)
+            time.sleep(2.0)  # the continued reply ends
+            app.key("ctrl+l", "Return")  # back in the field: the draft is still there
+            deadline = time.monotonic() + 20
+            users: list[str] = []
+            while time.monotonic() < deadline:
+                users = [m.text for m in stored(home, 1, timeout=1) if m.role == "user"]
+                if users and users[-1] == "second draft":
+                    break
+                time.sleep(0.3)
+            assert users[-1] == "second draft", users
+            assert any(m.role == "user" and m.text != "second draft" and "continue" in
+                       m.text.lower() for m in stored(home, 1, timeout=1))
+        finally:
+            app.stop()
