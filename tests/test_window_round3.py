@@ -387,3 +387,54 @@ def test_a_silent_wait_for_the_first_words_is_said(qtbot, app_for, server) -> No
                     timeout=3000)
     wait_idle(qtbot, c)
     assert messages(c)[-1].role == "assistant"
+
+
+# ----- the low list -----------------------------------------------------------------------
+def test_the_memory_panel_opens_on_its_first_item_and_delete_forgets(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from tests.test_window_parts import Memories
+    from ui.memory_dialog import MemoryDialog
+
+    m = Memories()
+    dialog = MemoryDialog(m.load, m.edit, m.delete)
+    qtbot.addWidget(dialog)
+    assert dialog.items.currentRow() == 0 and dialog.delete_button.isEnabled()
+    assert all(not dialog.items.item(i).text().startswith("You asked")
+               for i in range(dialog.items.count()))
+    dialog.show()
+    dialog.items.setFocus()
+    qtbot.waitUntil(lambda: dialog.items.hasFocus(), timeout=3000)
+    qtbot.keyClick(dialog.items, Qt.Key.Key_Delete)
+    assert not dialog.undo_bar.isHidden()
+    assert dialog.undo_label.text().endswith("my bike is green")
+
+
+def test_a_one_message_timeline_line_shows_one_time() -> None:
+    from monet_app.window.navigator import _span
+    from storage.models import TimelineEntry, TimelineLevel
+
+    one = TimelineEntry(level=TimelineLevel.SEGMENT, day_from="2026-12-01",
+                        day_to="2026-12-01", start_ts="2026-12-01T09:00:00+09:00",
+                        end_ts="2026-12-01T09:00:30+09:00", tabs="chat",
+                        first_message_id=1)
+    assert _span(one) == "09:00"
+    one.end_ts = "2026-12-01T09:40:00+09:00"
+    assert _span(one) == "09:00–09:40"
+
+
+def test_the_thread_model_hides_the_tabs_and_lists_threads_newest_first(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    c = app_for()
+    assert c.apply_settings(replace(c.settings_values(), sunset_model=False)) is None
+    type_and_enter(qtbot, c, "in the first thread")
+    wait_idle(qtbot, c)
+    qtbot.mouseClick(c.window.new_thread_button, Qt.MouseButton.LeftButton)
+    type_and_enter(qtbot, c, "in the second thread")
+    wait_idle(qtbot, c)
+    assert not c.window.tab_bar.isVisible()
+    threads = [c.window.side_list.item(i).data(Qt.ItemDataRole.UserRole + 2)
+               for i in range(c.window.side_list.count())]
+    ids = [t.id for t in threads]
+    assert ids == sorted(ids, reverse=True)  # newest first, as the days
+    assert c.apply_settings(replace(c.settings_values(), sunset_model=True)) is None
+    assert c.window.tab_bar.isVisible()
