@@ -164,9 +164,8 @@ def test_long_status_texts_never_set_the_window_width(qtbot, app_for) -> None:  
 
 
 # ----- 5: Alt+C/E/R/O act on a row the person can see -------------------------------------
-def test_keyboard_focus_lands_on_a_row_in_sight_and_alt_keys_need_one(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
-    from PySide6.QtGui import QGuiApplication
-
+def _long_day(qtbot, app_for):  # type: ignore[no-untyped-def]
+    """A window on a day of 40 messages, more than a screen, shown at its end."""
     from monet_app.operations.changes import EVERYTHING
 
     c = app_for()
@@ -177,6 +176,14 @@ def test_keyboard_focus_lands_on_a_row_in_sight_and_alt_keys_need_one(qtbot, app
     qtbot.waitUntil(lambda: view.verticalScrollBar().maximum() > 0, timeout=5000)
     view.follow_end()
     qtbot.wait(300)
+    return c
+
+
+def test_keyboard_focus_lands_on_a_row_in_sight_and_alt_keys_need_one(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QGuiApplication
+
+    c = _long_day(qtbot, app_for)
+    view = c.window.view
     c.window.activateWindow()
     c.window.composer.setFocus()
     qtbot.waitUntil(lambda: c.window.composer.hasFocus(), timeout=3000)
@@ -266,16 +273,8 @@ def test_headings_are_a_step_larger_per_level(qapp) -> None:  # type: ignore[no-
 
 
 def test_jump_to_latest_shows_while_the_end_is_out_of_sight(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
-    from monet_app.operations.changes import EVERYTHING
-
-    c = app_for()
-    for n in range(40):
-        c.core.context.commit_user_message(f"note {n}: " + "a line of text " * 8, "chat")
-    c.refresh(EVERYTHING)
+    c = _long_day(qtbot, app_for)
     view = c.window.view
-    qtbot.waitUntil(lambda: view.verticalScrollBar().maximum() > 0, timeout=5000)
-    view.follow_end()
-    qtbot.wait(200)
     assert not view.jump_button.isVisible()  # at the end: nothing to jump to
     view.verticalScrollBar().triggerAction(view.verticalScrollBar().SliderAction.SliderToMinimum)
     qtbot.waitUntil(lambda: view.jump_button.isVisible(), timeout=3000)
