@@ -274,13 +274,25 @@ def test_a_draft_survives_edit_and_resend_and_continue_by_keys_alone(
             assert [m.text for m in rows if m.role == "user"] == ["what is 3+3?", "kept draft"]
             time.sleep(1.0)
             app.key("Escape")  # stopped: the reply can be continued
-            time.sleep(0.8)
-            app.type("second draft")
-            app.key("shift+Tab", "alt+o")
             deadline = time.monotonic() + 20
-            while len(server.requests) < 4 and time.monotonic() < deadline:
+            while time.monotonic() < deadline:
+                rows = stored(home, 4, timeout=1)
+                if rows[-1].role == "assistant" and rows[-1].status == "incomplete":
+                    break
                 time.sleep(0.2)
-            time.sleep(2.0)  # the continued reply ends
+            time.sleep(1.0)  # the window has shown it, with its Continue
+            app.type("second draft")
+            app.key("shift+Tab")
+            time.sleep(0.5)
+            app.key("alt+o")
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                rows = stored(home, 1, timeout=1)
+                if any("continue" in m.text.lower() for m in rows if m.role == "user") \
+                        and rows[-1].role == "assistant" and rows[-1].status == "complete":
+                    break
+                time.sleep(0.3)
+            time.sleep(1.0)  # the continued reply has ended in the window too
             app.key("ctrl+l", "Return")  # back in the field: the draft is still there
             deadline = time.monotonic() + 20
             users: list[str] = []
