@@ -33,7 +33,7 @@ DB_FILENAME = "monet.db"
 WAL_AUTOCHECKPOINT = 1000
 #: The newest migration (storage/migrations/versions); tests/test_storage.py checks that
 #: it is alembic's head, so a new migration cannot forget it.
-HEAD_REVISION = "0018"
+HEAD_REVISION = "0019"
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 
 

@@ -27,6 +27,7 @@ that no other module defines a ``UserFacingError``::
     │   ├── BackupError               a backup or restore that cannot be done
     │   ├── CheckStopped              a topic-mixing check stopped (monet check-mixing)
     │   ├── NotLinuxError             install-desktop where there is no desktop menu
+    │   ├── AttachmentError           a file that cannot be attached (kind, size, damage)
     │   └── DemoError                 the demo would touch a data folder not its own
     ├── KeyStoreError                 the OS keyring cannot store the API key
     ├── BusyError                     another action holds the gate (``Work``); nothing
@@ -99,6 +100,17 @@ class CheckStopped(InputError):
 
 class NotLinuxError(InputError):
     """install-desktop on a system without freedesktop.org desktop entries."""
+
+
+class AttachmentError(InputError):
+    """A file that cannot be attached: a kind the API does not read, too large, or
+    damaged. ``code`` names which ("unsupported", "too_large", "damaged") for a window
+    that says it in its own language; nothing was sent and the typed text is kept."""
+
+    def __init__(self, message: str, *, code: str, name: str = "") -> None:
+        super().__init__(message)
+        self.code = code
+        self.name = name
 
 
 class DemoError(InputError):

@@ -208,6 +208,25 @@ class ReplyVersion(SQLModel, table=True):
     current: bool = False
 
 
+class Attachment(SQLModel, table=True):
+    """A file attached to the person's message ``message_id`` (migration 0019); its bytes
+    are in the data folder's ``attachments/`` under ``sha256`` (and ``sent_sha256``)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    message_id: int
+    position: int
+    name: str
+    media_type: str  # of the original
+    size: int  # the original's bytes
+    sha256: str
+    sent_media_type: str
+    sent_sha256: str
+    width: int = 0
+    height: int = 0
+    pages: int = 0
+    tokens: int = 0
+
+
 class Setting(SQLModel, table=True):
     key: str = Field(primary_key=True)
     value_json: str

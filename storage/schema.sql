@@ -278,5 +278,26 @@ CREATE UNIQUE INDEX ix_reply_version_user ON reply_version (user_message_id, num
 
 CREATE TRIGGER reply_version_ad AFTER DELETE ON message BEGIN DELETE FROM reply_version WHERE user_message_id = old.id; END;
 
-CREATE TRIGGER reply_version_au AFTER UPDATE OF hidden ON message WHEN new.hidden BEGIN DELETE FROM reply_version WHERE user_message_id = old.id; END;
+CREATE TABLE attachment (
+	id INTEGER NOT NULL, 
+	message_id INTEGER NOT NULL, 
+	position INTEGER NOT NULL, 
+	name VARCHAR NOT NULL, 
+	media_type VARCHAR NOT NULL, 
+	size INTEGER NOT NULL, 
+	sha256 VARCHAR NOT NULL, 
+	sent_media_type VARCHAR NOT NULL, 
+	sent_sha256 VARCHAR NOT NULL, 
+	width INTEGER DEFAULT '0' NOT NULL, 
+	height INTEGER DEFAULT '0' NOT NULL, 
+	pages INTEGER DEFAULT '0' NOT NULL, 
+	tokens INTEGER DEFAULT '0' NOT NULL, 
+	PRIMARY KEY (id)
+);
+
+CREATE UNIQUE INDEX ix_attachment_message ON attachment (message_id, position);
+
+CREATE INDEX ix_attachment_sha ON attachment (sha256);
+
+CREATE TRIGGER attachment_ad AFTER DELETE ON message BEGIN DELETE FROM attachment WHERE message_id = old.id; END;
 

@@ -22,6 +22,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 from sqlmodel import col, select
 
+from cms.attachments import Prepared, sniff
 from cms.clock import Clock, day_of, parse_ts
 from cms.context import context_block, timeline
 from cms.context.core_prompt import core_path, pinned_text
@@ -35,6 +36,7 @@ from cms.model.protocol import RequestBody, ToolResultBlock, Usage
 from cms.settings import Settings
 from cms.tokens import TokenEstimator, count_all, count_json, line_pieces
 from storage import Database, queries
+from storage import attachments as attachment_files
 from storage.errors import EmptyMessageError, PromptTooLargeError
 from storage.models import (
     FoldKind,
@@ -256,15 +258,24 @@ class ContextManager:
                 self._render(conn, state)
             queries.save_prompt(conn, state, loaded)
 
-    def commit_user_message(self, text: str, tab: str) -> Talk:
-        """Store what the person typed, before any request leaves. Returns the stored row."""
+    def commit_user_message(self, text: str, tab: str,
+                            attachments: Sequence[Prepared] = ()) -> Talk:
+        """Store what the person typed, and the files shown with it (``attachments``,
+        prepared by ``cms.attachments.prepare``), before any request leaves. Returns the
+        stored row."""
         text = clean_text(text)
         if is_blank(text):
-            raise EmptyMessageError("The message is empty; nothing was sent.")
+            if not attachments:
+                raise EmptyMessageError("The message is empty; nothing was sent.")
+            text = ""  # a picture shown without a word
         now = self.clock.now()
         ts = now.isoformat()
         label = self.settings.tab_label(tab)
-        estimate = self.estimator.count(user_turn_text(label, ts, text))
+        estimate = self.estimator.count(user_turn_text(label, ts, text)) + sum(
+            a.tokens for a in attachments)
+        for prepared in attachments:  # the files first: a failed commit leaves only files
+            attachment_files.put(self.db.home, prepared.original)  # a sweep removes
+            attachment_files.put(self.db.home, prepared.sent)
         with self.db.transaction(defer_checkpoint=True) as conn:
             current_day, _tab, current_thread = queries.turn_state(conn)
             day = day_of(now, self.settings.day_start_time)
@@ -293,6 +304,12 @@ class ContextManager:
                 status=MessageStatus.COMPLETE,
                 hidden=False,
             )
+            for position, prepared in enumerate(attachments):
+                attachment_files.insert(
+                    conn, message.id, position, prepared.name, sniff(prepared.original)
+                    or prepared.media_type, len(prepared.original), prepared.sha256,
+                    prepared.media_type, prepared.sent_sha256, width=prepared.width,
+                    height=prepared.height, pages=prepared.pages, tokens=prepared.tokens)
             queries.set_turn_state(conn, **changes)
         return message
 
@@ -754,6 +771,8 @@ class ContextManager:
         this transaction and nothing folded since)."""
         if raw is None:
             raw = self._raw(db, state)
+        attached = attachment_files.of_messages(
+            db, self.db.home, [m.id for m in raw if m.role == MessageRole.USER])
         body = build_body(
             model=self.settings.model,
             max_tokens=self.settings.max_tokens,
@@ -764,6 +783,7 @@ class ContextManager:
             raw=raw,
             pinned_ttl=self.settings.pinned_ttl,
             ti_ttl=self.settings.ti_ttl,
+            attached=attached,
         )
         raw_tokens = sum(m.token_estimate for m in raw)
         estimate = (

@@ -15,8 +15,10 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
+from cms.attachments import content_block
 from cms.clock import hhmm
 from cms.model.protocol import (
     ApiRole,
@@ -27,6 +29,8 @@ from cms.model.protocol import (
     TextBlock,
     ToolDefinition,
 )
+from storage import attachments as attachment_files
+from storage.attachments import Attached
 from storage.models import MessageRole, MessageStatus
 from storage.queries import Talk
 
@@ -46,10 +50,13 @@ def user_turn_text(tab_label: str, ts: str, text: str) -> str:
     return f"[{tab_label} {hhmm(ts)}]\n{text}"
 
 
-def message_turns(message: Talk) -> list[tuple[ApiRole, list[ContentBlock]]]:
+def message_turns(message: Talk, attached: tuple[Attached, ...] = ()
+                  ) -> list[tuple[ApiRole, list[ContentBlock]]]:
     if message.role == MessageRole.USER:
         text = user_turn_text(message.tab_label, message.ts, message.text)
-        return [(MessageRole.USER, [{"type": "text", "text": text}])]
+        # pictures and documents first, then the words, as Anthropic advises
+        blocks: list[ContentBlock] = [_attachment_block(a) for a in attached]
+        return [(MessageRole.USER, [*blocks, {"type": "text", "text": text}])]
     if message.role == MessageRole.ASSISTANT:
         if not message.text:
             return []  # the API rejects empty text blocks
@@ -68,20 +75,34 @@ def message_turns(message: Talk) -> list[tuple[ApiRole, list[ContentBlock]]]:
     return turns
 
 
+@lru_cache(maxsize=64)
+def _attachment_block(attached: Attached) -> ContentBlock:
+    """An attachment's block, built once from its stored bytes: every later request of
+    the day carries the same object, so the same bytes (the prefix keeps hitting)."""
+    sent = attachment_files.read(Path(attached.home), attached.sha256)
+    return content_block(attached.media_type, sent, attached.name)
+
+
 @lru_cache(maxsize=1024)  # today's raw turns (the ceiling folds the rest away)
-def _turns_of(message: Talk) -> tuple[tuple[ApiRole, tuple[ContentBlock, ...]], ...]:
+def _turns_of(message: Talk, attached: tuple[Attached, ...] = ()
+              ) -> tuple[tuple[ApiRole, tuple[ContentBlock, ...]], ...]:
     """``message_turns``, remembered for each stored message as it is (a ``Talk`` is a
     frozen value: an edited message is a different key). The blocks are shared by every
     body that carries the message: a body is never changed once built."""
-    return tuple((role, tuple(blocks)) for role, blocks in message_turns(message))
+    return tuple((role, tuple(blocks)) for role, blocks in message_turns(message, attached))
 
 
-def build_messages(raw: Sequence[Talk]) -> list[MessageParam]:
+def build_messages(raw: Sequence[Talk],
+                   attached: Mapping[int, tuple[Attached, ...]] | None = None
+                   ) -> list[MessageParam]:
+    """The conversation's turns; ``attached``: the files of the person's messages, by
+    message id (``storage.attachments.of_messages``)."""
+    attached = attached or {}
     messages: list[MessageParam] = []
     for message in raw:
         if message.hidden:
             continue  # forgotten: kept for the person, never sent
-        for role, blocks in _turns_of(message):
+        for role, blocks in _turns_of(message, attached.get(message.id, ())):
             if messages and messages[-1]["role"] == role:
                 messages[-1]["content"].extend(blocks)  # consecutive turns of one role merge
             else:
@@ -108,6 +129,7 @@ def build_body(
     raw: Sequence[Talk],
     pinned_ttl: str = "1h",
     ti_ttl: str = "1h",
+    attached: Mapping[int, tuple[Attached, ...]] | None = None,
 ) -> RequestBody:
     head, tail = timeline
     system: list[TextBlock] = [
@@ -123,7 +145,7 @@ def build_body(
         "max_tokens": max_tokens,
         "tools": list(tools),  # shared, as the turns' blocks are: a body is never changed
         "system": system,
-        "messages": build_messages(raw),
+        "messages": build_messages(raw, attached),
     }
 
 

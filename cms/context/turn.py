@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 
+from cms.attachments import Prepared
 from cms.context.events import RequestLog
 from cms.context.manager import ContextManager, UsageNote
 from cms.context.tools import run_tool
@@ -61,10 +62,11 @@ class TurnRunner:
         tab: str,
         on_text: Callable[[str], None] | None = None,
         cancel: threading.Event | None = None,
+        attachments: Sequence[Prepared] = (),
     ) -> TurnResult:
-        """Send one message. ``cancel`` stops the reply cooperatively: what arrived is kept
-        and marked incomplete."""
-        user_message = self.cm.commit_user_message(text, tab)
+        """Send one message (with the files shown with it). ``cancel`` stops the reply
+        cooperatively: what arrived is kept and marked incomplete."""
+        user_message = self.cm.commit_user_message(text, tab, attachments)
         return self.resume(tab, on_text, cancel, user_message)
 
     def resume(

@@ -40,6 +40,7 @@ from cms.memory.context_summary import (
 )
 from cms.summaries import OfflineSummarizer, Turn
 from storage import Database, queries
+from storage import attachments as attachment_files
 from storage.errors import ForgetError, MemoryItemError
 from storage.models import (
     ContextSummary,
@@ -78,7 +79,14 @@ def delete_messages(db: Database, message_ids: Sequence[int], now: datetime) -> 
         session.exec(delete(ContextSummary))
         queries.bump_memory(session)
     _rewrite_context_summary(db, now)
+    _sweep_files(db)
     return len(found)
+
+
+def _sweep_files(db: Database) -> None:
+    """The attached files no message holds any more leave the data folder."""
+    with db.transaction() as conn:
+        attachment_files.sweep(conn, db.home)
 
 
 def _lower_the_scan_mark(session: Session) -> None:
@@ -165,6 +173,7 @@ def hide_messages(db: Database, message_ids: Sequence[int], now: datetime,
             message.hidden = True
             session.add(message)
         found = {m.id for m in messages if m.id is not None}
+        attachment_files.forget(session, sorted(found))  # pictures, documents, versions
         touched = _redact_everywhere(session, texts, found)
         segment_ids |= touched.segments
         _forget_memories(session, found | touched.rows, keep=keep_item)
@@ -176,6 +185,7 @@ def hide_messages(db: Database, message_ids: Sequence[int], now: datetime,
         session.exec(delete(ContextSummary))
         queries.bump_memory(session)
     _rewrite_context_summary(db, now)
+    _sweep_files(db)
 
 
 def _carriers(session: Session, item: MemoryItem) -> list[int]:

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
+from cms.attachments import block_tokens
 from cms.model.protocol import Usage
 from cms.tokens import TokenEstimator, count_by_lines
 
@@ -144,7 +145,9 @@ class PromptCacheSimulator:
         else:
             data = str(own_key[0])
             shown = block.get("text") if kind == "text" else None
-            tokens = self.estimator.count(shown if isinstance(shown, str) else data)
+            attached = block_tokens(block, self.estimator.count)  # a picture, a document
+            tokens = attached if attached is not None else self.estimator.count(
+                shown if isinstance(shown, str) else data)
         return hashlib.sha256(data.encode()).hexdigest(), tokens
 
     def _canonical(self, role: str, block: Mapping[str, Any]) -> str:

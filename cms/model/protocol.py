@@ -16,6 +16,7 @@ from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, NotRequired, Protocol, TypeAlias, TypedDict
 
+from cms.attachments import block_tokens
 from cms.tokens import TokenEstimator
 from storage.models import MessageRole
 
@@ -139,6 +140,7 @@ class ChatModel(Protocol):
 def body_text_tokens(estimator: TokenEstimator, body: Mapping[str, Any]) -> int:
     """A token estimate for a whole request body (tools, system, messages); any body
     the API takes (a string system prompt or content too)."""
+    pictures = 0
     parts: list[str] = [json.dumps(body.get("tools", []), ensure_ascii=False)]
     system = body.get("system", [])
     if isinstance(system, str):
@@ -153,6 +155,8 @@ def body_text_tokens(estimator: TokenEstimator, body: Mapping[str, Any]) -> int:
         for block in content:
             if block.get("type") == "text":
                 parts.append(block["text"])
+            elif (attached := block_tokens(block, estimator.count)) is not None:
+                pictures += attached  # by pixels or pages, not its base64
             else:
                 parts.append(json.dumps(block, ensure_ascii=False))
-    return sum(estimator.count(p) for p in parts)
+    return pictures + sum(estimator.count(p) for p in parts)

@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlmodel import col, select
 
+from cms.attachments import Prepared, prepare
 from cms.clock import ManualClock, parse_ts
 from cms.context.events import FOLD_EVENTS, REBUILD_EVENTS
 from cms.context.manager import ContextManager, clean_text
@@ -24,7 +25,7 @@ from cms.settings import Settings
 from cms.tokens import TiktokenEstimator, TokenEstimator
 from monet_app.services.wiring import build_core, gateway_model, standin_factory
 from storage import Database
-from storage.errors import TraceError
+from storage.errors import AttachmentError, TraceError
 from storage.models import Event, Message, MessageRole
 
 
@@ -33,6 +34,26 @@ class TraceLine:
     number: int
     ts: str
     data: dict[str, Any]
+    #: the turn's files (``"attachments": ["path", ...]``, relative to the trace file),
+    #: read and checked with the trace, before anything is written
+    attachments: tuple[Prepared, ...] = ()
+
+
+def _attachments(path: Path, number: int, data: dict[str, Any]) -> tuple[Prepared, ...]:
+    named = data.get("attachments", [])
+    if not isinstance(named, list) or not all(isinstance(n, str) for n in named):
+        raise TraceError(f"{path}:{number}: 'attachments' must be a list of file paths.")
+    found: list[Prepared] = []
+    for name in named:
+        where = (path.parent / name)
+        try:
+            found.append(prepare(where.read_bytes(), Path(name).name))
+        except OSError as exc:
+            raise TraceError(f"{path}:{number}: cannot read the attachment {name} "
+                             f"({exc.strerror or exc}).") from None
+        except AttachmentError as exc:
+            raise TraceError(f"{path}:{number}: {exc}") from None
+    return tuple(found)
 
 
 def read_trace(path: Path) -> list[TraceLine]:
@@ -56,7 +77,8 @@ def read_trace(path: Path) -> list[TraceLine]:
                 raise TraceError(f"{path}:{number}: not a trace line ({exc}).") from exc
             if "action" not in data and not ("user" in data and "tab" in data):
                 raise TraceError(f"{path}:{number}: a turn needs 'tab' and 'user'.")
-            lines.append(TraceLine(number=number, ts=data["ts"], data=data))
+            lines.append(TraceLine(number=number, ts=data["ts"], data=data,
+                                   attachments=_attachments(path, number, data)))
     return lines
 
 
@@ -169,7 +191,8 @@ def replay(
                     tab_now = _switch_tab(cm, settings, tab)
                 if isinstance(model, StandInModel):
                     model.expect(str(data.get("assistant", "")), data.get("recall"))
-                _count(summary, runner.send(str(data["user"]), tab))
+                _count(summary, runner.send(str(data["user"]), tab,
+                                            attachments=line.attachments))
         if librarian:
             summary.librarian_summaries += core.librarian_pass()
         with core.db.session() as session:

@@ -1,0 +1,135 @@
+"""Attached files in the data folder, by content (migration 0019).
+
+Each file is ``attachments/<sha256>`` under the data folder, written once (a second copy
+of the same bytes is the same file) and atomically (a temporary name, then a rename), so
+a crash leaves either the whole file or none. The ``attachment`` rows say which message
+holds which file; a file no row names any more is removed by ``sweep``, which deleting
+and forgetting call once their transaction is done (the rows go with the message, by
+trigger). Files are written before the message's transaction: a failed transaction
+leaves only files that the next ``sweep`` removes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+from sqlalchemy import text as sql
+
+from storage.models import Attachment
+
+FOLDER = "attachments"
+
+
+class Attached(NamedTuple):
+    """What the prompt needs of one attachment: where its sent bytes are, and how to
+    present them (hashable: the blocks built from it are remembered)."""
+
+    home: str
+    media_type: str  # of what is sent
+    sha256: str  # of what is sent
+    name: str
+
+
+def folder(home: Path) -> Path:
+    return home / FOLDER
+
+
+def path_of(home: Path, sha256: str) -> Path:
+    return folder(home) / sha256
+
+
+def put(home: Path, data: bytes) -> str:
+    """Store ``data`` under its SHA-256 (once); returns the hash."""
+    digest = hashlib.sha256(data).hexdigest()
+    target = path_of(home, digest)
+    if target.exists() and target.stat().st_size == len(data):
+        return digest
+    target.parent.mkdir(parents=True, exist_ok=True)
+    part = target.with_name(f".{digest}.{os.getpid()}.part")
+    with open(part, "wb") as out:
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(part, target)
+    return digest
+
+
+def read(home: Path, sha256: str) -> bytes:
+    return path_of(home, sha256).read_bytes()
+
+
+def insert(db: object, message_id: int, position: int, name: str, media_type: str,
+           size: int, sha256: str, sent_media_type: str, sent_sha256: str, *,
+           width: int = 0, height: int = 0, pages: int = 0, tokens: int = 0) -> None:
+    """One attachment row (in the message's transaction)."""
+    db.execute(sql(  # type: ignore[attr-defined]
+        "INSERT INTO attachment (message_id, position, name, media_type, size, sha256, "
+        "sent_media_type, sent_sha256, width, height, pages, tokens) VALUES (:message_id, "
+        ":position, :name, :media_type, :size, :sha256, :sent_media_type, :sent_sha256, "
+        ":width, :height, :pages, :tokens)"),
+        {"message_id": message_id, "position": position, "name": name,
+         "media_type": media_type, "size": size, "sha256": sha256,
+         "sent_media_type": sent_media_type, "sent_sha256": sent_sha256, "width": width,
+         "height": height, "pages": pages, "tokens": tokens})
+
+
+def of_messages(db: object, home: Path, message_ids: Sequence[int]
+                ) -> Mapping[int, tuple[Attached, ...]]:
+    """{message id: its attachments as sent, in order} for those that have any."""
+    if not message_ids:
+        return {}
+    rows = db.execute(  # type: ignore[attr-defined]
+        sql("SELECT message_id, sent_media_type, sent_sha256, name FROM attachment "
+            "WHERE message_id IN (SELECT value FROM json_each(:ids)) "
+            "ORDER BY message_id, position"),
+        {"ids": "[" + ",".join(str(int(i)) for i in message_ids) + "]"}).all()
+    found: dict[int, list[Attached]] = {}
+    for message_id, media_type, sha, name in rows:
+        found.setdefault(int(message_id), []).append(Attached(str(home), media_type, sha, name))
+    return {k: tuple(v) for k, v in found.items()}
+
+
+def rows_of(db: object, message_ids: Sequence[int]) -> dict[int, list[Attachment]]:
+    """{message id: its attachment rows, in order} (export, the window)."""
+    from sqlmodel import col, select
+
+    if not message_ids:
+        return {}
+    found: dict[int, list[Attachment]] = {}
+    for row in db.exec(select(Attachment)  # type: ignore[attr-defined]
+                       .where(col(Attachment.message_id).in_(list(message_ids)))
+                       .order_by(col(Attachment.message_id), col(Attachment.position))):
+        found.setdefault(row.message_id, []).append(row)
+    return found
+
+
+def forget(db: object, message_ids: Sequence[int]) -> None:
+    """The forgotten messages' attachment rows and reply versions go (in the forget's
+    transaction; ``sweep`` removes the files once it is done)."""
+    if not message_ids:
+        return
+    ids = {"ids": "[" + ",".join(str(int(i)) for i in message_ids) + "]"}
+    for table, column in (("attachment", "message_id"), ("reply_version", "user_message_id")):
+        db.execute(sql(  # type: ignore[attr-defined]
+            f"DELETE FROM {table} WHERE {column} IN (SELECT value FROM json_each(:ids))"), ids)
+
+
+def sweep(db: object, home: Path) -> int:
+    """Remove the files no attachment row names (after a delete or a forget, and any a
+    failed send left); returns how many went."""
+    where = folder(home)
+    if not where.is_dir():
+        return 0
+    named = {sha for row in db.execute(  # type: ignore[attr-defined]
+        sql("SELECT sha256 FROM attachment UNION SELECT sent_sha256 FROM attachment"))
+        for sha in row}
+    gone = 0
+    for path in where.iterdir():
+        if path.name not in named:
+            path.unlink(missing_ok=True)
+            gone += 1
+    return gone
