@@ -6,13 +6,18 @@ a crash leaves either the whole file or none. The ``attachment`` rows say which 
 holds which file; a file no row names any more is removed by ``sweep``, which deleting
 and forgetting call once their transaction is done (the rows go with the message, by
 trigger). Files are written before the message's transaction: a failed transaction
-leaves only files that the next ``sweep`` removes.
+leaves only files that the next ``sweep`` removes. ``purge_backups`` then takes the
+removed files out of the backups kept in the data folder: a forgotten picture leaves no
+byte of itself anywhere there.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import re
+import zipfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -22,6 +27,11 @@ from sqlalchemy import text as sql
 from storage.models import Attachment
 
 FOLDER = "attachments"
+#: The backups MONET keeps in the data folder (``monet_app/services/backup.py``): zips
+#: that carry the attached files as ``attachments/<sha256>`` beside ``manifest.json``.
+BACKUPS = "backups"
+MANIFEST = "manifest.json"
+SHA = re.compile(r"[0-9a-f]{64}")
 
 
 class Attached(NamedTuple):
@@ -133,3 +143,37 @@ def sweep(db: object, home: Path) -> int:
             path.unlink(missing_ok=True)
             gone += 1
     return gone
+
+
+def purge_backups(home: Path) -> int:
+    """Take out of every backup in the data folder the attached files the home no longer
+    holds (forgotten or deleted): each archive is rewritten without them (and its
+    manifest without their lines), whole or not at all. Returns how many archives
+    changed. Restoring such a backup finds those messages without their files."""
+    where = home / BACKUPS
+    if not where.is_dir():
+        return 0
+    changed = 0
+    for archive in sorted(where.glob("*.zip")):
+        partial = archive.with_name(archive.name + ".partial")
+        try:
+            with zipfile.ZipFile(archive) as opened:
+                gone = {n for n in opened.namelist() if n.startswith(f"{FOLDER}/")
+                        and not (home / n).is_file()}
+                if not gone:
+                    continue
+                manifest = json.loads(opened.read(MANIFEST))
+                for name in gone:
+                    manifest.get("files", {}).pop(name, None)
+                with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as out:
+                    for info in opened.infolist():
+                        if info.filename in gone:
+                            continue
+                        data = (json.dumps(manifest, indent=2, ensure_ascii=False).encode()
+                                if info.filename == MANIFEST else opened.read(info.filename))
+                        out.writestr(info, data)
+            os.replace(partial, archive)
+            changed += 1
+        except (zipfile.BadZipFile, OSError, ValueError, KeyError):
+            partial.unlink(missing_ok=True)  # not a backup it can read: left as it is
+    return changed

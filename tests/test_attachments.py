@@ -236,3 +236,52 @@ def test_a_bad_attachment_is_refused_as_file_and_line_before_anything_is_written
         replay(trace, tmp_path / "home", None, librarian=False, meaning=False)
     assert f"{trace}:2:" in str(refused.value) and "notes.zip" in str(refused.value)
     assert not (tmp_path / "home" / "monet.db").exists()
+
+
+# ----- the whole round: export, backup and restore, forget --day --------------------------
+def test_export_backup_restore_and_forget_round_trip_the_bytes(tmp_path: Path) -> None:
+    import hashlib
+
+    from monet_app.services.replay import replay
+    from tests.helpers import run_monet
+
+    picture, document = png(2200, 1400, (30, 60, 90)), pdf(2)
+    (tmp_path / "menu.png").write_bytes(picture)
+    (tmp_path / "school.pdf").write_bytes(document)
+    trace = _trace(tmp_path, [
+        {"ts": "2026-03-02T09:00:00+09:00", "tab": "chat", "user": "this menu and letter",
+         "assistant": "Seen.", "attachments": ["menu.png", "school.pdf"]},
+        {"ts": "2026-03-03T09:00:00+09:00", "tab": "chat", "user": "good morning",
+         "assistant": "Morning!"},
+    ])
+    home = tmp_path / "home"
+    replay(trace, home, None, librarian=False, meaning=False)
+    exported = run_monet("export", home=home, check=True).stdout
+    listed = [a for line in exported.splitlines() for a in json.loads(line).get("attachments", [])]
+    assert [(a["name"], a["media_type"], a["size"]) for a in listed] == [
+        ("menu.png", "image/png", len(picture)), ("school.pdf", PDF, len(document))]
+    assert [a["sha256"] for a in listed] == [hashlib.sha256(picture).hexdigest(),
+                                             hashlib.sha256(document).hexdigest()]
+    out = tmp_path / "files"
+    run_monet("export", "--attachments", out, home=home, check=True)
+    assert sorted(hashlib.sha256(p.read_bytes()).hexdigest() for p in out.iterdir()) == \
+        sorted(a["sha256"] for a in listed)
+    run_monet("backup", home=home, check=True)  # into the data folder's backups/
+    archive = next((home / "backups").glob("*.zip"))
+    restored = tmp_path / "restored"
+    run_monet("restore", archive, home=restored, check=True)
+    for a in listed:
+        assert hashlib.sha256((restored / "attachments" / a["sha256"]).read_bytes()
+                              ).hexdigest() == a["sha256"]
+    assert run_monet("export", home=restored, check=True).stdout == exported
+    run_monet("forget", "--day", "2026-03-02", home=home, check=True)
+    import zipfile
+
+    for path in home.rglob("*"):
+        if not path.is_file():
+            continue
+        data = path.read_bytes()
+        if path.suffix == ".zip":
+            with zipfile.ZipFile(path) as opened:
+                data = b"".join(opened.read(n) for n in opened.namelist())
+        assert picture not in data and document not in data, path

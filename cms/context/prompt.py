@@ -79,7 +79,11 @@ def message_turns(message: Talk, attached: tuple[Attached, ...] = ()
 def _attachment_block(attached: Attached) -> ContentBlock:
     """An attachment's block, built once from its stored bytes: every later request of
     the day carries the same object, so the same bytes (the prefix keeps hitting)."""
-    sent = attachment_files.read(Path(attached.home), attached.sha256)
+    try:
+        sent = attachment_files.read(Path(attached.home), attached.sha256)
+    except FileNotFoundError:  # (a backup restored after the file was forgotten)
+        return {"type": "text", "text": f"[{attached.name}: この添付は保存されていません / "
+                                        "this attachment is no longer kept]"}
     return content_block(attached.media_type, sent, attached.name)
 
 

@@ -84,9 +84,12 @@ def delete_messages(db: Database, message_ids: Sequence[int], now: datetime) -> 
 
 
 def _sweep_files(db: Database) -> None:
-    """The attached files no message holds any more leave the data folder."""
+    """The attached files no message holds any more leave the data folder, and the
+    backups kept there."""
     with db.transaction() as conn:
-        attachment_files.sweep(conn, db.home)
+        gone = attachment_files.sweep(conn, db.home)
+    if gone:
+        attachment_files.purge_backups(db.home)
 
 
 def _lower_the_scan_mark(session: Session) -> None:

@@ -15,6 +15,7 @@ import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
+from itertools import islice
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -23,6 +24,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from cms.clock import parse_ts
 from storage import Database, queries
+from storage import attachments as attachment_files
 from storage.errors import ExportError
 from storage.models import Message, MessageRole, MessageStatus
 
@@ -68,19 +70,30 @@ def export_records(db: Database, day: str | None = None,
                    skipped: Skipped | None = None) -> Iterator[dict[str, Any]]:
     with db.session() as session:
         threads = queries.threads_by_id(session)
-    for m in _readable(db, day, skipped if skipped is not None else Skipped()):
-        thread = threads.get(m.thread_id)
-        name = (thread.day or thread.title) if thread else ""
-        yield {
-            "id": m.id,
-            "ts": m.ts,
-            "day": m.day,
-            "tab": m.tab,
-            "thread": name,
-            "role": m.role,
-            "text": m.text,
-            "status": m.status,
-        }
+    rows = _readable(db, day, skipped if skipped is not None else Skipped())
+    while batch := list(islice(rows, BATCH)):
+        with db.session() as session:
+            attached = attachment_files.rows_of(
+                session, [m.id for m in batch if m.id is not None and m.role == MessageRole.USER])
+        for m in batch:
+            thread = threads.get(m.thread_id)
+            name = (thread.day or thread.title) if thread else ""
+            record: dict[str, Any] = {
+                "id": m.id,
+                "ts": m.ts,
+                "day": m.day,
+                "tab": m.tab,
+                "thread": name,
+                "role": m.role,
+                "text": m.text,
+                "status": m.status,
+            }
+            files = attached.get(m.id or 0)
+            if files:
+                record["attachments"] = [
+                    {"name": a.name, "media_type": a.media_type, "size": a.size,
+                     "sha256": a.sha256} for a in files]
+            yield record
 
 
 def export_jsonl(db: Database, day: str | None = None,
@@ -101,7 +114,10 @@ def export_markdown(db: Database, day: str | None = None,
         who = _WHO.get(r["role"], r["role"])
         flag = " (incomplete)" if r["status"] != MessageStatus.COMPLETE else ""
         thread = f", {r['thread']}" if r["thread"] != r["day"] else ""
-        yield f"\n### {when} · {r['tab']}{thread} · {who}{flag}\n\n{r['text']}\n"
+        files = "".join(f"\n- 📎 {a['name']} ({a['media_type']}, {a['size']:,} bytes, "
+                        f"sha256 {a['sha256'][:12]}…)" for a in r.get("attachments", []))
+        yield (f"\n### {when} · {r['tab']}{thread} · {who}{flag}\n\n{r['text']}\n"
+               + (files + "\n" if files else ""))
 
 
 def checked_day(day: str | None) -> str | None:
@@ -127,6 +143,31 @@ def target_of(out: Path) -> Path:
             "only to regular files."
         )
     return path
+
+
+def write_attachments(db: Database, day: str | None, folder: Path) -> int:
+    """``monet export --attachments DIR``: every attached file (of ``day``, or all) into
+    ``folder`` as ``<message id>-<position>-<name>``, the bytes as they came (their
+    SHA-256 is the export's). Returns how many were written."""
+    if folder.exists() and not folder.is_dir():
+        raise ExportError(f"{folder} is not a folder; give a folder for the attachments.")
+    folder.mkdir(parents=True, exist_ok=True)
+    written = 0
+    with db.session() as session:
+        ids = [int(row[0]) for row in session.connection().execute(text(
+            "SELECT DISTINCT a.message_id FROM attachment a JOIN message m "
+            "ON m.id = a.message_id WHERE :day IS NULL OR m.day = :day"), {"day": day})]
+        found = attachment_files.rows_of(session, ids)
+    for message_id, files in sorted(found.items()):
+        for a in files:
+            safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in a.name) or "file"
+            target = folder / f"{message_id}-{a.position}-{safe}"
+            data = attachment_files.read(db.home, a.sha256)
+            tmp = target.with_name(target.name + ".partial")
+            tmp.write_bytes(data)
+            tmp.replace(target)
+            written += 1
+    return written
 
 
 def write_export(db: Database, fmt: str, day: str | None, out: Path | None,

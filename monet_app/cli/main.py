@@ -125,6 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--format", choices=["jsonl", "markdown"], default="jsonl")
     ex.add_argument("--day", metavar="YYYY-MM-DD")
     ex.add_argument("--out", type=Path)
+    ex.add_argument("--attachments", type=Path, metavar="DIR",
+                    help="also write every attached file into DIR")
 
     lb = sub.add_parser("librarian", help="summarize pending Timeline Index lines")
     lb.add_argument("action", nargs="?", choices=["install-schedule"])
@@ -411,6 +413,12 @@ def _run(args: argparse.Namespace, home: Path) -> int:
             target_of(args.out)
         db = Database(home)
         skipped = write_export(db, args.format, args.day, args.out, sys.stdout)
+        if args.attachments is not None:
+            from monet_app.cli.export import write_attachments
+
+            count = write_attachments(db, checked_day(args.day), args.attachments)
+            print(f"monet: {count} attached file(s) written to {args.attachments}.",
+                  file=sys.stderr)
         if skipped.ids:
             shown = ", ".join(str(i) for i in skipped.ids[:10])
             more = " …" if len(skipped.ids) > 10 else ""

@@ -2,9 +2,12 @@
 
 A backup is one zip file: ``monet.db`` copied with SQLite's online backup API (a
 consistent snapshot even while the app, a librarian or a replay is writing), the text
-files beside it that Claude reads (``system_prompt_core.txt``, ``context_summary.txt``)
-and ``manifest.json`` (when, which MONET and schema revision, how many messages, and the
-SHA-256 of every file). The copy's integrity is checked before the zip is written, and
+files beside it that Claude reads (``system_prompt_core.txt``, ``context_summary.txt``),
+the attached files that snapshot names (``attachments/<sha256>``), and ``manifest.json``
+(when, which MONET and schema revision, how many messages, and the SHA-256 of every
+file). Forgetting or deleting a message also takes its attached files out of the
+backups in the data folder (``storage.attachments.purge_backups``): forgotten means no
+byte of them left there. The copy's integrity is checked before the zip is written, and
 the zip is written whole or not at all.
 
 Restoring checks the archive (hashes, SQLite's integrity check) before touching the home,
@@ -30,15 +33,18 @@ from datetime import datetime
 from pathlib import Path
 
 from monet_app.services.version import monet_version
+from storage import attachments as attachment_files
 from storage.database import DB_FILENAME
 from storage.errors import BackupError
 from storage.files import FolderInUse, process_lock, sole_use
 
 #: The files beside the database that a backup carries (Claude reads both).
 TEXT_FILES = ("system_prompt_core.txt", "context_summary.txt")
+ATTACHMENTS = attachment_files.FOLDER  # attached files, by their SHA-256
+_SHA = attachment_files.SHA
 MANIFEST = "manifest.json"
 FORMAT = 1
-BACKUP_FOLDER = "backups"
+BACKUP_FOLDER = attachment_files.BACKUPS
 #: Automatic backups are named so, and only these are ever rotated away.
 AUTO_PREFIX = "monet-auto-"
 
@@ -93,6 +99,19 @@ def _copy_database(source: Path, target: Path) -> None:
         src.close()
 
 
+def _attachments_named(database: Path) -> list[str]:
+    """The attached files a database's rows name (none before migration 0019)."""
+    conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    try:
+        rows = conn.execute("SELECT sha256 FROM attachment UNION "
+                            "SELECT sent_sha256 FROM attachment").fetchall()
+    except sqlite3.OperationalError:
+        return []
+    finally:
+        conn.close()
+    return sorted(str(r[0]) for r in rows if _SHA.fullmatch(str(r[0])))
+
+
 def default_name(now: datetime, auto: bool = False) -> str:
     return f"{AUTO_PREFIX if auto else 'monet-'}{now.strftime('%Y%m%d-%H%M%S')}.zip"
 
@@ -142,6 +161,10 @@ def make_backup(home: Path, now: datetime, out: Path | None = None,
                 f"The database in {home} failed SQLite's integrity check ({verdict}); the "
                 "backup was not written. Keep your older backups.")
         files = {DB_FILENAME: copy}
+        for sha in _attachments_named(copy):
+            source = home / ATTACHMENTS / sha
+            if source.is_file():  # (one forgotten meanwhile is gone, as it should be)
+                files[f"{ATTACHMENTS}/{sha}"] = source
         for name in TEXT_FILES:
             # copied first, then hashed and zipped from the copy: a librarian rewriting
             # the file meanwhile cannot make the archive disagree with its manifest
@@ -217,7 +240,9 @@ def _read_archive(archive: Path, into: Path) -> dict[str, object]:
                     isinstance(k, str) and isinstance(v, str) for k, v in wanted.items()):
                 raise BackupError(f"{archive} has a manifest MONET cannot read; refused.")
             for name in wanted:
-                if name != DB_FILENAME and name not in TEXT_FILES:
+                if name != DB_FILENAME and name not in TEXT_FILES and not (
+                        name.startswith(f"{ATTACHMENTS}/")
+                        and _SHA.fullmatch(name.removeprefix(f"{ATTACHMENTS}/"))):
                     raise BackupError(f"{archive} holds an unexpected file {name!r}; refused.")
             _fits(archive, into, [opened.getinfo(name) for name in wanted])
             for name in wanted:
@@ -315,6 +340,10 @@ def _swap_in(extracted: Path, home: Path, stamp: str) -> list[Path]:
             replaced.append(kept)
             for suffix in ("-wal", "-shm"):
                 (home / (DB_FILENAME + suffix)).unlink(missing_ok=True)
+        if (extracted / ATTACHMENTS).is_dir():  # by content: the same name, the same bytes
+            (home / ATTACHMENTS).mkdir(exist_ok=True)
+            for path in (extracted / ATTACHMENTS).iterdir():
+                os.replace(path, home / ATTACHMENTS / path.name)
         for name in TEXT_FILES:
             current = home / name
             if current.exists() and (extracted / name).exists():
