@@ -34,6 +34,12 @@ MANIFEST = "manifest.json"
 SHA = re.compile(r"[0-9a-f]{64}")
 
 
+#: A file in a tool's stored result (``view_attachment``): a reference the prompt turns
+#: into the file's block when it builds a request, so no file's bytes are ever written
+#: into the database, and a forgotten file leaves with its row.
+REF = "monet_attachment"
+
+
 class Attached(NamedTuple):
     """What the prompt needs of one attachment: where its sent bytes are, and how to
     present them (hashable: the blocks built from it are remembered)."""
@@ -87,6 +93,20 @@ def insert(db: object, message_id: int, position: int, name: str, media_type: st
          "height": height, "pages": pages, "tokens": tokens})
 
 
+def refs_in(home: Path, content_json: str | None) -> tuple[Attached, ...]:
+    """The files a tool row's stored result refers to, in order."""
+    if not content_json or REF not in content_json:
+        return ()
+    found: list[Attached] = []
+    for result in json.loads(content_json).get("result", []):
+        content = result.get("content") if isinstance(result, dict) else None
+        for block in content if isinstance(content, list) else []:
+            if isinstance(block, dict) and block.get("type") == REF:
+                found.append(Attached(str(home), str(block.get("media_type", "")),
+                                      str(block.get("sha256", "")), str(block.get("name", ""))))
+    return tuple(found)
+
+
 def of_messages(db: object, home: Path, message_ids: Sequence[int]
                 ) -> Mapping[int, tuple[Attached, ...]]:
     """{message id: its attachments as sent, in order} for those that have any."""
@@ -101,6 +121,45 @@ def of_messages(db: object, home: Path, message_ids: Sequence[int]
     for message_id, media_type, sha, name in rows:
         found.setdefault(int(message_id), []).append(Attached(str(home), media_type, sha, name))
     return {k: tuple(v) for k, v in found.items()}
+
+
+def described(db: object, message_ids: Sequence[int]) -> str:
+    """What the files of these messages were, for the Timeline Index line that folds
+    them (" 📎 menu.png (picture), school.pdf (PDF, 2 pages)"; "" when none): Claude
+    reads which files the day held and can look at one again by its name
+    (``view_attachment``)."""
+    if not message_ids:
+        return ""
+    rows = db.execute(sql(  # type: ignore[attr-defined]
+        "SELECT name, media_type, pages FROM attachment "
+        "WHERE message_id IN (SELECT value FROM json_each(:ids)) "
+        "ORDER BY message_id, position"),
+        {"ids": "[" + ",".join(str(int(i)) for i in message_ids) + "]"}).all()
+    if not rows:
+        return ""
+    kinds = []
+    for name, media_type, pages in rows:
+        kind = ("picture" if str(media_type).startswith("image/")
+                else f"PDF, {pages} pages" if media_type == "application/pdf" else "text")
+        kinds.append(f"{name} ({kind})")
+    return " 📎 " + ", ".join(kinds)
+
+
+def messages_named(db: object, query: str, limit: int) -> list[int]:
+    """The messages holding a file whose name contains ``query`` (any case), newest
+    first: the person's search finds a picture by its name."""
+    wanted = query.strip().casefold()
+    if not wanted:
+        return []
+    rows = db.execute(sql(  # type: ignore[attr-defined]
+        "SELECT message_id, name FROM attachment ORDER BY message_id DESC")).all()
+    found: list[int] = []
+    for message_id, name in rows:
+        if wanted in str(name).casefold() and int(message_id) not in found:
+            found.append(int(message_id))
+            if len(found) >= limit:
+                break
+    return found
 
 
 def rows_of(db: object, message_ids: Sequence[int]) -> dict[int, list[Attachment]]:

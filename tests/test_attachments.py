@@ -285,3 +285,67 @@ def test_export_backup_restore_and_forget_round_trip_the_bytes(tmp_path: Path) -
             with zipfile.ZipFile(path) as opened:
                 data = b"".join(opened.read(n) for n in opened.namelist())
         assert picture not in data and document not in data, path
+
+
+def test_the_timeline_index_line_names_the_files_it_folded(tmp_path: Path) -> None:
+    from monet_app.services.replay import replay
+
+    (tmp_path / "menu.png").write_bytes(png(300, 200))
+    (tmp_path / "school.pdf").write_bytes(pdf(2))
+    trace = _trace(tmp_path, [
+        {"ts": "2026-03-02T09:00:00+09:00", "tab": "chat", "user": "what is on this menu?",
+         "assistant": "Noodles and rice.", "attachments": ["menu.png", "school.pdf"]},
+        {"ts": "2026-03-02T09:03:00+09:00", "tab": "chat", "user": "thanks",
+         "assistant": "You're welcome."},
+        {"ts": "2026-03-03T09:00:00+09:00", "tab": "chat", "user": "good morning",
+         "assistant": "Morning!"},
+    ])
+    log = tmp_path / "requests.jsonl"
+    replay(trace, tmp_path / "home", log, librarian=True, meaning=False)
+    bodies = [json.loads(line)["body"] for line in log.read_text("utf-8").splitlines()
+              if json.loads(line).get("kind") == "request"]
+    system = " ".join(b["text"] for b in bodies[-1]["system"])
+    assert "menu.png (picture)" in system and "school.pdf (PDF, 2 pages)" in system
+
+
+def test_claude_can_look_at_a_past_file_again_and_the_database_keeps_no_bytes(
+        core: Core) -> None:
+    import base64
+
+    from cms.context.tools import TOOLS, run_tool
+
+    assert "view_attachment" in [t["name"] for t in TOOLS]
+    picture = prepare(png(400, 300, (250, 250, 0)), "menu.png")
+    core.context.commit_user_message("a menu", "chat", [picture])
+    core.context.record_reply("Noodles.", "chat")
+    asking = core.context.commit_user_message("what was on that menu again?", "chat")
+    with core.db.session() as session:
+        missing, error = run_tool(session, "view_attachment", {"name": "receipt.png"},
+                                  asking.id)
+        assert error and "menu.png" in str(missing)  # says what there is
+        output, error = run_tool(session, "view_attachment", {"name": "MENU.png"}, asking.id)
+    assert not error and isinstance(output, list)
+    call = [{"type": "tool_use", "id": "toolu_1", "name": "view_attachment",
+             "input": {"name": "MENU.png"}}]
+    result = [{"type": "tool_result", "tool_use_id": "toolu_1", "content": output}]
+    core.context.record_tool_round(call, result, "menu.png", "chat")  # type: ignore[arg-type]
+    body = core.context.prepare_request().body
+    tool_results = [b for m in body["messages"] for b in m["content"]
+                    if b.get("type") == "tool_result"]
+    shown = tool_results[-1]["content"]
+    assert shown[0]["type"] == "image"
+    assert base64.b64decode(shown[0]["source"]["data"]) == picture.sent
+    with core.db.session() as session:
+        stored = session.exec(select(Message).where(Message.role == "tool")).one()
+    assert '"data"' not in (stored.content_json or "") and len(stored.content_json or "") < 600
+
+
+def test_the_persons_search_finds_a_file_by_its_name(core: Core) -> None:
+    from monet_app.operations.search import search
+
+    message = core.context.commit_user_message("look", "chat",
+                                               [prepare(png(20, 20), "Kyoto-menu.png")])
+    core.context.commit_user_message("a menu of another kind", "chat")
+    hits = search(core, "kyoto-menu").value
+    assert hits and hits[0].id == message.id
+    assert search(core, "menu").value[0].id == message.id  # the file's name first

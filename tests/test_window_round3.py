@@ -368,8 +368,12 @@ def test_forgetting_a_message_takes_its_reply_versions_with_it(tmp_path) -> None
                                      text=f"answer {number}", ts=person.ts,
                                      current=number == 2))
         session.commit()
-        person.hidden = True  # forgotten
-        session.add(person)
+        person_id = person.id
+    from datetime import UTC, datetime
+
+    from cms.memory import forget
+
+    forget.hide_messages(db, [person_id], datetime(2026, 12, 1, tzinfo=UTC))  # forgotten
     with db.session() as session:
         assert session.exec(select(ReplyVersion)).all() == []
     db.close()

@@ -268,7 +268,9 @@ def test_a_draft_survives_edit_and_resend_and_continue_by_keys_alone(
                         and rows[-1].role == "assistant":
                     break
                 time.sleep(0.3)
-            server.failures.append({"chunk_delay": 0.15})  # the next reply, slow enough to stop
+            # the next reply: long and slow (~15 s), so Esc surely stops it midway
+            server.replies.append("a long answer that keeps coming " * 15)
+            server.failures.append({"chunk_delay": 0.15})
             app.key("Return")  # sends the kept draft
             rows = stored(home, 3)
             assert [m.text for m in rows if m.role == "user"] == ["what is 3+3?", "kept draft"]

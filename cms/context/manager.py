@@ -771,8 +771,12 @@ class ContextManager:
         this transaction and nothing folded since)."""
         if raw is None:
             raw = self._raw(db, state)
-        attached = attachment_files.of_messages(
-            db, self.db.home, [m.id for m in raw if m.role == MessageRole.USER])
+        attached = dict(attachment_files.of_messages(
+            db, self.db.home, [m.id for m in raw if m.role == MessageRole.USER]))
+        for message in raw:  # a file a tool brought back (view_attachment)
+            if message.role == MessageRole.TOOL and (
+                    refs := attachment_files.refs_in(self.db.home, message.content_json)):
+                attached[message.id] = refs
         body = build_body(
             model=self.settings.model,
             max_tokens=self.settings.max_tokens,

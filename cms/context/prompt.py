@@ -66,13 +66,32 @@ def message_turns(message: Talk, attached: tuple[Attached, ...] = ()
         return [(MessageRole.ASSISTANT, [{"type": "text", "text": text}])]
     data = json.loads(message.content_json or "{}")
     call = [b for b in data.get("call", []) if not (b.get("type") == "text" and not b.get("text"))]
-    result = data.get("result", [])
+    files = iter(attached)  # a file a tool brought back: its block, built from the file
+    result = [_with_files(b, files) for b in data.get("result", [])]
     turns: list[tuple[ApiRole, list[ContentBlock]]] = []
     if call:
         turns.append((MessageRole.ASSISTANT, call))
     if result:
         turns.append((MessageRole.USER, result))
     return turns
+
+
+def _with_files(block: Any, files: Any) -> Any:
+    """A stored tool result with each file reference (``storage.attachments.REF``)
+    replaced by the file's block."""
+    content = block.get("content") if isinstance(block, dict) else None
+    if not isinstance(content, list) or not any(
+            isinstance(c, dict) and c.get("type") == attachment_files.REF for c in content):
+        return block
+    shown = []
+    for item in content:
+        if isinstance(item, dict) and item.get("type") == attachment_files.REF:
+            found = next(files, None)
+            shown.append(_attachment_block(found) if found is not None else {
+                "type": "text", "text": f"[{item.get('name', '')}: not kept]"})
+        else:
+            shown.append(item)
+    return {**block, "content": shown}
 
 
 @lru_cache(maxsize=64)

@@ -14,11 +14,13 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any, NotRequired, TypedDict
 
+from sqlalchemy import text
 from sqlmodel import Session
 
 from cms.clock import parse_ts
 from cms.meaning import Meaning, Near, pieces
 from cms.model.protocol import ToolDefinition
+from storage import attachments as attachment_files
 from storage import fts, queries
 from storage.models import MessageRole
 
@@ -69,7 +71,25 @@ READ_DAY: ToolDefinition = {
     },
 }
 
-TOOLS: list[ToolDefinition] = [SEARCH_HISTORY, READ_DAY]
+VIEW_ATTACHMENT: ToolDefinition = {
+    "name": "view_attachment",
+    "description": (
+        "Look again at a picture or document the person attached on an earlier day or "
+        "earlier today (the Timeline Index names them after 📎; the conversation shows "
+        "them). Returns the file itself, as it was attached."
+    ),
+    "input_schema": {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "description": "The file's name, e.g. menu.png."},
+            "day": {"type": "string",
+                    "description": "YYYY-MM-DD, when several files share the name."},
+        },
+        "required": ["name"],
+    },
+}
+
+TOOLS: list[ToolDefinition] = [SEARCH_HISTORY, READ_DAY, VIEW_ATTACHMENT]
 READ_DAY_MAX_CHARS = 30_000
 
 _LATIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'\-]{2,}")
@@ -382,11 +402,35 @@ def search_history(
     return {"query": query, "results": results}
 
 
+def view_attachment(session: Session, name: str, day: str | None,
+                    before_id: int | None) -> tuple[str | list[dict[str, Any]], bool]:
+    """The newest attached file called ``name`` (of ``day``), as a reference and a line
+    saying what and when; a sentence listing what there is when none is called so."""
+    rows = session.connection().execute(text(
+        "SELECT a.name, a.sent_media_type, a.sent_sha256, m.day, m.ts FROM attachment a "
+        "JOIN message m ON m.id = a.message_id WHERE m.hidden = 0 "
+        "AND (:before IS NULL OR m.id < :before) AND (:day IS NULL OR m.day = :day) "
+        "ORDER BY m.id DESC, a.position"), {"before": before_id, "day": day}).all()
+    wanted = name.strip().casefold()
+    found = next((r for r in rows if r[0].casefold() == wanted), None) or next(
+        (r for r in rows if wanted and wanted in r[0].casefold()), None)
+    if found is None:
+        known = sorted({r[0] for r in rows})[:20]
+        return (f"No attached file called {name!r}"
+                + (f" on {day}" if day else "") + ". Attached files: "
+                + (", ".join(known) if known else "none") + "."), True
+    file_name, media_type, sha, on_day, ts = found
+    return [{"type": attachment_files.REF, "name": file_name, "media_type": media_type,
+             "sha256": sha},
+            {"type": "text", "text": f"{file_name}, attached on {on_day} at {ts[11:16]}."}
+            ], False
+
+
 def run_tool(
     session: Session, name: str, tool_input: dict[str, Any], before_id: int | None,
     meaning: Meaning | None = None,
-) -> tuple[str, bool]:
-    """Run one tool call. Returns (result text, is_error)."""
+) -> tuple[str | list[dict[str, Any]], bool]:
+    """Run one tool call. Returns (result text or blocks, is_error)."""
     if name == "search_history":
         query = tool_input.get("query")
         if not isinstance(query, str) or not query.strip():
@@ -404,6 +448,13 @@ def run_tool(
         tab = tool_input.get("tab")
         return json.dumps(read_day(session, day, tab if isinstance(tab, str) else None,
                                    before_id), ensure_ascii=False), False
+    if name == "view_attachment":
+        file_name = tool_input.get("name")
+        if not isinstance(file_name, str) or not file_name.strip():
+            return "view_attachment needs the file's 'name'.", True
+        day = tool_input.get("day")
+        return view_attachment(session, file_name, day if isinstance(day, str) else None,
+                               before_id)
     return f"Unknown tool: {name}", True
 
 

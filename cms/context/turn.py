@@ -200,5 +200,6 @@ class TurnRunner:
                 if is_error:
                     block["is_error"] = True
                 results.append(block)
-                texts.append(output)
+                texts.append(output if isinstance(output, str) else " ".join(
+                    str(b.get("text", "")) for b in output if b.get("type") == "text"))
         self.cm.record_tool_round(list(completed.content), results, "\n".join(texts), tab, note)

@@ -47,6 +47,7 @@ from cms.memory.updates import notes_for
 from cms.settings import Privacy
 from cms.summaries import OfflineSummarizer, Summarizer, Turn
 from storage import Database, queries, vectors
+from storage import attachments as attachment_files
 from storage.errors import DatabaseError
 from storage.models import (
     ContextSummary,
@@ -334,9 +335,11 @@ class Librarian:
             with self.db.transaction() as conn:
                 # a message deleted, hidden or folded meanwhile (the fill itself refuses a
                 # fold committed by another process since): the claim is given up
+                files = attachment_files.described(conn, [m.id for m in run if not m.hidden])
                 if self._run_intact(conn, run) and queries.fill_claimed_run(
                         conn, first, last, [m.id for m in run], self._claim_name,
-                        " ".join(summary.split()) or "（内容なし）", self.summarizer.name):
+                        (" ".join(summary.split()) or "（内容なし）") + files,
+                        self.summarizer.name):
                     report.ahead += 1
                 else:
                     queries.drop_claimed_run(conn, first, last, self._claim_name)
@@ -588,8 +591,9 @@ class Librarian:
             if entry is None or entry[0] is None:
                 return
             segment_id, attempts = entry
-            turns = [Turn(role=m.role, text=m.text)
-                     for m in queries.talk_of_segment(conn, segment_id) if not m.hidden]
+            talk = [m for m in queries.talk_of_segment(conn, segment_id) if not m.hidden]
+            turns = [Turn(role=m.role, text=m.text) for m in talk]
+            files = attachment_files.described(conn, [m.id for m in talk])
         summarizer, source = self.summarizer, self.summarizer.name
         if not turns:  # every message of it was forgotten: nothing to send anywhere
             if self._write(entry_id, FORGOTTEN_TEXT, "forgotten"):
@@ -608,6 +612,6 @@ class Librarian:
                 return
             summary, source = self.fallback.summarize(turns), f"{self.fallback.name} (fallback)"
             report.fallback += 1
-        summary = " ".join(summary.split()) or "（内容なし）"
+        summary = (" ".join(summary.split()) or "（内容なし）") + files
         if self._write(entry_id, summary, source):
             report.written += 1

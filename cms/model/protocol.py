@@ -37,7 +37,7 @@ class TextBlock(TypedDict):
 class ToolResultBlock(TypedDict):
     type: Literal["tool_result"]
     tool_use_id: str
-    content: str
+    content: str | list[dict[str, Any]]  # text, or blocks (a file: view_attachment)
     is_error: NotRequired[bool]
     cache_control: NotRequired[CacheControl]
 

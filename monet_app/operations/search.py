@@ -18,6 +18,7 @@ from cms.clock import parse_ts
 from cms.context.tools import find, query_terms, snippet
 from monet_app.operations.changes import Done
 from monet_app.services.wiring import Core
+from storage import attachments as attachment_files
 from storage.fts import SearchHit, load
 from ui.items import SearchItem
 
@@ -34,9 +35,13 @@ RELATED_MIN_CHARS = 3
 
 
 def search(core: Core, query: str, limit: int = RESULT_LIMIT) -> Done[list[SearchHit]]:
-    """The best ``limit`` messages for ``query``, best first, hidden ones included."""
+    """The best ``limit`` messages for ``query``, best first, hidden ones included; the
+    messages holding a file with the query in its name come first."""
     with core.db.session() as session:
-        return Done(find(session, query, limit))
+        named = load(session, attachment_files.messages_named(session, query, limit))
+        words = [hit for hit in find(session, query, limit)
+                 if hit.id not in {n.id for n in named}]
+        return Done((named + words)[:limit])
 
 
 def related(core: Core, query: str, limit: int = RELATED_LIMIT,
