@@ -3,7 +3,8 @@ sized headings, "↓ Latest", and a 660 px window, in one language and palette.
 
     QT_QPA_PLATFORM=offscreen python benchmarks/window_shots.py ja|en light|dark [OUT_DIR]
 
-Saves OUT_DIR/{lang}-{theme}-versions.png, -jump.png and -narrow.png (OUT_DIR: /tmp).
+Saves OUT_DIR/{lang}-{theme}-attach-field.png (a picture and a PDF waiting as chips),
+-attach-sent.png, -versions.png, -jump.png and -narrow.png (OUT_DIR: /tmp).
 The answers come from the local stand-in (nothing leaves the machine).
 """
 
@@ -23,14 +24,36 @@ REPLY = ("# {heading}\n\n## {sub}\n\n{text}\n\n```python\ndef total(prices, tax=
          '    """Sum with tax."""\n    return sum(p * (1 + tax) for p in prices)  # {note}\n```\n')
 WORDS = {
     "ja": {"ask": "税込みの合計を出す関数を書いて", "sub": "コード",
+           "files": "このメニューと学校からの手紙、何て書いてある？",
            "first": ("合計の出し方", "税込みで合計します。", "税込み"),
            "second": ("別の書き方", "もう一つの書き方です。", "二つ目"),
            "note": "メモ {n}: " + "長めの文章です。" * 6},
     "en": {"ask": "Write a function for the total with tax", "sub": "The code",
+           "files": "What do this menu and the school letter say?",
            "first": ("Adding it up", "This adds the tax to each price.", "with tax"),
            "second": ("Another way", "A second way to write it.", "second take"),
            "note": "note {n}: " + "a line of text " * 8},
 }
+
+
+def attach_scene(c, spin, prefix: Path, folder: Path, words: dict) -> None:  # type: ignore[no-untyped-def]
+    """A picture and a PDF waiting as chips in the field, then sent: two shots."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    from benchmarks.attachments_day import pdf, picture
+
+    (folder / "menu.jpg").write_bytes(picture(1))
+    (folder / "letter.pdf").write_bytes(pdf(3))
+    w = c.window
+    w.files_chosen.emit([str(folder / "menu.jpg"), str(folder / "letter.pdf")])
+    spin(2.0)
+    w.composer.setPlainText(words["files"])
+    spin(0.3)
+    w.grab().save(f"{prefix}-attach-field.png")
+    QTest.keyClick(w.composer, Qt.Key.Key_Return)
+    spin(3.0)
+    w.grab().save(f"{prefix}-attach-sent.png")
 
 
 def main() -> None:
@@ -75,6 +98,7 @@ def main() -> None:
             else:
                 w.act_on_message(w.model.rows[-1], "regenerate")
             spin(4.0)
+        attach_scene(c, spin, out / f"{lang}-{theme}", Path(tmp), words)
         reply = max(i for i, r in enumerate(w.model.rows) if r.role == "assistant")
         w.view.setFocus()
         w.view.setCurrentIndex(w.model.index(reply, 0))  # its buttons show: ◀ 2/2

@@ -441,3 +441,62 @@ def test_the_thread_model_hides_the_tabs_and_lists_threads_newest_first(qtbot, a
     assert ids == sorted(ids, reverse=True)  # newest first, as the days
     assert c.apply_settings(replace(c.settings_values(), sunset_model=True)) is None
     assert c.window.tab_bar.isVisible()
+
+
+# ----- issue 30 in the window: files by the 📎 button, a paste, a drop -------------------
+def test_files_attached_in_the_window_go_with_the_message(qtbot, app_for, server, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from tests.test_attachments import pdf, png
+
+    (tmp_path / "menu.png").write_bytes(png(2000, 1500))
+    (tmp_path / "letter.pdf").write_bytes(pdf(2))
+    (tmp_path / "notes.zip").write_bytes(b"PK\x03\x04\x00\x00binary")
+    c = app_for()
+    w = c.window
+    qtbot.keyClicks(w.composer, "what do these say?")
+    w.files_chosen.emit([str(tmp_path / "menu.png"), str(tmp_path / "letter.pdf")])
+    qtbot.waitUntil(lambda: len(c.attach.pending) == 2 and w.chips.isVisible(), timeout=10_000)
+    w.files_chosen.emit([str(tmp_path / "notes.zip")])  # refused, in words; nothing lost
+    qtbot.waitUntil(lambda: w.error_box.isVisible(), timeout=10_000)
+    assert "notes.zip" in w.error_label.text() and len(c.attach.pending) == 2
+    assert w.composer.toPlainText() == "what do these say?"
+    qtbot.keyClick(w.composer, Qt.Key.Key_Return)
+    wait_idle(qtbot, c)
+    assert not w.chips.isVisible() and c.attach.pending == []
+    user_row = next(r for r in w.model.rows if r.role == "user")
+    assert user_row.files == ("menu.png", "letter.pdf")
+    content = server.requests[-1]["messages"][0]["content"]
+    assert [b["type"] for b in content] == ["image", "document", "text"]
+
+
+def test_a_pasted_picture_becomes_a_chip_that_can_be_taken_off(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QMimeData
+    from PySide6.QtGui import QColor, QImage
+
+    c = app_for()
+    w = c.window
+    image = QImage(64, 48, QImage.Format.Format_RGB32)
+    image.fill(QColor("orange"))
+    mime = QMimeData()
+    mime.setImageData(image)
+    w.composer.insertFromMimeData(mime)
+    qtbot.waitUntil(lambda: len(c.attach.pending) == 1, timeout=10_000)
+    assert c.attach.pending[0].media_type == "image/png"
+    assert c.attach.pending[0].name.startswith("pasted-")
+    assert w.composer.toPlainText() == ""  # not pasted as text
+    w.attachment_removed.emit(0)
+    assert c.attach.pending == [] and not w.chips.isVisible()
+
+
+def test_a_picture_alone_can_be_sent(qtbot, app_for, server, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from tests.test_attachments import png
+
+    (tmp_path / "photo.png").write_bytes(png(40, 30))
+    c = app_for()
+    c.window.files_chosen.emit([str(tmp_path / "photo.png")])
+    qtbot.waitUntil(lambda: len(c.attach.pending) == 1, timeout=10_000)
+    c.window.composer.setFocus()
+    qtbot.keyClick(c.window.composer, Qt.Key.Key_Return)
+    wait_idle(qtbot, c)
+    assert [m.role for m in messages(c)] == ["user", "assistant"]
+    assert [b["type"] for b in server.requests[-1]["messages"][0]["content"]] == ["image",
+                                                                                  "text"]

@@ -24,6 +24,7 @@ class MessageRow:
     text: str
     status: str = "complete"  # "complete" | "incomplete" | "streaming"
     hidden: bool = False  # forgotten: kept here, never sent to Claude again
+    files: tuple[str, ...] = ()  # the pictures and documents shown with it, by name
 
 
 @dataclass(frozen=True)

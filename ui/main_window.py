@@ -15,6 +15,7 @@ from PySide6.QtGui import (
     QAction,
     QCloseEvent,
     QGuiApplication,
+    QImage,
     QKeySequence,
     QResizeEvent,
     QShortcut,
@@ -35,6 +36,7 @@ from PySide6.QtWidgets import (
     QSplitter,
     QStatusBar,
     QTabBar,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -125,6 +127,9 @@ class MainWindow(QMainWindow):
     restore_requested = Signal(str)  # the backup file chosen
     drafts_changed = Signal(dict)  # {tab: unsent text}, every tab's draft
     model_chosen = Signal(str)  # the model picked beside the composer
+    files_chosen = Signal(list)  # local paths to attach (the 📎 button, a paste, a drop)
+    image_pasted = Signal(QImage)  # a picture pasted into the message field
+    attachment_removed = Signal(int)  # a chip's ✕: its position
     version_requested = Signal(int, int)  # (today's latest reply, the version to show)
     closing = Signal()
     geometry_changed = Signal(str)  # the window's geometry (base64), at close
@@ -208,12 +213,29 @@ class MainWindow(QMainWindow):
             self.model_box.addItem(model_label(model), model)
         self.model_box.activated.connect(
             lambda index: self.model_chosen.emit(str(self.model_box.itemData(index))))
+        # files to send with the message: a 📎 button, a paste or a drop on the field;
+        # each shown as a chip above the field until sent or taken off
+        self.attach_button = QToolButton()
+        self.attach_button.setText("+")  # (no emoji: not every system has their glyphs)
+        self.attach_button.setObjectName("attachButton")
+        self.attach_button.setToolTip(self.tr(
+            "Attach pictures or documents (Ctrl+Shift+A); pasting or dropping them on the "
+            "message field works too"))
+        self.attach_button.clicked.connect(self._choose_files)
+        self.chips = QWidget()
+        self.chips.setObjectName("attachmentChips")
+        self._chip_row = QHBoxLayout(self.chips)
+        self._chip_row.setContentsMargins(0, 0, 0, 0)
+        self._chip_row.setSpacing(6)
+        self.chips.setVisible(False)
+        self._attachment_count = 0
         buttons = QVBoxLayout()
         buttons.addWidget(self.send_button)
         buttons.addWidget(self.stop_button)
         buttons.addStretch(1)
         buttons.addWidget(self.model_box)
         composer_row = QHBoxLayout()
+        composer_row.addWidget(self.attach_button, 0, Qt.AlignmentFlag.AlignTop)
         composer_row.addWidget(self.composer, 1)
         composer_row.addLayout(buttons)
         centre = QWidget()
@@ -225,6 +247,7 @@ class MainWindow(QMainWindow):
         centre_layout.addWidget(self.view, 1)
         centre_layout.addWidget(self.error_box)
         centre_layout.addWidget(self.edit_bar)
+        centre_layout.addWidget(self.chips)
         centre_layout.addLayout(composer_row)
 
         # --- right: search results (while searching) above the Timeline Index ---
@@ -297,6 +320,9 @@ class MainWindow(QMainWindow):
         self.stop_button.clicked.connect(self.stop_requested)
         self.stop_button.clicked.connect(self.composer.setFocus)
         QShortcut(QKeySequence("Ctrl+Shift+M"), self).activated.connect(self._pick_model)
+        QShortcut(QKeySequence("Ctrl+Shift+A"), self).activated.connect(self._choose_files)
+        self.composer.files_given.connect(self.files_chosen)
+        self.composer.image_given.connect(self.image_pasted)
         escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
         escape.activated.connect(self._escape)
         self.retry_button.clicked.connect(self.retry_requested)
@@ -402,8 +428,37 @@ class MainWindow(QMainWindow):
     # ----- what the person does ---------------------------------------------------------
     def _submit(self) -> None:
         text = self.composer.toPlainText()
-        if text.strip() and self.send_button.isEnabled():
+        if (text.strip() or self._attachment_count) and self.send_button.isEnabled():
             self.send_requested.emit(text)
+
+    def _choose_files(self) -> None:
+        paths, _filter = QFileDialog.getOpenFileNames(
+            self, self.tr("Attach pictures or documents"), "",
+            self.tr("Pictures and documents (*.png *.jpg *.jpeg *.gif *.webp *.pdf *.txt "
+                    "*.md);;All files (*)"))
+        if paths:
+            self.files_chosen.emit(list(paths))
+        self.composer.setFocus()
+
+    def set_attachments(self, chips: list[tuple[str, str]]) -> None:
+        """The files waiting to be sent, as (label, tooltip): a chip each, its ✕ takes
+        it off."""
+        while self._chip_row.count():
+            item = self._chip_row.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        for position, (label, tip) in enumerate(chips):
+            chip = QToolButton()
+            chip.setText(f"{label}  ✕")
+            chip.setToolTip(tip)
+            chip.setAccessibleName(self.tr("Remove {name}").format(name=label))
+            chip.clicked.connect(lambda _checked=False, p=position:
+                                 self.attachment_removed.emit(p))
+            self._chip_row.addWidget(chip)
+        self._chip_row.addStretch(1)
+        self._attachment_count = len(chips)
+        self.chips.setVisible(bool(chips))
 
     def _on_tab(self, index: int) -> None:
         if 0 <= index < len(self._tab_ids):

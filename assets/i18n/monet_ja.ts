@@ -64,7 +64,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../monet_app/window/app.py" line="231" />
+        <location filename="../../monet_app/window/app.py" line="233" />
         <source>Promoted under {heading}; Claude reads it from the next message.</source>
         <extracomment>When the key is looked for after the window opens: after its first frames and the first rows' layout, and before anyone could have read the window and pasted a key. When what the first send and search would wait for is loaded on a thread of its own (``AppController._warm``): after the first frames, as the key lookup. A send sooner loads what it needs itself.</extracomment>
         <translation>「{heading}」に昇格しました。次のメッセージから Claude に渡されます。</translation>
@@ -73,6 +73,20 @@
         <location filename="../../monet_app/window/dialogs.py" line="91" />
         <source>Opening the demo in its own window…</source>
         <translation>デモを別のウィンドウで開いています…</translation>
+    </message>
+</context>
+<context>
+    <name>AttachFlow</name>
+    <message>
+        <location filename="../../monet_app/window/attach_flow.py" line="83" />
+        <source>about {n:,} tokens</source>
+        <extracomment>Above this many tokens in one file, its chip says so in words (a large PDF).</extracomment>
+        <translation>約 {n:,} トークン</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/attach_flow.py" line="85" />
+        <source>{n} pages</source>
+        <translation>{n} ページ</translation>
     </message>
 </context>
 <context>
@@ -177,305 +191,325 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/main_window.py" line="159" />
+        <location filename="../../ui/main_window.py" line="164" />
         <source>New thread</source>
         <extracomment>Below these window widths the side panes fold away, so the conversation stays the widest pane; they come back when the window widens again (or by View menu / keys). How long a passing notice ("Copied") stays in the status bar. Visible keyboard focus on every list and field, in the palette's highlight colour. The border and padding add up to the same width focused or not, so focusing the transcript never changes its width (which would lay every message out again).</extracomment>
         <translation>新しいスレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="181" />
+        <location filename="../../ui/main_window.py" line="186" />
         <source>Retry</source>
         <translation>再試行</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="190" />
+        <location filename="../../ui/main_window.py" line="195" />
         <source>Editing your last message: Enter sends it in place of the old one and its reply; Esc cancels.</source>
         <translation>最後のメッセージを編集中: Enter で元のメッセージと返答に置き換えて送信、Esc で取り消し。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="196" />
+        <location filename="../../ui/main_window.py" line="201" />
         <location filename="../../monet_app/window/desktop.py" line="102" />
         <source>Send</source>
         <extracomment>How long quitting waits for work still running (a reply being stopped, a librarian pass). ``--smoke``: how long the window may take to paint before the check fails. ``monet --smoke`` asked for (``request_smoke``): the ``time.perf_counter()`` of the command's start (its imports not counted), used where the process's own start time cannot be read.</extracomment>
         <translation>送信</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="197" />
+        <location filename="../../ui/main_window.py" line="202" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="198" />
+        <location filename="../../ui/main_window.py" line="203" />
         <source>Stop the reply (Esc)</source>
         <translation>返答を止める（Esc）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="203" />
+        <location filename="../../ui/main_window.py" line="208" />
         <source>Model for the next replies (Ctrl+Shift+M)</source>
         <translation>次の返事に使うモデル (Ctrl+Shift+M)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="233" />
+        <location filename="../../ui/main_window.py" line="222" />
+        <source>Attach pictures or documents (Ctrl+Shift+A); pasting or dropping them on the message field works too</source>
+        <translation>画像や文書を添付 (Ctrl+Shift+A)。メッセージ欄への貼り付けやドロップでも添付できます</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="256" />
         <source>Search all days (Ctrl+F)</source>
         <translation>すべての日を検索（Ctrl+F）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="317" />
+        <location filename="../../ui/main_window.py" line="343" />
         <source>Copy</source>
         <translation>コピー</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="317" />
+        <location filename="../../ui/main_window.py" line="343" />
         <source>Edit</source>
         <translation>編集</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="318" />
+        <location filename="../../ui/main_window.py" line="344" />
         <source>Regenerate</source>
         <translation>作り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="318" />
+        <location filename="../../ui/main_window.py" line="344" />
         <source>Continue</source>
         <translation>続ける</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="328" />
+        <location filename="../../ui/main_window.py" line="354" />
         <source>Settings…</source>
         <translation>設定…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="336" />
+        <location filename="../../ui/main_window.py" line="362" />
         <source>&amp;MONET</source>
         <translation>&amp;MONET</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="338" />
+        <location filename="../../ui/main_window.py" line="364" />
         <source>What MONET remembers…</source>
         <translation>MONET が覚えていること…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="341" />
+        <location filename="../../ui/main_window.py" line="367" />
         <source>Incognito today (nothing becomes a memory)</source>
         <translation>今日はシークレット（記憶に残さない）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="345" />
+        <location filename="../../ui/main_window.py" line="371" />
         <source>Promote to lasting memory…</source>
         <translation>永続的な記憶に昇格…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="348" />
+        <location filename="../../ui/main_window.py" line="374" />
         <source>Search…</source>
         <translation>検索…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="354" />
+        <location filename="../../ui/main_window.py" line="380" />
         <source>Back up now</source>
         <translation>今すぐバックアップ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="357" />
+        <location filename="../../ui/main_window.py" line="383" />
         <source>Restore from a backup…</source>
         <translation>バックアップから復元…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="360" />
+        <location filename="../../ui/main_window.py" line="386" />
         <source>Open the demo…</source>
         <translation>デモを開く…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="363" />
+        <location filename="../../ui/main_window.py" line="389" />
         <source>About MONET…</source>
         <translation>MONET について…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="368" />
+        <location filename="../../ui/main_window.py" line="394" />
         <source>Quit</source>
         <translation>終了</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="374" />
+        <location filename="../../ui/main_window.py" line="400" />
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="375" />
+        <location filename="../../ui/main_window.py" line="401" />
         <source>Days pane</source>
         <translation>日付の欄</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="380" />
+        <location filename="../../ui/main_window.py" line="406" />
         <source>Timeline and search pane</source>
         <translation>タイムラインと検索の欄</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="385" />
+        <location filename="../../ui/main_window.py" line="411" />
         <source>Next tab</source>
         <translation>次のタブ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="388" />
+        <location filename="../../ui/main_window.py" line="414" />
         <source>Previous tab</source>
         <translation>前のタブ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="391" />
+        <location filename="../../ui/main_window.py" line="417" />
         <source>Go to the message field</source>
         <translation>入力欄へ移動</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="452" />
+        <location filename="../../ui/main_window.py" line="436" />
+        <source>Attach pictures or documents</source>
+        <translation>画像や文書を添付</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="437" />
+        <source>Pictures and documents (*.png *.jpg *.jpeg *.gif *.webp *.pdf *.txt *.md);;All files (*)</source>
+        <translation>画像と文書 (*.png *.jpg *.jpeg *.gif *.webp *.pdf *.txt *.md);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="455" />
+        <source>Remove {name}</source>
+        <translation>{name} を外す</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="507" />
         <source>Delete this day…</source>
         <translation>この日を削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="454" />
+        <location filename="../../ui/main_window.py" line="509" />
         <source>Delete everything said on {day}? Claude will not see it again.</source>
         <translation>{day} の会話をすべて削除しますか？ Claude がこれを見ることはもうありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="495" />
+        <location filename="../../ui/main_window.py" line="550" />
         <source>Copy message</source>
         <translation>メッセージをコピー</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="496" />
+        <location filename="../../ui/main_window.py" line="551" />
         <source>Edit and resend</source>
         <translation>編集して送り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="497" />
+        <location filename="../../ui/main_window.py" line="552" />
         <source>Regenerate reply</source>
         <translation>返答を作り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="498" />
+        <location filename="../../ui/main_window.py" line="553" />
         <source>Continue this reply</source>
         <translation>この返答の続きを書かせる</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="499" />
+        <location filename="../../ui/main_window.py" line="554" />
         <source>Show the earlier version</source>
         <translation>前の版を表示</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="500" />
+        <location filename="../../ui/main_window.py" line="555" />
         <source>Show the later version</source>
         <translation>次の版を表示</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="501" />
+        <location filename="../../ui/main_window.py" line="556" />
         <source>Delete this message…</source>
         <translation>このメッセージを削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="512" />
+        <location filename="../../ui/main_window.py" line="567" />
         <source>Message copied</source>
         <translation>メッセージをコピーしました</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="523" />
+        <location filename="../../ui/main_window.py" line="578" />
         <source>Delete this message and what was drawn from it?</source>
         <translation>このメッセージと、そこから作られた要約・記憶を削除しますか？</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="529" />
+        <location filename="../../ui/main_window.py" line="584" />
         <source>Restore from a backup</source>
         <translation>バックアップから復元</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="530" />
+        <location filename="../../ui/main_window.py" line="585" />
         <source>MONET backups (*.zip)</source>
         <translation>MONET のバックアップ (*.zip)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="532" />
+        <location filename="../../ui/main_window.py" line="587" />
         <source>Replace everything in this data folder with the backup {file}? The current database is kept beside it as a dated copy.</source>
         <translation>このデータフォルダーの内容をバックアップ {file} で置き換えますか？ 今のデータベースは日付付きのコピーとして隣に残します。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="675" />
+        <location filename="../../ui/main_window.py" line="730" />
         <source>All tabs</source>
         <translation>すべて</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="705" />
+        <location filename="../../ui/main_window.py" line="760" />
         <source>Days</source>
         <translation>日付</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="709" />
+        <location filename="../../ui/main_window.py" line="764" />
         <source>Today</source>
         <translation>今日</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="734" />
+        <location filename="../../ui/main_window.py" line="789" />
         <source>Threads</source>
         <translation>スレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="749" />
+        <location filename="../../ui/main_window.py" line="804" />
         <source>{day} is a past day, shown read-only. Sending posts to today.</source>
         <translation>{day} は過去の日です（読み取り専用）。送信すると今日の会話に入ります。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="752" />
+        <location filename="../../ui/main_window.py" line="807" />
         <source>Sending returns to today</source>
         <translation>送信すると今日に戻ります</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="755" />
+        <location filename="../../ui/main_window.py" line="810" />
         <source>Message (Enter sends, Shift+Enter adds a line)</source>
         <translation>メッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="764" />
+        <location filename="../../ui/main_window.py" line="819" />
         <source>Message to {tab} (Enter sends, Shift+Enter adds a line)</source>
         <translation>{tab} へのメッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="778" />
+        <location filename="../../ui/main_window.py" line="833" />
         <source>Nothing in this tab on this day.</source>
         <translation>この日のこのタブには会話がありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="779" />
+        <location filename="../../ui/main_window.py" line="834" />
         <source>Nothing in this tab yet today. Write below; Claude sees every tab.</source>
         <translation>今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="837" />
+        <location filename="../../ui/main_window.py" line="892" />
         <source>Summarizing {n}</source>
         <translation>要約作成中 {n}件</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="838" />
+        <location filename="../../ui/main_window.py" line="893" />
         <source>Librarian: nothing pending</source>
         <translation>ライブラリアン: 待ちなし</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="840" />
+        <location filename="../../ui/main_window.py" line="895" />
         <source>Indexing by meaning: {n:,} to go</source>
         <translation>意味の索引を作成中: 残り {n:,} 件</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="845" />
+        <location filename="../../ui/main_window.py" line="900" />
         <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
         <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="852" />
+        <location filename="../../ui/main_window.py" line="907" />
         <source>Today ${usd:.4f}</source>
         <translation>今日 ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="862" />
+        <location filename="../../ui/main_window.py" line="917" />
         <source>MONET — demo</source>
         <translation>MONET — デモ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="864" />
+        <location filename="../../ui/main_window.py" line="919" />
         <source>DEMO: a sample history in a throwaway folder; a built-in stand-in answers, not Claude</source>
         <translation>デモ: 使い捨てフォルダーのサンプル履歴です。答えるのは Claude ではなく内蔵の代役です</translation>
     </message>
@@ -603,33 +637,38 @@
     <name>MessageDelegate</name>
     <message>
         <location filename="../../ui/transcript/delegate.py" line="127" />
-        <location filename="../../ui/transcript/delegate.py" line="436" />
+        <location filename="../../ui/transcript/delegate.py" line="441" />
         <source>Copy</source>
         <translation>コピー</translation>
     </message>
     <message>
         <location filename="../../ui/transcript/delegate.py" line="128" />
-        <location filename="../../ui/transcript/delegate.py" line="436" />
+        <location filename="../../ui/transcript/delegate.py" line="441" />
         <source>Copied</source>
         <translation>コピーしました</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript/delegate.py" line="239" />
+        <location filename="../../ui/transcript/delegate.py" line="196" />
+        <source>Attached:</source>
+        <translation>添付:</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript/delegate.py" line="244" />
         <source>You</source>
         <translation>あなた</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript/delegate.py" line="239" />
+        <location filename="../../ui/transcript/delegate.py" line="244" />
         <source>Tool</source>
         <translation>ツール</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript/delegate.py" line="242" />
+        <location filename="../../ui/transcript/delegate.py" line="247" />
         <source>(incomplete)</source>
         <translation>（途中で途切れました）</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript/delegate.py" line="246" />
+        <location filename="../../ui/transcript/delegate.py" line="251" />
         <source>(forgotten: Claude no longer sees this)</source>
         <translation>（忘れた内容: Claude にはもう見えません）</translation>
     </message>
@@ -927,7 +966,7 @@
 <context>
     <name>SendFlow</name>
     <message>
-        <location filename="../../monet_app/window/sending.py" line="181" />
+        <location filename="../../monet_app/window/sending.py" line="185" />
         <source>Please continue from where you stopped.</source>
         <translation>途切れたところから続けてください。</translation>
     </message>
@@ -1207,62 +1246,82 @@
         <translation>返信が終わるまでお待ちください（または停止を押してください）。</translation>
     </message>
     <message>
+        <location filename="../../monet_app/window/words.py" line="48" />
+        <source>The file</source>
+        <translation>ファイル</translation>
+    </message>
+    <message>
         <location filename="../../monet_app/window/words.py" line="51" />
+        <source>{name} is not a kind Claude can read here (pictures: PNG, JPEG, GIF, WebP; documents: PDF or plain text); nothing was attached.</source>
+        <translation>{name} は Claude が読める種類ではありません（画像: PNG・JPEG・GIF・WebP、文書: PDF・テキスト）。添付していません。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="54" />
+        <source>{name} is too large to send (pictures up to 40 MB, PDFs up to 32 MB and 100 pages, text up to 1 MB); nothing was attached.</source>
+        <translation>{name} は大きすぎて送れません（画像は 40 MB、PDF は 32 MB・100 ページ、テキストは 1 MB まで）。添付していません。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="56" />
+        <source>{name} looks damaged and cannot be read; nothing was attached.</source>
+        <translation>{name} は壊れているようで読めません。添付していません。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="66" />
         <source>Your message is saved.</source>
         <translation>メッセージは保存済みです。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="53" />
+        <location filename="../../monet_app/window/words.py" line="68" />
         <source>No API key yet: paste one above or in Settings; Claude answers once a key is set.</source>
         <translation>API キーがまだありません。上の欄か設定に貼り付けてください。キーが入ると Claude が答えます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="55" />
+        <location filename="../../monet_app/window/words.py" line="70" />
         <source>The API key was refused (401). Check it in Settings.</source>
         <translation>API キーが拒否されました（401）。設定で確認してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="56" />
+        <location filename="../../monet_app/window/words.py" line="71" />
         <source>Claude did not answer in time.</source>
         <translation>Claude が時間内に答えませんでした。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="57" />
+        <location filename="../../monet_app/window/words.py" line="72" />
         <source>No connection to Anthropic. MONET keeps working offline; retry when you are back online.</source>
         <translation>Anthropic に接続できません。MONET はオフラインでも使えます。つながったら再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="59" />
+        <location filename="../../monet_app/window/words.py" line="74" />
         <source>Claude is overloaded right now (529); try again shortly.</source>
         <translation>Claude は今混み合っています（529）。少ししてから再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="60" />
+        <location filename="../../monet_app/window/words.py" line="75" />
         <source>Anthropic had a server error; try again.</source>
         <translation>Anthropic 側でサーバーエラーが起きました。再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="61" />
+        <location filename="../../monet_app/window/words.py" line="76" />
         <source>The reply broke off; what arrived is kept, marked incomplete.</source>
         <translation>返答が途中で切れました。届いた分は「途中」として残してあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="62" />
+        <location filename="../../monet_app/window/words.py" line="77" />
         <source>The reply stopped before Claude finished it; what arrived is kept, marked incomplete.</source>
         <translation>Claude が書き終える前に返答が止まりました。届いた分は「途中」として残してあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="67" />
+        <location filename="../../monet_app/window/words.py" line="82" />
         <source>Anthropic's rate limit was reached; try again in {s} s.</source>
         <translation>Anthropic の利用上限に達しました。{s} 秒後に再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="69" />
+        <location filename="../../monet_app/window/words.py" line="84" />
         <source>Anthropic's rate limit was reached; try again in a minute.</source>
         <translation>Anthropic の利用上限に達しました。1分ほどしてから再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="74" />
+        <location filename="../../monet_app/window/words.py" line="89" />
         <source>Something went wrong while asking Claude ({kind}). Your message is saved; details are in monet.log.</source>
         <translation>Claude への問い合わせ中に問題が起きました（{kind}）。メッセージは保存済みです。詳細は monet.log にあります。</translation>
     </message>

@@ -377,6 +377,22 @@ JA = {
     "Done together": "一緒にしたこと",
     "Asked to remember": "覚えてと頼まれたこと",
     "↓ Latest": "↓ 最新へ",
+    "Attach pictures or documents (Ctrl+Shift+A); pasting or dropping them on the message field works too":
+        "画像や文書を添付 (Ctrl+Shift+A)。メッセージ欄への貼り付けやドロップでも添付できます",
+    "Attach pictures or documents": "画像や文書を添付",
+    "Pictures and documents (*.png *.jpg *.jpeg *.gif *.webp *.pdf *.txt *.md);;All files (*)":
+        "画像と文書 (*.png *.jpg *.jpeg *.gif *.webp *.pdf *.txt *.md);;すべてのファイル (*)",
+    "Remove {name}": "{name} を外す",
+    "Attached:": "添付:",
+    "about {n:,} tokens": "約 {n:,} トークン",
+    "{n} pages": "{n} ページ",
+    "The file": "ファイル",
+    "{name} is not a kind Claude can read here (pictures: PNG, JPEG, GIF, WebP; documents: PDF or plain text); nothing was attached.":
+        "{name} は Claude が読める種類ではありません（画像: PNG・JPEG・GIF・WebP、文書: PDF・テキスト）。添付していません。",
+    "{name} is too large to send (pictures up to 40 MB, PDFs up to 32 MB and 100 pages, text up to 1 MB); nothing was attached.":
+        "{name} は大きすぎて送れません（画像は 40 MB、PDF は 32 MB・100 ページ、テキストは 1 MB まで）。添付していません。",
+    "{name} looks damaged and cannot be read; nothing was attached.":
+        "{name} は壊れているようで読めません。添付していません。",
     "*Waiting for Claude… When the API is busy, MONET tries again by itself.*":
         "*Claude の返事を待っています… API が混んでいるときは MONET が自動でやり直します。*",
     "Show the earlier version": "前の版を表示",

@@ -22,24 +22,50 @@ the next start), it is put back as it was.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from sqlmodel import col, select
 
+from cms.attachments import Prepared, prepare
 from cms.context.turn import TurnResult
 from cms.memory import forget
 from monet_app.operations.changes import NOTHING, TALK, Changes, Done
 from monet_app.services.gate import Ticket, Work
 from monet_app.services.wiring import Core
 from storage import queries
+from storage.errors import AttachmentError
 from storage.models import Message, MessageRole, MessageStatus, ReplyVersion
 from storage.queries import Talk
 
 
-def commit(core: Core, text: str, tab: str, *, ticket: Ticket | None = None) -> Done[Talk]:
-    """Store the person's message (refused in words if empty); nothing is sent yet."""
+def commit(core: Core, text: str, tab: str, *, ticket: Ticket | None = None,
+           attachments: Sequence[Prepared] = ()) -> Done[Talk]:
+    """Store the person's message and its files (refused in words if empty); nothing is
+    sent yet."""
     with core.gate.hold(Work.REPLY, ticket):
-        return Done(core.context.commit_user_message(text, tab), TALK)
+        return Done(core.context.commit_user_message(text, tab, attachments), TALK)
+
+
+def prepare_files(paths: Sequence[str]) -> Done[list[Prepared]]:
+    """Read and check files to attach (``cms.attachments.prepare``: a picture scaled down
+    once, a damaged or unsupported one refused in a sentence). Reading only: nothing is
+    stored until the message is sent."""
+    found: list[Prepared] = []
+    for path in paths:
+        where = Path(path)
+        try:
+            data = where.read_bytes()
+        except OSError as exc:
+            raise AttachmentError(f"{where.name} cannot be read ({exc.strerror or exc}).",
+                                  code="damaged", name=where.name) from None
+        found.append(prepare(data, where.name))
+    return Done(found)
+
+
+def prepare_pasted(data: bytes, name: str) -> Done[list[Prepared]]:
+    """A picture pasted from the clipboard (as PNG), checked as a file is."""
+    return Done([prepare(data, name)])
 
 
 def reply(core: Core, tab: str, on_text: Callable[[str], None], cancel: threading.Event,

@@ -28,6 +28,7 @@ from monet_app.services.clock import SystemClock
 from monet_app.services.gate import Ticket, Work
 from monet_app.services.wiring import Core, ModelFactory, build_core, env_request_log, gateway_model
 from monet_app.window import dialogs
+from monet_app.window.attach_flow import AttachFlow
 from monet_app.window.backup_flow import BackupFlow
 from monet_app.window.backup_schedule import BackupSchedule
 from monet_app.window.key_flow import KeyFlow
@@ -87,6 +88,7 @@ class AppController(QObject):
         self.backup_flow = BackupFlow(w, lambda: self.core, self.reopen, lambda: self._closed,
                                       self)
         self.last_tab = ""
+        self.attach = AttachFlow(w, self)
         self.sending = SendFlow(self, self)
         self._closed = False
         self._day_timer = QTimer(self)

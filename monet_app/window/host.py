@@ -7,6 +7,7 @@ from typing import Protocol
 
 from monet_app.operations.changes import Changes
 from monet_app.services.wiring import Core
+from monet_app.window.attach_flow import AttachFlow
 from monet_app.window.key_flow import KeyFlow
 from monet_app.window.librarian_schedule import LibrarianSchedule
 from monet_app.window.navigator import Navigator
@@ -24,6 +25,7 @@ class Host(Protocol):
     words: Words
     panes: Panes
     key: KeyFlow
+    attach: AttachFlow
     librarian: LibrarianSchedule
     last_tab: str
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from cms.clock import parse_ts
 from monet_app.services.wiring import Core
+from storage import attachments as attachment_files
 from storage import queries
 from storage.models import Message, TimelineEntry, TimelineLevel
 from ui.items import (
@@ -193,6 +194,9 @@ class Navigator:
                 messages = queries.shown_messages(session, day=self.view_day)
             else:
                 messages = queries.shown_messages(session, thread_id=self.view_thread or 0)
+            files = {message_id: tuple(a.name for a in rows) for message_id, rows in
+                     attachment_files.rows_of(session, [m[0] for m in messages
+                                                        if m[1] == "user"]).items()}
         whole = not self.sunset_model or self.tab == ALL_TABS
         labels = dict(self.core.settings.tabs)
         # ts is stored as ISO 8601 in the local time it was said: HH:MM is ts[11:16]
@@ -200,7 +204,7 @@ class Navigator:
         return [
             MessageRow(id_, role, tab_id, labels.get(tab_id, label), ts[11:16],
                        tool_line(text, content) if role == "tool" else text, status,
-                       bool(hidden))
+                       bool(hidden), files.get(id_, ()))
             for id_, role, tab_id, label, ts, text, content, status, hidden in messages
             if whole or tab_id == tab
         ]

@@ -65,8 +65,10 @@ class SendFlow(QObject):
         with self._until_streaming(ticket):
             if self.c.window.read_only or self.c.nav.read_only:
                 self.c.nav.back_to_today()  # typing always goes to today
+            files = list(self.c.attach.pending) if typed else []
             done, problem = run_inline(partial(conversation.commit, self.c.core, text, tab,
-                                               ticket=ticket), self.c.words.problem)
+                                               ticket=ticket, attachments=files),
+                                       self.c.words.problem)
             if done is None:
                 ticket.leave()
                 self.c.window.show_error(problem or "", can_retry=False)
@@ -75,6 +77,8 @@ class SendFlow(QObject):
             if typed:
                 replaced, self._editing = self._editing, 0
                 self.c.window.message_sent()
+                if files:
+                    self.c.attach.clear()  # stored with the message
             self.c.window.clear_error()
             self.c.refresh(Changes(messages=True, days=True))
             if replaced:

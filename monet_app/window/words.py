@@ -8,7 +8,7 @@ from PySide6.QtCore import QObject
 
 from cms.model.errors import ModelError
 from monet_app.window.run import describe
-from storage.errors import BusyError
+from storage.errors import AttachmentError, BusyError
 
 
 class Words(QObject):
@@ -42,6 +42,21 @@ class Words(QObject):
         if exc.running == "reply":
             return self.tr("Wait for the reply to finish (or press Stop).")
         return str(exc)
+
+    def attachment_problem(self, exc: AttachmentError) -> str:
+        """Why a file was not attached, in the window's language; nothing was sent."""
+        name = exc.name or self.tr("The file")
+        said = {
+            "unsupported": self.tr(
+                "{name} is not a kind Claude can read here (pictures: PNG, JPEG, GIF, WebP; "
+                "documents: PDF or plain text); nothing was attached."),
+            "too_large": self.tr(
+                "{name} is too large to send (pictures up to 40 MB, PDFs up to 32 MB and "
+                "100 pages, text up to 1 MB); nothing was attached."),
+            "damaged": self.tr("{name} looks damaged and cannot be read; nothing was "
+                               "attached."),
+        }.get(exc.code)
+        return said.format(name=name) if said else str(exc)
 
     def model_problem(self, exc: BaseException) -> str:
         """What went wrong with a reply."""

@@ -135,7 +135,8 @@ class MessageDelegate(QStyledItemDelegate):
     @staticmethod
     def _key(row: MessageRow, width: int, actions: bool) -> tuple[object, ...]:
         # the text by its hash (a string caches it): the size cache outlives the rows
-        return (row.id, row.role, row.status, len(row.text), hash(row.text), width, actions)
+        return (row.id, row.role, row.status, len(row.text), hash(row.text), row.files, width,
+                actions)
 
     def offers_actions(self, row: MessageRow) -> bool:
         """Whether ``row`` keeps a strip for action buttons: it offers some and is not the
@@ -189,8 +190,12 @@ class MessageDelegate(QStyledItemDelegate):
             doc.setPlainText(row.text[:300])
             scan = _Scan([], [], [], [])
         else:
-            doc.setMarkdown(keep_line_breaks(row.text) or " ")
-            scan = _style_document(doc, row.text, fonts.body, colors)
+            source = row.text
+            if row.files:  # what was attached, under the words
+                source = (source + "\n\n" if source.strip() else "") + self.tr(
+                    "Attached:") + " " + " · ".join(f"`{name}`" for name in row.files)
+            doc.setMarkdown(keep_line_breaks(source) or " ")
+            scan = _style_document(doc, source, fonts.body, colors)
         doc.setTextWidth(inner)
         if user:  # the bubble hugs a short message
             ideal = math.ceil(doc.idealWidth())

@@ -1,0 +1,92 @@
+"""Files waiting to be sent with the next message (issue 30).
+
+The 📎 button, a paste or a drop give paths (or a pasted picture); they are read, checked
+and prepared on a worker (``operations.conversation.prepare_files``: a large picture is
+scaled down there, once), then shown as chips above the message field with what they will
+cost. A file that cannot be attached is said in the window's language and nothing else
+changes: the typed text stays, the other chips stay. The send takes the chips with the
+message (``SendFlow``) and clears them only once the message is stored.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from PySide6.QtCore import QBuffer, QDateTime, QIODevice, QObject
+from PySide6.QtGui import QImage
+
+from cms.attachments import Prepared
+from monet_app.operations import conversation
+from monet_app.operations.changes import Done
+from monet_app.window.run import run_op
+from monet_app.window.words import Words
+from storage.errors import AttachmentError
+from ui.main_window import MainWindow
+
+#: Above this many tokens in one file, its chip says so in words (a large PDF).
+LARGE_TOKENS = 10_000
+
+
+class AttachFlow(QObject):
+    def __init__(self, window: MainWindow, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.window = window
+        self.pending: list[Prepared] = []
+        self._words = Words(self)
+        window.files_chosen.connect(self.add_paths)
+        window.image_pasted.connect(self.add_image)
+        window.attachment_removed.connect(self.remove)
+
+    def add_paths(self, paths: list[str]) -> None:
+        run_op(partial(conversation.prepare_files, list(paths)), self._added,
+               self._refused, self._say)
+
+    def add_image(self, image: QImage) -> None:
+        """A pasted picture: encoded as PNG on the worker (a QImage may be read there)."""
+        copy = image.copy()
+        name = f"pasted-{QDateTime.currentDateTime().toString('yyyyMMdd-HHmmss')}.png"
+
+        def prepared() -> Done[list[Prepared]]:
+            buffer = QBuffer()
+            buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+            copy.save(buffer, "PNG")  # type: ignore[call-overload]  # (the stubs want bytes)
+            return conversation.prepare_pasted(bytes(buffer.data().data()), name)
+
+        run_op(prepared, self._added, self._refused, self._say)
+
+    def remove(self, position: int) -> None:
+        if 0 <= position < len(self.pending):
+            del self.pending[position]
+            self._show()
+
+    def clear(self) -> None:
+        self.pending = []
+        self._show()
+
+    def _added(self, done: Done[list[Prepared]]) -> None:
+        self.pending += done.value
+        self._show()
+        self.window.clear_error()
+
+    def _refused(self, sentence: str) -> None:
+        self.window.show_error(sentence, can_retry=False)
+
+    def _say(self, exc: BaseException) -> str:
+        if isinstance(exc, AttachmentError):
+            return self._words.attachment_problem(exc)
+        return self._words.problem(exc)
+
+    def _show(self) -> None:
+        chips = []
+        for prepared in self.pending:
+            size = f"{len(prepared.original) / 1024:,.0f} KB"
+            cost = self.tr("about {n:,} tokens").format(n=prepared.tokens)
+            detail = (f"{prepared.width}×{prepared.height}" if prepared.kind == "image"
+                      else self.tr("{n} pages").format(n=prepared.pages)
+                      if prepared.kind == "pdf" else "")
+            label = prepared.name
+            if prepared.tokens >= LARGE_TOKENS:
+                label += " · " + cost  # a large one says what it costs before it is sent
+            chips.append((label, " · ".join(p for p in (prepared.name, detail, size, cost)
+                                             if p)))
+        self.window.set_attachments(chips)
