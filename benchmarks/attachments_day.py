@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.cost_compare import monet_run
+from tests.helpers import blank_pdf as pdf
 
 WORDS = [
     ("what is on this menu?", "Noodles, rice bowls and a seasonal set."),
@@ -52,17 +53,6 @@ def picture(n: int) -> bytes:
         draw.line((0, k * 45, 2400, 1800 - k * 45), fill=(255, 255 - 5 * k, 5 * k), width=9)
     out = io.BytesIO()
     image.save(out, "JPEG", quality=88)
-    return out.getvalue()
-
-
-def pdf(pages: int) -> bytes:
-    from pypdf import PdfWriter
-
-    writer = PdfWriter()
-    for _ in range(pages):
-        writer.add_blank_page(width=595, height=842)
-    out = io.BytesIO()
-    writer.write(out)
     return out.getvalue()
 
 

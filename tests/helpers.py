@@ -180,3 +180,18 @@ def write_between_reads(monkeypatch: Any, revisions: Any, write: Callable[[], No
         return Rows()
 
     monkeypatch.setattr(direct, "execute", execute)
+
+
+def blank_pdf(pages: int) -> bytes:
+    """A small valid PDF of ``pages`` empty A4 pages (tests and benchmarks of
+    attachments)."""
+    import io
+
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    for _ in range(pages):
+        writer.add_blank_page(width=595, height=842)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()

@@ -18,6 +18,7 @@ from monet_app.services.wiring import Core, build_core, no_model
 from storage import attachments as files
 from storage.errors import AttachmentError, EmptyMessageError
 from storage.models import Attachment, Message
+from tests.helpers import blank_pdf
 
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
@@ -30,15 +31,7 @@ def png(width: int, height: int, colour: tuple[int, int, int] = (200, 80, 40)) -
     return out.getvalue()
 
 
-def pdf(pages: int) -> bytes:
-    from pypdf import PdfWriter
-
-    writer = PdfWriter()
-    for _ in range(pages):
-        writer.add_blank_page(width=595, height=842)
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+pdf = blank_pdf
 
 
 @pytest.fixture
