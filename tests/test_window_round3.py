@@ -500,3 +500,14 @@ def test_a_picture_alone_can_be_sent(qtbot, app_for, server, tmp_path) -> None: 
     assert [m.role for m in messages(c)] == ["user", "assistant"]
     assert [b["type"] for b in server.requests[-1]["messages"][0]["content"]] == ["image",
                                                                                   "text"]
+
+
+def test_shift_tab_from_the_field_still_reaches_the_transcript(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    """The + button sits left of the field but out of the Tab order (Ctrl+Shift+A)."""
+    c = app_for()
+    c.window.activateWindow()
+    c.window.composer.setFocus()
+    qtbot.waitUntil(lambda: c.window.composer.hasFocus(), timeout=3000)
+    qtbot.keyClick(c.window.composer, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+    assert not c.window.attach_button.hasFocus()
+    assert c.window.view.hasFocus()

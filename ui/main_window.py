@@ -222,6 +222,9 @@ class MainWindow(QMainWindow):
             "Attach pictures or documents (Ctrl+Shift+A); pasting or dropping them on the "
             "message field works too"))
         self.attach_button.clicked.connect(self._choose_files)
+        # out of the Tab order (Ctrl+Shift+A reaches it): Shift+Tab from the field goes
+        # to the transcript, as before
+        self.attach_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.chips = QWidget()
         self.chips.setObjectName("attachmentChips")
         self._chip_row = QHBoxLayout(self.chips)
