@@ -31,6 +31,11 @@ class Turn:
     text: str
 
 
+#: A message's note of its attached files, as the librarian gives it to a summarizer
+#: ("[attached: menu.png (picture, 240 KB)]" on its own last line).
+ATTACHED_NOTE = re.compile(r"\n?\[attached: [^\n]*\]\s*$")
+
+
 class Summarizer(Protocol):
     name: str
 
@@ -209,7 +214,9 @@ class OfflineSummarizer:
         """Nothing to release."""
 
     def summarize(self, turns: Sequence[Turn]) -> str:
-        talk = [turn for turn in turns if turn.role != MessageRole.TOOL]
+        # the files' note is for a model that reads it; the line names the files anyway
+        talk = [Turn(turn.role, ATTACHED_NOTE.sub("", turn.text)) for turn in turns
+                if turn.role != MessageRole.TOOL]
         # a sentence addressed to the assistant (a request, an instruction from a pasted
         # page) does not stand for the talk when another can (cms/records.py)
         candidates = [s for turn in talk if turn.role == MessageRole.USER

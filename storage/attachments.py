@@ -125,24 +125,29 @@ def of_messages(db: object, home: Path, message_ids: Sequence[int]
 
 def described(db: object, message_ids: Sequence[int]) -> str:
     """What the files of these messages were, for the Timeline Index line that folds
-    them (" 📎 menu.png (picture), school.pdf (PDF, 2 pages)"; "" when none): Claude
+    them (" 📎 menu.png (picture, 240 KB), school.pdf (PDF, 2 pages, 1.2 MB)"; "" when
+    none): Claude
     reads which files the day held and can look at one again by its name
     (``view_attachment``)."""
     if not message_ids:
         return ""
     rows = db.execute(sql(  # type: ignore[attr-defined]
-        "SELECT name, media_type, pages FROM attachment "
+        "SELECT name, media_type, pages, size FROM attachment "
         "WHERE message_id IN (SELECT value FROM json_each(:ids)) "
         "ORDER BY message_id, position"),
         {"ids": "[" + ",".join(str(int(i)) for i in message_ids) + "]"}).all()
     if not rows:
         return ""
     kinds = []
-    for name, media_type, pages in rows:
+    for name, media_type, pages, size in rows:
         kind = ("picture" if str(media_type).startswith("image/")
                 else f"PDF, {pages} pages" if media_type == "application/pdf" else "text")
-        kinds.append(f"{name} ({kind})")
+        kinds.append(f"{name} ({kind}, {_size(int(size))})")
     return " 📎 " + ", ".join(kinds)
+
+
+def _size(size: int) -> str:
+    return f"{size / 1_048_576:.1f} MB" if size >= 1_048_576 else f"{max(1, size // 1024)} KB"
 
 
 def messages_named(db: object, query: str, limit: int) -> list[int]:

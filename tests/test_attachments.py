@@ -298,7 +298,10 @@ def test_the_timeline_index_line_names_the_files_it_folded(tmp_path: Path) -> No
     bodies = [json.loads(line)["body"] for line in log.read_text("utf-8").splitlines()
               if json.loads(line).get("kind") == "request"]
     system = " ".join(b["text"] for b in bodies[-1]["system"])
-    assert "menu.png (picture)" in system and "school.pdf (PDF, 2 pages)" in system
+    assert "menu.png (picture, " in system and "school.pdf (PDF, 2 pages, " in system
+    assert " KB)" in system  # name, kind and size, whichever summarizer wrote the line
+    line = next(x for x in system.splitlines() if "menu.png" in x)
+    assert "what is on this menu?" in line and "[attached" not in line  # said once
 
 
 def test_claude_can_look_at_a_past_file_again_and_the_database_keeps_no_bytes(

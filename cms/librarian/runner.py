@@ -72,6 +72,14 @@ MEMORY_MARK = queries.MEMORY_MARK  # the last message the librarian proposed mem
 MEMORY_CLAIM = "memory_scan_claim"  # {"by": librarian, "until": wall-clock seconds}
 
 
+def _turn(db: queries.Db, message: Talk) -> Turn:
+    """A message as the summarizer reads it: with the files shown with it named (the
+    summary can say what they were; the Timeline Index line lists them anyway)."""
+    files = attachment_files.described(db, [message.id]) if message.role == "user" else ""
+    return Turn(message.role, message.text + (f"\n[attached: {files.removeprefix(' 📎 ')}]"
+                                              if files else ""))
+
+
 @dataclass
 class LibrarianReport:
     written: int = 0
@@ -324,7 +332,8 @@ class Librarian:
             if claimed is None:
                 continue
             run = claimed
-            shown = [Turn(m.role, m.text) for m in run if not m.hidden]
+            with self.db.transaction() as conn:
+                shown = [_turn(conn, m) for m in run if not m.hidden]
             try:
                 summary = self.summarizer.summarize(shown) if shown else FORGOTTEN_TEXT
             except Exception as exc:  # noqa: BLE001 - the fold will show a placeholder
@@ -592,7 +601,7 @@ class Librarian:
                 return
             segment_id, attempts = entry
             talk = [m for m in queries.talk_of_segment(conn, segment_id) if not m.hidden]
-            turns = [Turn(role=m.role, text=m.text) for m in talk]
+            turns = [_turn(conn, m) for m in talk]
             files = attachment_files.described(conn, [m.id for m in talk])
         summarizer, source = self.summarizer, self.summarizer.name
         if not turns:  # every message of it was forgotten: nothing to send anywhere
