@@ -178,13 +178,13 @@ def _pdf(data: bytes, name: str) -> Prepared:
     return Prepared(name, PDF, data, data, pages=pages, tokens=pages * PDF_PAGE_TOKENS)
 
 
-@lru_cache(maxsize=64)
 def _base64(sent: bytes) -> str:
     return base64.b64encode(sent).decode("ascii")
 
 
 def content_block(media_type: str, sent: bytes, name: str) -> dict[str, Any]:
-    """The API's block for what is sent: the same bytes give the same block every time."""
+    """The API's block for what is sent: the same bytes give the same block every time
+    (the prompt builds it once per file: ``cms.context.prompt._attachment_block``)."""
     if media_type in IMAGE_KINDS:
         return {"type": "image",
                 "source": {"type": "base64", "media_type": media_type, "data": _base64(sent)}}

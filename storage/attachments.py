@@ -58,6 +58,11 @@ def path_of(home: Path, sha256: str) -> Path:
     return folder(home) / sha256
 
 
+def _ids(message_ids: Sequence[int]) -> dict[str, str]:
+    """Message ids as the one JSON parameter the queries read with ``json_each``."""
+    return {"ids": json.dumps([int(i) for i in message_ids])}
+
+
 def put(home: Path, data: bytes) -> str:
     """Store ``data`` under its SHA-256 (once); returns the hash."""
     digest = hashlib.sha256(data).hexdigest()
@@ -116,7 +121,7 @@ def of_messages(db: object, home: Path, message_ids: Sequence[int]
         sql("SELECT message_id, sent_media_type, sent_sha256, name FROM attachment "
             "WHERE message_id IN (SELECT value FROM json_each(:ids)) "
             "ORDER BY message_id, position"),
-        {"ids": "[" + ",".join(str(int(i)) for i in message_ids) + "]"}).all()
+        _ids(message_ids)).all()
     found: dict[int, list[Attached]] = {}
     for message_id, media_type, sha, name in rows:
         found.setdefault(int(message_id), []).append(Attached(str(home), media_type, sha, name))
@@ -135,7 +140,7 @@ def described(db: object, message_ids: Sequence[int]) -> str:
         "SELECT name, media_type, pages, size FROM attachment "
         "WHERE message_id IN (SELECT value FROM json_each(:ids)) "
         "ORDER BY message_id, position"),
-        {"ids": "[" + ",".join(str(int(i)) for i in message_ids) + "]"}).all()
+        _ids(message_ids)).all()
     if not rows:
         return ""
     kinds = []
@@ -186,7 +191,7 @@ def forget(db: object, message_ids: Sequence[int]) -> None:
     transaction; ``sweep`` removes the files once it is done)."""
     if not message_ids:
         return
-    ids = {"ids": "[" + ",".join(str(int(i)) for i in message_ids) + "]"}
+    ids = _ids(message_ids)
     for table, column in (("attachment", "message_id"), ("reply_version", "user_message_id")):
         db.execute(sql(  # type: ignore[attr-defined]
             f"DELETE FROM {table} WHERE {column} IN (SELECT value FROM json_each(:ids))"), ids)

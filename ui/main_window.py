@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui.attach_chips import AttachChips
 from ui.composer import Composer
 from ui.elided import ElidedLabel
 from ui.items import (
@@ -225,13 +226,8 @@ class MainWindow(QMainWindow):
         # out of the Tab order (Ctrl+Shift+A reaches it): Shift+Tab from the field goes
         # to the transcript, as before
         self.attach_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.chips = QWidget()
-        self.chips.setObjectName("attachmentChips")
-        self._chip_row = QHBoxLayout(self.chips)
-        self._chip_row.setContentsMargins(0, 0, 0, 0)
-        self._chip_row.setSpacing(6)
-        self.chips.setVisible(False)
-        self._attachment_count = 0
+        self.chips = AttachChips()
+        self.chips.removed.connect(self.attachment_removed)
         buttons = QVBoxLayout()
         buttons.addWidget(self.send_button)
         buttons.addWidget(self.stop_button)
@@ -431,7 +427,7 @@ class MainWindow(QMainWindow):
     # ----- what the person does ---------------------------------------------------------
     def _submit(self) -> None:
         text = self.composer.toPlainText()
-        if (text.strip() or self._attachment_count) and self.send_button.isEnabled():
+        if (text.strip() or self.chips.count) and self.send_button.isEnabled():
             self.send_requested.emit(text)
 
     def _choose_files(self) -> None:
@@ -444,24 +440,8 @@ class MainWindow(QMainWindow):
         self.composer.setFocus()
 
     def set_attachments(self, chips: list[tuple[str, str]]) -> None:
-        """The files waiting to be sent, as (label, tooltip): a chip each, its ✕ takes
-        it off."""
-        while self._chip_row.count():
-            item = self._chip_row.takeAt(0)
-            widget = item.widget() if item is not None else None
-            if widget is not None:
-                widget.deleteLater()
-        for position, (label, tip) in enumerate(chips):
-            chip = QToolButton()
-            chip.setText(f"{label}  ✕")
-            chip.setToolTip(tip)
-            chip.setAccessibleName(self.tr("Remove {name}").format(name=label))
-            chip.clicked.connect(lambda _checked=False, p=position:
-                                 self.attachment_removed.emit(p))
-            self._chip_row.addWidget(chip)
-        self._chip_row.addStretch(1)
-        self._attachment_count = len(chips)
-        self.chips.setVisible(bool(chips))
+        """The files waiting to be sent, as (label, tooltip) (``ui/attach_chips.py``)."""
+        self.chips.set_chips(chips)
 
     def _on_tab(self, index: int) -> None:
         if 0 <= index < len(self._tab_ids):

@@ -39,8 +39,8 @@ def search(core: Core, query: str, limit: int = RESULT_LIMIT) -> Done[list[Searc
     messages holding a file with the query in its name come first."""
     with core.db.session() as session:
         named = load(session, attachment_files.messages_named(session, query, limit))
-        words = [hit for hit in find(session, query, limit)
-                 if hit.id not in {n.id for n in named}]
+        first = {hit.id for hit in named}
+        words = [hit for hit in find(session, query, limit) if hit.id not in first]
         return Done((named + words)[:limit])
 
 

@@ -12,7 +12,6 @@ core's gate (``monet_app/services/gate.py``): a send holds ``Work.REPLY`` from i
 from __future__ import annotations
 
 import contextlib
-import logging
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -35,25 +34,23 @@ from monet_app.window.key_flow import KeyFlow
 from monet_app.window.librarian_schedule import LibrarianSchedule
 from monet_app.window.navigator import GEOMETRY_KEY, Navigator
 from monet_app.window.panes import Panes
-from monet_app.window.run import run_inline, run_op
+from monet_app.window.run import run_inline, run_op, warm_up
 from monet_app.window.sending import SendFlow
 from monet_app.window.streaming import StreamPresenter
 from monet_app.window.words import Words
 from storage.errors import BusyError
-from ui.background import run_in_background
 from ui.items import MemoryRow, SettingsValues
 from ui.look import ui_language
 from ui.main_window import MainWindow
 from ui.transcript import syntax
 
 T = TypeVar("T")
-log = logging.getLogger("monet.window")
 DAY_CHECK_MS = 60_000
 #: When the key is looked for after the window opens: after its first frames and the
 #: first rows' layout, and before anyone could have read the window and pasted a key.
 KEY_LOOKUP_DELAY_MS = 300
 #: When what the first send and search would wait for is loaded on a thread of its own
-#: (``AppController._warm``): after the first frames, as the key lookup. A send sooner
+#: (``run.warm_up``): after the first frames, as the key lookup. A send sooner
 #: loads what it needs itself.
 WARM_DELAY_MS = 300
 
@@ -110,19 +107,7 @@ class AppController(QObject):
         w.set_model(self.core.settings.model)
         w.restore_geometry(self.nav.load_text(GEOMETRY_KEY))
         QTimer.singleShot(KEY_LOOKUP_DELAY_MS, w, self.key.look)  # after the first paint
-        QTimer.singleShot(WARM_DELAY_MS, w, self._warm)
-
-    def _warm(self) -> None:
-        """The SDK, the meaning index and encoder, Pygments' common lexers: loaded on a
-        daemon thread (never holding a worker a reply needs, never delaying quitting).
-        A failure here is no failure of the person's: the first use tries again."""
-
-        def warm() -> None:
-            self.core.warm()
-            syntax.warm()
-
-        run_in_background(warm, None, lambda exc: log.info("warming up failed: %r", exc),
-                          own_thread=True)
+        QTimer.singleShot(WARM_DELAY_MS, w, lambda: warm_up(self.core.warm, syntax.warm))
 
     def _connect(self, w: MainWindow) -> None:
         w.send_requested.connect(self.sending.send)
@@ -154,7 +139,7 @@ class AppController(QObject):
         w.demo_requested.connect(lambda: dialogs.open_demo(self))
         w.about_requested.connect(lambda: dialogs.show_about(self))
         w.drafts_changed.connect(self.keep_drafts)
-        w.model_chosen.connect(self.choose_model)
+        w.model_chosen.connect(lambda model: dialogs.choose_model(self, model))
         w.geometry_changed.connect(self._keep_geometry)
         self.stream.finished.connect(self.sending.reply_finished)
         self.stream.failed.connect(self.sending.reply_failed)
@@ -233,14 +218,6 @@ class AppController(QObject):
                 "Promoted under {heading}; Claude reads it from the next message.",
             ).format(heading=done.value))
         return problem
-
-    def choose_model(self, model: str) -> None:
-        """The model picked beside the composer; refused (said, and the box put back)
-        while a reply streams."""
-        done, problem = self.inline(partial(settings_ops.choose_model, self.core, model))
-        if done is None:
-            self.show_problem(problem or "")
-        self.window.set_model(self.core.settings.model)
 
     def settings_values(self) -> SettingsValues:
         return settings_ops.settings_values(self.core.settings)

@@ -56,6 +56,18 @@ def apply_settings(c: Host, values: SettingsValues) -> str | None:
     return None
 
 
+def choose_model(c: Host, model: str) -> None:
+    """The model picked beside the composer; refused (said, and the box put back) while
+    a reply streams."""
+    done, problem = run_inline(partial(settings_ops.choose_model, c.core, model),
+                               c.words.problem)
+    if done is None:
+        c.show_problem(problem or "")
+    else:
+        c.refresh(done.changes, keep_place=True)
+    c.window.set_model(c.core.settings.model)
+
+
 def show_about(c: Host) -> None:
     """About MONET: the installed version, the data folder, the schema revision."""
     revision, _problem = run_inline(c.core.db.schema_revision, c.words.problem)

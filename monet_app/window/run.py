@@ -53,6 +53,19 @@ def run_op(op: Callable[[], T], success: Callable[[T], None],
     run_in_background(op, success, lambda exc: failure(say(exc)))
 
 
+def warm_up(*steps: Callable[[], None]) -> None:
+    """Load ahead what a first use would wait for (``Core.warm``, Pygments' lexers) on a
+    daemon thread: never holding a worker a reply needs, never delaying quitting. A
+    failure is no failure of the person's (the first use tries again): only logged."""
+
+    def run() -> None:
+        for step in steps:
+            step()
+
+    run_in_background(run, None, lambda exc: log.info("warming up failed: %r", exc),
+                      own_thread=True)
+
+
 def run_inline(op: Callable[[], T], say: Say = describe) -> tuple[T | None, str | None]:
     """Run a quick ``op`` now: ``(result, None)`` or ``(None, sentence)``."""
     try:
