@@ -195,6 +195,45 @@ def content_block(media_type: str, sent: bytes, name: str) -> dict[str, Any]:
             "source": {"type": "text", "media_type": TEXT, "data": sent.decode("utf-8")}}
 
 
+#: What a summarizer is shown of a day's files: at most this many, each picture at most
+#: ``GLANCE_EDGE`` pixels on its long side (about 790 tokens), a PDF of at most
+#: ``GLANCE_PAGES`` pages, the start of a text. Enough to know what "this" was; a fold's
+#: summary costs cents, not the files' full price again.
+GLANCE_FILES = 4
+GLANCE_EDGE = 768
+GLANCE_PAGES = 4
+GLANCE_TEXT = 4_000
+
+
+def glance_block(media_type: str, sent: bytes, name: str) -> dict[str, Any] | None:
+    """A smaller block of a file for the librarian's summarizer (None: not worth sending:
+    a long PDF, a picture that no longer opens)."""
+    if media_type in IMAGE_KINDS:
+        from PIL import Image, UnidentifiedImageError
+
+        try:
+            with Image.open(io.BytesIO(sent)) as image:
+                if max(image.size) <= GLANCE_EDGE:
+                    return content_block(media_type, sent, name)
+                image.thumbnail((GLANCE_EDGE, GLANCE_EDGE), Image.Resampling.LANCZOS)
+                out = io.BytesIO()
+                image.convert("RGB").save(out, "JPEG", quality=80)
+        except (UnidentifiedImageError, OSError, ValueError):
+            return None
+        return content_block("image/jpeg", out.getvalue(), name)
+    if media_type == PDF:
+        from pypdf import PdfReader
+        from pypdf.errors import PdfReadError
+
+        try:
+            pages = len(PdfReader(io.BytesIO(sent), strict=False).pages)
+        except (PdfReadError, OSError, ValueError, KeyError, TypeError):
+            return None
+        return content_block(PDF, sent, name) if pages <= GLANCE_PAGES else None
+    text = sent.decode("utf-8", "replace")[:GLANCE_TEXT]
+    return content_block(TEXT, text.encode("utf-8"), name)
+
+
 def block_tokens(block: Any, count_text: Any) -> int | None:
     """What an image or document block costs as input, as the API counts it (a picture
     by its pixels, a PDF by its pages, a text document by its words through

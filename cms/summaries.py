@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from cms.records import instruction_like
+from storage.attachments import Attached
 from storage.models import MessageRole
 
 
@@ -29,6 +30,9 @@ from storage.models import MessageRole
 class Turn:
     role: MessageRole
     text: str
+    #: The files shown with the message (a Claude summarizer looks at them; the offline
+    #: one reads only the note of them in ``text``).
+    files: tuple[Attached, ...] = ()
 
 
 #: A message's note of its attached files, as the librarian gives it to a summarizer

@@ -345,3 +345,41 @@ def test_the_persons_search_finds_a_file_by_its_name(core: Core) -> None:
     hits = search(core, "kyoto-menu").value
     assert hits and hits[0].id == message.id
     assert search(core, "menu").value[0].id == message.id  # the file's name first
+
+
+def test_the_claude_summarizer_looks_at_the_files_smaller(tmp_path: Path) -> None:
+    """A fold's line is written by a model that saw the day's pictures (at most 768 px),
+    a short PDF and a text's start; a long PDF is only named (real SDK, local server)."""
+    import base64
+
+    from PIL import Image
+
+    from cms.librarian.runner import Librarian
+    from cms.librarian.summarizer import FILES_NOTE, ClaudeSummarizer
+    from cms.settings import Settings
+    from monet_app.services.gateway import AnthropicModel, make_client
+    from monet_app.services.standin_server import StandInServer
+    from tests.helpers import World
+
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-02T09:00:00+09:00")
+    w.model.expect("The ramen is 950 yen.")
+    w.runner.send("how much is the ramen here?", "chat", attachments=[
+        prepare(png(2000, 1000), "menu.png"), prepare(pdf(2), "flyer.pdf"),
+        prepare(pdf(9), "manual.pdf"), prepare(b"first line\nsecond", "notes.txt")])
+    w.at("2026-03-03T09:00:00+09:00").turn("a new day")
+    with StandInServer() as server:
+        model = AnthropicModel(make_client("any-key", base_url=server.url, max_retries=0))
+        assert Librarian(w.db, ClaudeSummarizer(model, "claude-haiku-4-5"),
+                         w.clock).run_pass().written == 1
+        model.close()
+        sent = server.requests[-1]
+    assert FILES_NOTE in sent["system"][0]["text"]
+    content = sent["messages"][0]["content"]
+    names = [b["text"] for b in content if b["type"] == "text"][:-1]
+    assert names == ["[menu.png]", "[flyer.pdf]", "[notes.txt]"]  # manual.pdf: 9 pages
+    [image] = [b for b in content if b["type"] == "image"]
+    with Image.open(io.BytesIO(base64.b64decode(image["source"]["data"]))) as seen:
+        assert seen.size == (768, 384)
+    assert "how much is the ramen here?" in content[-1]["text"]
+    assert "manual.pdf (PDF, 9 pages" in content[-1]["text"]  # named in the talk

@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from datetime import time as dt_time
+from pathlib import Path
 
 from sqlalchemy import bindparam, update
 from sqlalchemy import select as sa_select
@@ -72,12 +73,17 @@ MEMORY_MARK = queries.MEMORY_MARK  # the last message the librarian proposed mem
 MEMORY_CLAIM = "memory_scan_claim"  # {"by": librarian, "until": wall-clock seconds}
 
 
-def _turn(db: queries.Db, message: Talk) -> Turn:
+def _turn(db: queries.Db, message: Talk, home: Path) -> Turn:
     """A message as the summarizer reads it: with the files shown with it named (the
     summary can say what they were; the Timeline Index line lists them anyway)."""
-    files = attachment_files.described(db, [message.id]) if message.role == "user" else ""
-    return Turn(message.role, message.text + (f"\n[attached: {files.removeprefix(' 📎 ')}]"
-                                              if files else ""))
+    if message.role != "user":
+        return Turn(message.role, message.text)
+    files = attachment_files.described(db, [message.id])
+    if not files:
+        return Turn(message.role, message.text)
+    shown = attachment_files.of_messages(db, home, [message.id]).get(message.id, ())
+    return Turn(message.role, f"{message.text}\n[attached: {files.removeprefix(' 📎 ')}]",
+                shown)
 
 
 @dataclass
@@ -333,7 +339,7 @@ class Librarian:
                 continue
             run = claimed
             with self.db.transaction() as conn:
-                shown = [_turn(conn, m) for m in run if not m.hidden]
+                shown = [_turn(conn, m, self.db.home) for m in run if not m.hidden]
             try:
                 summary = self.summarizer.summarize(shown) if shown else FORGOTTEN_TEXT
             except Exception as exc:  # noqa: BLE001 - the fold will show a placeholder
@@ -601,7 +607,7 @@ class Librarian:
                 return
             segment_id, attempts = entry
             talk = [m for m in queries.talk_of_segment(conn, segment_id) if not m.hidden]
-            turns = [_turn(conn, m) for m in talk]
+            turns = [_turn(conn, m, self.db.home) for m in talk]
             files = attachment_files.described(conn, [m.id for m in talk])
         summarizer, source = self.summarizer, self.summarizer.name
         if not turns:  # every message of it was forgotten: nothing to send anywhere
