@@ -4,7 +4,8 @@ sized headings, "↓ Latest", and a 660 px window, in one language and palette.
     QT_QPA_PLATFORM=offscreen python benchmarks/window_shots.py ja|en light|dark [OUT_DIR]
 
 Saves OUT_DIR/{lang}-{theme}-attach-field.png (a picture and a PDF waiting as chips),
--attach-sent.png, -versions.png, -jump.png and -narrow.png (OUT_DIR: /tmp).
+-attach-sent.png, -attach-large.png (the picture opened), -versions.png, -jump.png and
+-narrow.png (OUT_DIR: /tmp).
 The answers come from the local stand-in (nothing leaves the machine).
 """
 
@@ -54,6 +55,12 @@ def attach_scene(c, spin, prefix: Path, folder: Path, words: dict) -> None:  # t
     QTest.keyClick(w.composer, Qt.Key.Key_Return)
     spin(3.0)
     w.grab().save(f"{prefix}-attach-sent.png")
+    number = next(i for i, r in enumerate(w.model.rows) if r.files)
+    w.open_file(w.model.rows[number], 0)  # as a click on the thumbnail does
+    spin(1.5)
+    if w.picture_viewer is not None:
+        w.picture_viewer.grab().save(f"{prefix}-attach-large.png")
+        w.picture_viewer.reject()
 
 
 def main() -> None:

@@ -184,7 +184,8 @@ def test_one_error_tree() -> None:
 #: Operations that only read; every other public function of monet_app/operations must
 #: enter the gate (``core.gate.hold``) or hand over to one that does.
 READ_ONLY = {
-    "conversation": {"stop", "exchange_ids", "prepare_files", "prepare_pasted"},
+    "conversation": {"stop", "exchange_ids", "prepare_files", "prepare_pasted",
+                     "file_to_open"},
     "memory": {"memory_rows", "all_items", "item_with_sources"},
     "settings": {"settings_values"},
     "search": {"search", "search_items", "related"},

@@ -463,7 +463,7 @@ def test_files_attached_in_the_window_go_with_the_message(qtbot, app_for, server
     wait_idle(qtbot, c)
     assert not w.chips.isVisible() and c.attach.pending == []
     user_row = next(r for r in w.model.rows if r.role == "user")
-    assert user_row.files == ("menu.png", "letter.pdf")
+    assert [f.name for f in user_row.files] == ["menu.png", "letter.pdf"]
     content = server.requests[-1]["messages"][0]["content"]
     assert [b["type"] for b in content] == ["image", "document", "text"]
 
@@ -511,3 +511,110 @@ def test_shift_tab_from_the_field_still_reaches_the_transcript(qtbot, app_for) -
     qtbot.keyClick(c.window.composer, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
     assert not c.window.attach_button.hasFocus()
     assert c.window.view.hasFocus()
+
+
+def _sent_with_files(qtbot, c, server, folder):  # type: ignore[no-untyped-def]
+    """A picture, a second picture and a PDF sent with a message; its row."""
+    from tests.test_attachments import pdf, png
+
+    (folder / "menu.png").write_bytes(png(2000, 1000))
+    (folder / "receipt.png").write_bytes(png(300, 600, (20, 90, 200)))
+    (folder / "letter.pdf").write_bytes(pdf(2))
+    w = c.window
+    w.files_chosen.emit([str(folder / n) for n in ("menu.png", "letter.pdf", "receipt.png")])
+    qtbot.waitUntil(lambda: len(c.attach.pending) == 3, timeout=10_000)
+    qtbot.keyClicks(w.composer, "what do these say?")
+    qtbot.keyClick(w.composer, Qt.Key.Key_Return)
+    wait_idle(qtbot, c)
+    return next(i for i, r in enumerate(w.model.rows) if r.files)
+
+
+def test_the_transcript_shows_thumbnails_and_chips_that_open(qtbot, app_for, server,
+                                                             tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QPointF
+
+    c = app_for()
+    w = c.window
+    number = _sent_with_files(qtbot, c, server, tmp_path)
+    row = w.model.rows[number]
+    assert [f.name for f in row.files] == ["menu.png", "letter.pdf", "receipt.png"]
+    menu = row.files[0]
+    assert (menu.width, menu.height) == (1568, 784)  # the preview is what was sent
+    index = w.model.index(number)
+    w.view.scrollTo(index)
+    laid = w.view.row_layout(index)
+    assert laid is not None and [t.number for t in laid.files] == [0, 1, 2]
+    thumb = laid.files[0].rect
+    assert thumb.width() <= 260 and thumb.height() <= 150
+    assert abs(thumb.width() / thumb.height() - 2.0) < 0.05  # the picture's shape
+    assert laid.bubble is not None and laid.bubble.top() >= thumb.bottom()  # words below
+    delegate = w.view.delegate
+    w.view.viewport().repaint()
+    qtbot.waitUntil(lambda: any(k[0] == menu.preview for k in delegate.thumbnails._images),
+                    timeout=10_000)
+    # a click on the picture shows it large; → the row's next picture; Esc closes
+    origin = QPointF(w.view.visualRect(index).topLeft())
+    qtbot.mouseClick(w.view.viewport(), Qt.MouseButton.LeftButton,
+                     pos=(thumb.center() + origin).toPoint())
+    viewer = w.picture_viewer
+    assert viewer is not None
+    qtbot.waitUntil(viewer.isVisible, timeout=3000)
+    qtbot.waitUntil(lambda: viewer._image is not None, timeout=10_000)
+    assert viewer.shown.path == menu.path != menu.preview  # the original, not the preview
+    screen = viewer.screen().availableGeometry()  # read to fit the screen
+    assert viewer._image.width() == min(2000, screen.width(), 2 * screen.height())  # type: ignore[union-attr]
+    qtbot.keyClick(viewer, Qt.Key.Key_Right)
+    assert viewer.shown.name == "receipt.png"
+    qtbot.keyClick(viewer, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not viewer.isVisible(), timeout=3000)
+    # a click on the document asks the system's viewer for it
+    asked: list[object] = []
+    w.file_open_requested.disconnect()
+    w.file_open_requested.connect(asked.append)
+    chip = laid.files[1].rect
+    qtbot.mouseClick(w.view.viewport(), Qt.MouseButton.LeftButton,
+                     pos=(chip.center() + origin).toPoint())
+    assert asked == [row.files[1]]
+
+
+def test_a_document_opens_under_its_own_name(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from monet_app.operations.conversation import file_to_open
+    from tests.test_attachments import pdf
+
+    stored = tmp_path / ("ab" * 32)  # as the data folder names it: by its hash
+    stored.write_bytes(pdf(1))
+    copy = file_to_open(str(stored), "../school letter?.pdf").value
+    assert copy.name == "school letter_.pdf" and copy.read_bytes() == stored.read_bytes()
+    assert copy.parent.parent.name == "monet-open"  # never beside the history
+
+
+def test_the_files_button_by_keys_and_a_past_day_shows_its_files(qtbot, app_for, server,
+                                                                 tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from monet_app.services.replay import replay
+    from tests.test_attachments import png
+
+    (tmp_path / "photo.png").write_bytes(png(400, 300))
+    trace = tmp_path / "t.jsonl"
+    trace.write_text(json.dumps({
+        "ts": "2026-03-02T09:00:00+09:00", "tab": "chat", "user": "my bike",
+        "assistant": "Nice bike.", "attachments": ["photo.png"]}) + "\n", "utf-8")
+    home = tmp_path / "home"
+    replay(trace, home, tmp_path / "log.jsonl", meaning=False)
+    c = app_for(home)
+    w = c.window
+    w.day_selected.emit("2026-03-02")
+    qtbot.waitUntil(lambda: any(r.files for r in w.model.rows), timeout=10_000)
+    number = next(i for i, r in enumerate(w.model.rows) if r.files)
+    row = w.model.rows[number]
+    assert [f.name for f in row.files] == ["photo.png"]
+    assert "edit" not in w.message_actions(row) and "files" in w.message_actions(row)
+    w.view.setFocus()
+    w.view.setCurrentIndex(w.model.index(number))
+    w.view.scrollTo(w.model.index(number))
+    qtbot.keyClick(w.view, Qt.Key.Key_F, Qt.KeyboardModifier.AltModifier)
+    viewer = w.picture_viewer
+    assert viewer is not None and viewer.shown.name == "photo.png"
+    qtbot.waitUntil(viewer.isVisible, timeout=3000)
+    viewer.reject()

@@ -13,6 +13,26 @@ ALL_TABS = "*"
 
 
 @dataclass(frozen=True)
+class ShownFile:
+    """A picture or document shown with a message (issue 30), as the transcript draws it:
+    a thumbnail of ``preview`` (what Claude was sent, at most 1568 px) or a chip, and
+    ``path`` (the original) opened large or in the system's viewer."""
+
+    name: str
+    media_type: str  # of the original
+    path: str  # the original, in the data folder (named by its hash: no extension)
+    preview: str  # what was sent (a picture scaled down on arrival), for thumbnails
+    width: int = 0  # of the preview (pictures)
+    height: int = 0
+    size: int = 0  # bytes of the original
+    pages: int = 0  # PDFs
+
+    @property
+    def picture(self) -> bool:
+        return self.media_type.startswith("image/")
+
+
+@dataclass(frozen=True)
 class MessageRow:
     """One message of the transcript."""
 
@@ -24,7 +44,7 @@ class MessageRow:
     text: str
     status: str = "complete"  # "complete" | "incomplete" | "streaming"
     hidden: bool = False  # forgotten: kept here, never sent to Claude again
-    files: tuple[str, ...] = ()  # the pictures and documents shown with it, by name
+    files: tuple[ShownFile, ...] = ()  # the pictures and documents shown with it
 
 
 @dataclass(frozen=True)

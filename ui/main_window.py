@@ -14,6 +14,9 @@ from PySide6.QtCore import QByteArray, QEvent, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
+    QCursor,
+    QDragEnterEvent,
+    QDropEvent,
     QGuiApplication,
     QImage,
     QKeySequence,
@@ -42,7 +45,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.attach_chips import AttachChips
-from ui.composer import Composer
+from ui.composer import Composer, local_files
 from ui.elided import ElidedLabel
 from ui.items import (
     ALL_TABS,
@@ -59,6 +62,7 @@ from ui.key_box import KeyBox
 from ui.look import problem_color
 from ui.memory_dialog import MemoryDialog
 from ui.panels import SearchPanel, TimelinePanel
+from ui.picture_viewer import PictureViewer
 from ui.promote_dialog import PromoteDialog
 from ui.settings_dialog import MODELS, SettingsDialog, model_label
 from ui.transcript import TranscriptModel, TranscriptView
@@ -131,6 +135,7 @@ class MainWindow(QMainWindow):
     files_chosen = Signal(list)  # local paths to attach (the 📎 button, a paste, a drop)
     image_pasted = Signal(QImage)  # a picture pasted into the message field
     attachment_removed = Signal(int)  # a chip's ✕: its position
+    file_open_requested = Signal(object)  # a ShownFile to open in the system's viewer
     version_requested = Signal(int, int)  # (today's latest reply, the version to show)
     closing = Signal()
     geometry_changed = Signal(str)  # the window's geometry (base64), at close
@@ -143,6 +148,8 @@ class MainWindow(QMainWindow):
         self._tab_ids: list[str] = []
         self._tab_labels: dict[str, str] = {}
         self._read_only = False
+        self.picture_viewer: PictureViewer | None = None  # the picture shown large, if any
+        self.setAcceptDrops(True)  # files dropped anywhere are attached (``dropEvent``)
         self._latest_user = 0
         self._latest_reply = 0
         self._can_continue = False
@@ -340,13 +347,15 @@ class MainWindow(QMainWindow):
         self.view.customContextMenuRequested.connect(self._message_menu)
         self.view.notice.connect(self.notify)  # "Copied" from a code block's button
         button_labels = {"copy": self.tr("Copy"), "edit": self.tr("Edit"),
-                         "regenerate": self.tr("Regenerate"), "continue": self.tr("Continue")}
+                         "regenerate": self.tr("Regenerate"), "continue": self.tr("Continue"),
+                         "files": self.tr("Files")}
         self.view.set_action_provider(lambda row: [
             (name, self._version_label(name) or button_labels[name])
             for name in self.message_actions(row)
             if name in button_labels or name in ("older", "newer")])
         self.view.message_action.connect(
             lambda i, name: self.act_on_message(self.model.rows[i], name))
+        self.view.file_opened.connect(lambda i, n: self.open_file(self.model.rows[i], n))
         self.composer.setFocus()
 
     def _build_menus(self) -> None:
@@ -497,11 +506,12 @@ class MainWindow(QMainWindow):
         self.select_day(self._shown_day)  # (the right click marked the day it was on)
 
     def message_actions(self, row: MessageRow) -> list[str]:
-        """What can be done with a message: copy always; edit, regenerate and continue for
-        today's latest exchange only; delete for anything stored."""
+        """What can be done with a message: copy always; open its files (any day); edit,
+        regenerate and continue for today's latest exchange only; delete for anything
+        stored."""
         if row.id == 0:
             return ["copy"]
-        actions = ["copy"]
+        actions = ["copy", *(["files"] if row.files else [])]
         if not self._read_only and self.send_button.isEnabled():
             if row.id == self._latest_user:
                 actions.append("edit")
@@ -539,10 +549,51 @@ class MainWindow(QMainWindow):
             "delete": self.tr("Delete this message…"),
         }
         menu = QMenu(self)
-        chosen = {menu.addAction(labels[name]): name for name in self.message_actions(row)}
+        chosen: dict[QAction, str | int] = {}
+        for name in self.message_actions(row):
+            if name == "files":  # each file by its name
+                for number, file in enumerate(row.files):
+                    chosen[menu.addAction(self.tr("Open {name}").format(name=file.name))] = \
+                        number
+            else:
+                chosen[menu.addAction(labels[name])] = name
         picked = chosen.get(menu.exec(self.view.viewport().mapToGlobal(pos)))
-        if picked is not None:
+        if isinstance(picked, int):
+            self.open_file(row, picked)
+        elif picked is not None:
             self.act_on_message(row, picked)
+
+    def open_file(self, row: MessageRow, number: int) -> None:
+        """A file shown with a message: a picture large in the window (the row's other
+        pictures a key away), a document in the system's viewer."""
+        if not 0 <= number < len(row.files):
+            return
+        file = row.files[number]
+        if not file.picture:
+            self.file_open_requested.emit(file)
+            return
+        pictures = [f for f in row.files if f.picture]
+        viewer = PictureViewer(pictures, pictures.index(file), self)
+        viewer.open_outside.connect(self.file_open_requested)
+        viewer.finished.connect(viewer.deleteLater)
+        self.picture_viewer = viewer
+        viewer.open()
+
+    def _choose_file(self, row: MessageRow) -> None:
+        """The Files button: its one file opened, or a menu of them under the button."""
+        if len(row.files) == 1:
+            self.open_file(row, 0)
+            return
+        menu = QMenu(self)
+        chosen = {menu.addAction(file.name): number for number, file in enumerate(row.files)}
+        index = self.model.index(self.model.rows.index(row)) if row in self.model.rows else None
+        button = next((b for b in self.view.action_buttons(index) if b.name == "files"),
+                      None) if index is not None else None
+        where = (self.view.viewport().mapToGlobal(button.rect.bottomLeft().toPoint())
+                 if button is not None else QCursor.pos())
+        picked = chosen.get(menu.exec(where))
+        if picked is not None:
+            self.open_file(row, picked)
 
     def act_on_message(self, row: MessageRow, action: str) -> None:
         if action == "copy":
@@ -554,6 +605,8 @@ class MainWindow(QMainWindow):
             self.regenerate_requested.emit(row.id)
         elif action == "continue":
             self.continue_requested.emit(row.id)
+        elif action == "files":
+            self._choose_file(row)
         elif action in ("older", "newer"):
             shown = self._versions[0]
             self.version_requested.emit(row.id, shown - 1 if action == "older" else shown + 1)
@@ -618,6 +671,22 @@ class MainWindow(QMainWindow):
             self._drafts[self._draft_tab or self.current_tab()] = self.composer.toPlainText()
         self.drafts_changed.emit({tab: text for tab, text in self._drafts.items()
                                   if text.strip()})
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        """Files dropped anywhere on the window are attached, as on the message field."""
+        if local_files(event.mimeData()):
+            event.acceptProposedAction()
+            return
+        super().dragEnterEvent(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        files = local_files(event.mimeData())
+        if files:
+            event.acceptProposedAction()
+            self.files_chosen.emit(files)
+            self.composer.setFocus()
+            return
+        super().dropEvent(event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._draft_timer.stop()

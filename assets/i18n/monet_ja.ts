@@ -86,13 +86,18 @@
 <context>
     <name>AttachFlow</name>
     <message>
-        <location filename="../../monet_app/window/attach_flow.py" line="83" />
-        <source>about {n:,} tokens</source>
+        <location filename="../../monet_app/window/attach_flow.py" line="51" />
+        <source>No program here opens {name}.</source>
         <extracomment>Above this many tokens in one file, its chip says so in words (a large PDF).</extracomment>
+        <translation>{name} を開けるアプリがありません。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/attach_flow.py" line="97" />
+        <source>about {n:,} tokens</source>
         <translation>約 {n:,} トークン</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/attach_flow.py" line="85" />
+        <location filename="../../monet_app/window/attach_flow.py" line="99" />
         <source>{n} pages</source>
         <translation>{n} ページ</translation>
     </message>
@@ -199,320 +204,330 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/main_window.py" line="165" />
+        <location filename="../../ui/main_window.py" line="172" />
         <source>New thread</source>
         <extracomment>Below these window widths the side panes fold away, so the conversation stays the widest pane; they come back when the window widens again (or by View menu / keys). How long a passing notice ("Copied") stays in the status bar. Visible keyboard focus on every list and field, in the palette's highlight colour. The border and padding add up to the same width focused or not, so focusing the transcript never changes its width (which would lay every message out again).</extracomment>
         <translation>新しいスレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="187" />
+        <location filename="../../ui/main_window.py" line="194" />
         <source>Retry</source>
         <translation>再試行</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="196" />
+        <location filename="../../ui/main_window.py" line="203" />
         <source>Editing your last message: Enter sends it in place of the old one and its reply; Esc cancels.</source>
         <translation>最後のメッセージを編集中: Enter で元のメッセージと返答に置き換えて送信、Esc で取り消し。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="202" />
+        <location filename="../../ui/main_window.py" line="209" />
         <location filename="../../monet_app/window/desktop.py" line="102" />
         <source>Send</source>
         <extracomment>How long quitting waits for work still running (a reply being stopped, a librarian pass). ``--smoke``: how long the window may take to paint before the check fails. ``monet --smoke`` asked for (``request_smoke``): the ``time.perf_counter()`` of the command's start (its imports not counted), used where the process's own start time cannot be read.</extracomment>
         <translation>送信</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="203" />
+        <location filename="../../ui/main_window.py" line="210" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="204" />
+        <location filename="../../ui/main_window.py" line="211" />
         <source>Stop the reply (Esc)</source>
         <translation>返答を止める（Esc）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="209" />
+        <location filename="../../ui/main_window.py" line="216" />
         <source>Model for the next replies (Ctrl+Shift+M)</source>
         <translation>次の返事に使うモデル (Ctrl+Shift+M)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="223" />
+        <location filename="../../ui/main_window.py" line="230" />
         <source>Attach pictures or documents (Ctrl+Shift+A); pasting or dropping them on the message field works too</source>
         <translation>画像や文書を添付 (Ctrl+Shift+A)。メッセージ欄への貼り付けやドロップでも添付できます</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="255" />
+        <location filename="../../ui/main_window.py" line="262" />
         <source>Search all days (Ctrl+F)</source>
         <translation>すべての日を検索（Ctrl+F）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="342" />
+        <location filename="../../ui/main_window.py" line="349" />
         <source>Copy</source>
         <translation>コピー</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="342" />
+        <location filename="../../ui/main_window.py" line="349" />
         <source>Edit</source>
         <translation>編集</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="343" />
+        <location filename="../../ui/main_window.py" line="350" />
         <source>Regenerate</source>
         <translation>作り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="343" />
+        <location filename="../../ui/main_window.py" line="350" />
         <source>Continue</source>
         <translation>続ける</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="353" />
+        <location filename="../../ui/main_window.py" line="351" />
+        <source>Files</source>
+        <translation>ファイル</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="362" />
         <source>Settings…</source>
         <translation>設定…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="361" />
+        <location filename="../../ui/main_window.py" line="370" />
         <source>&amp;MONET</source>
         <translation>&amp;MONET</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="363" />
+        <location filename="../../ui/main_window.py" line="372" />
         <source>What MONET remembers…</source>
         <translation>MONET が覚えていること…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="366" />
+        <location filename="../../ui/main_window.py" line="375" />
         <source>Incognito today (nothing becomes a memory)</source>
         <translation>今日はシークレット（記憶に残さない）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="370" />
+        <location filename="../../ui/main_window.py" line="379" />
         <source>Promote to lasting memory…</source>
         <translation>永続的な記憶に昇格…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="373" />
+        <location filename="../../ui/main_window.py" line="382" />
         <source>Search…</source>
         <translation>検索…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="379" />
+        <location filename="../../ui/main_window.py" line="388" />
         <source>Back up now</source>
         <translation>今すぐバックアップ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="382" />
+        <location filename="../../ui/main_window.py" line="391" />
         <source>Restore from a backup…</source>
         <translation>バックアップから復元…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="385" />
+        <location filename="../../ui/main_window.py" line="394" />
         <source>Open the demo…</source>
         <translation>デモを開く…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="388" />
+        <location filename="../../ui/main_window.py" line="397" />
         <source>About MONET…</source>
         <translation>MONET について…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="393" />
+        <location filename="../../ui/main_window.py" line="402" />
         <source>Quit</source>
         <translation>終了</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="399" />
+        <location filename="../../ui/main_window.py" line="408" />
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="400" />
+        <location filename="../../ui/main_window.py" line="409" />
         <source>Days pane</source>
         <translation>日付の欄</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="405" />
+        <location filename="../../ui/main_window.py" line="414" />
         <source>Timeline and search pane</source>
         <translation>タイムラインと検索の欄</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="410" />
+        <location filename="../../ui/main_window.py" line="419" />
         <source>Next tab</source>
         <translation>次のタブ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="413" />
+        <location filename="../../ui/main_window.py" line="422" />
         <source>Previous tab</source>
         <translation>前のタブ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="416" />
+        <location filename="../../ui/main_window.py" line="425" />
         <source>Go to the message field</source>
         <translation>入力欄へ移動</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="435" />
+        <location filename="../../ui/main_window.py" line="444" />
         <source>Attach pictures or documents</source>
         <translation>画像や文書を添付</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="436" />
+        <location filename="../../ui/main_window.py" line="445" />
         <source>Pictures and documents (*.png *.jpg *.jpeg *.gif *.webp *.pdf *.txt *.md);;All files (*)</source>
         <translation>画像と文書 (*.png *.jpg *.jpeg *.gif *.webp *.pdf *.txt *.md);;すべてのファイル (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="490" />
+        <location filename="../../ui/main_window.py" line="499" />
         <source>Delete this day…</source>
         <translation>この日を削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="492" />
+        <location filename="../../ui/main_window.py" line="501" />
         <source>Delete everything said on {day}? Claude will not see it again.</source>
         <translation>{day} の会話をすべて削除しますか？ Claude がこれを見ることはもうありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="533" />
+        <location filename="../../ui/main_window.py" line="543" />
         <source>Copy message</source>
         <translation>メッセージをコピー</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="534" />
+        <location filename="../../ui/main_window.py" line="544" />
         <source>Edit and resend</source>
         <translation>編集して送り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="535" />
+        <location filename="../../ui/main_window.py" line="545" />
         <source>Regenerate reply</source>
         <translation>返答を作り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="536" />
+        <location filename="../../ui/main_window.py" line="546" />
         <source>Continue this reply</source>
         <translation>この返答の続きを書かせる</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="537" />
+        <location filename="../../ui/main_window.py" line="547" />
         <source>Show the earlier version</source>
         <translation>前の版を表示</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="538" />
+        <location filename="../../ui/main_window.py" line="548" />
         <source>Show the later version</source>
         <translation>次の版を表示</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="539" />
+        <location filename="../../ui/main_window.py" line="549" />
         <source>Delete this message…</source>
         <translation>このメッセージを削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="550" />
+        <location filename="../../ui/main_window.py" line="556" />
+        <source>Open {name}</source>
+        <translation>{name} を開く</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="601" />
         <source>Message copied</source>
         <translation>メッセージをコピーしました</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="561" />
+        <location filename="../../ui/main_window.py" line="614" />
         <source>Delete this message and what was drawn from it?</source>
         <translation>このメッセージと、そこから作られた要約・記憶を削除しますか？</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="567" />
+        <location filename="../../ui/main_window.py" line="620" />
         <source>Restore from a backup</source>
         <translation>バックアップから復元</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="568" />
+        <location filename="../../ui/main_window.py" line="621" />
         <source>MONET backups (*.zip)</source>
         <translation>MONET のバックアップ (*.zip)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="570" />
+        <location filename="../../ui/main_window.py" line="623" />
         <source>Replace everything in this data folder with the backup {file}? The current database is kept beside it as a dated copy.</source>
         <translation>このデータフォルダーの内容をバックアップ {file} で置き換えますか？ 今のデータベースは日付付きのコピーとして隣に残します。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="713" />
+        <location filename="../../ui/main_window.py" line="782" />
         <source>All tabs</source>
         <translation>すべて</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="743" />
+        <location filename="../../ui/main_window.py" line="812" />
         <source>Days</source>
         <translation>日付</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="747" />
+        <location filename="../../ui/main_window.py" line="816" />
         <source>Today</source>
         <translation>今日</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="772" />
+        <location filename="../../ui/main_window.py" line="841" />
         <source>Threads</source>
         <translation>スレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="787" />
+        <location filename="../../ui/main_window.py" line="856" />
         <source>{day} is a past day, shown read-only. Sending posts to today.</source>
         <translation>{day} は過去の日です（読み取り専用）。送信すると今日の会話に入ります。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="790" />
+        <location filename="../../ui/main_window.py" line="859" />
         <source>Sending returns to today</source>
         <translation>送信すると今日に戻ります</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="793" />
+        <location filename="../../ui/main_window.py" line="862" />
         <source>Message (Enter sends, Shift+Enter adds a line)</source>
         <translation>メッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="802" />
+        <location filename="../../ui/main_window.py" line="871" />
         <source>Message to {tab} (Enter sends, Shift+Enter adds a line)</source>
         <translation>{tab} へのメッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="816" />
+        <location filename="../../ui/main_window.py" line="885" />
         <source>Nothing in this tab on this day.</source>
         <translation>この日のこのタブには会話がありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="817" />
+        <location filename="../../ui/main_window.py" line="886" />
         <source>Nothing in this tab yet today. Write below; Claude sees every tab.</source>
         <translation>今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="875" />
+        <location filename="../../ui/main_window.py" line="944" />
         <source>Summarizing {n}</source>
         <translation>要約作成中 {n}件</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="876" />
+        <location filename="../../ui/main_window.py" line="945" />
         <source>Librarian: nothing pending</source>
         <translation>ライブラリアン: 待ちなし</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="878" />
+        <location filename="../../ui/main_window.py" line="947" />
         <source>Indexing by meaning: {n:,} to go</source>
         <translation>意味の索引を作成中: 残り {n:,} 件</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="883" />
+        <location filename="../../ui/main_window.py" line="952" />
         <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
         <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="890" />
+        <location filename="../../ui/main_window.py" line="959" />
         <source>Today ${usd:.4f}</source>
         <translation>今日 ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="900" />
+        <location filename="../../ui/main_window.py" line="969" />
         <source>MONET — demo</source>
         <translation>MONET — デモ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="902" />
+        <location filename="../../ui/main_window.py" line="971" />
         <source>DEMO: a sample history in a throwaway folder; a built-in stand-in answers, not Claude</source>
         <translation>デモ: 使い捨てフォルダーのサンプル履歴です。答えるのは Claude ではなく内蔵の代役です</translation>
     </message>
@@ -639,41 +654,57 @@
 <context>
     <name>MessageDelegate</name>
     <message>
-        <location filename="../../ui/transcript/delegate.py" line="127" />
-        <location filename="../../ui/transcript/delegate.py" line="441" />
+        <location filename="../../ui/transcript/delegate.py" line="136" />
+        <location filename="../../ui/transcript/delegate.py" line="544" />
         <source>Copy</source>
+        <extracomment>The pictures' thumbnails, read on a worker (the view repaints when one is in).</extracomment>
         <translation>コピー</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript/delegate.py" line="128" />
-        <location filename="../../ui/transcript/delegate.py" line="441" />
+        <location filename="../../ui/transcript/delegate.py" line="137" />
+        <location filename="../../ui/transcript/delegate.py" line="544" />
         <source>Copied</source>
         <translation>コピーしました</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript/delegate.py" line="196" />
-        <source>Attached:</source>
-        <translation>添付:</translation>
-    </message>
-    <message>
-        <location filename="../../ui/transcript/delegate.py" line="244" />
+        <location filename="../../ui/transcript/delegate.py" line="262" />
         <source>You</source>
         <translation>あなた</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript/delegate.py" line="244" />
+        <location filename="../../ui/transcript/delegate.py" line="262" />
         <source>Tool</source>
         <translation>ツール</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript/delegate.py" line="247" />
+        <location filename="../../ui/transcript/delegate.py" line="265" />
         <source>(incomplete)</source>
         <translation>（途中で途切れました）</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript/delegate.py" line="251" />
+        <location filename="../../ui/transcript/delegate.py" line="269" />
         <source>(forgotten: Claude no longer sees this)</source>
         <translation>（忘れた内容: Claude にはもう見えません）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript/delegate.py" line="326" />
+        <source>Picture</source>
+        <translation>画像</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript/delegate.py" line="330" />
+        <source>1 page</source>
+        <translation>1 ページ</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript/delegate.py" line="330" />
+        <source>{n} pages</source>
+        <translation>{n} ページ</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript/delegate.py" line="333" />
+        <source>Text</source>
+        <translation>テキスト</translation>
     </message>
 </context>
 <context>
@@ -883,6 +914,25 @@
         <location filename="../../monet_app/window/panes.py" line="112" />
         <source>Thread {n}</source>
         <translation>スレッド {n}</translation>
+    </message>
+</context>
+<context>
+    <name>PictureViewer</name>
+    <message>
+        <location filename="../../ui/picture_viewer.py" line="42" />
+        <location filename="../../ui/picture_viewer.py" line="81" />
+        <source>Loading…</source>
+        <translation>読み込み中…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/picture_viewer.py" line="52" />
+        <source>Open in another app</source>
+        <translation>別のアプリで開く</translation>
+    </message>
+    <message>
+        <location filename="../../ui/picture_viewer.py" line="101" />
+        <source>This picture cannot be read.</source>
+        <translation>この画像は読み込めません。</translation>
     </message>
 </context>
 <context>
@@ -1184,24 +1234,24 @@
 <context>
     <name>TranscriptView</name>
     <message>
-        <location filename="../../ui/transcript/view.py" line="143" />
+        <location filename="../../ui/transcript/view.py" line="146" />
         <source>↓ Latest</source>
         <extracomment>Pixels from the end that still count as "at the end" (a rounding, a last layout step). How long the scroll range must stay still before the view moves to the new end. Keep the newest row in view (set by ``follow_end``): the rows are laid out in batches after they are set, so the end moves down for a while; a reply grows. Scrolling away from the end stops it, as in any chat. A row shown on purpose (a search hit, a TI line), kept in view the same way until the person scrolls, clicks or types in the transcript.</extracomment>
         <translation>↓ 最新へ</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript/view.py" line="144" />
+        <location filename="../../ui/transcript/view.py" line="147" />
         <source>Jump to the latest message</source>
         <translation>最新のメッセージへ移動</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript/view.py" line="442" />
+        <location filename="../../ui/transcript/view.py" line="466" />
         <source>Copied</source>
         <translation>コピーしました</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript/view.py" line="451" />
-        <location filename="../../ui/transcript/view.py" line="481" />
+        <location filename="../../ui/transcript/view.py" line="475" />
+        <location filename="../../ui/transcript/view.py" line="505" />
         <source>Message copied</source>
         <translation>メッセージをコピーしました</translation>
     </message>

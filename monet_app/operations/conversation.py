@@ -68,6 +68,28 @@ def prepare_pasted(data: bytes, name: str) -> Done[list[Prepared]]:
     return Done([prepare(data, name)])
 
 
+def file_to_open(path: str, name: str) -> Done[Path]:
+    """A copy of an attached file under its own name, for the system's viewer (the data
+    folder names files by their hash, without the extension a viewer goes by): in the
+    temporary folder, one folder per file, written once. Reads the history only."""
+    import tempfile
+
+    source = Path(path)
+    safe = "".join("_" if c in '/\\:*?"<>|' or ord(c) < 32 else c
+                   for c in Path(name).name).strip(". ") or "file"
+    target = Path(tempfile.gettempdir()) / "monet-open" / source.name[:16] / safe
+    try:
+        if not target.exists() or target.stat().st_size != source.stat().st_size:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            part = target.with_name(f".{safe}.part")
+            part.write_bytes(source.read_bytes())
+            part.replace(target)
+    except OSError as exc:
+        raise AttachmentError(f"{name} cannot be read ({exc.strerror or exc}).",
+                              code="damaged", name=name) from None
+    return Done(target)
+
+
 def reply(core: Core, tab: str, on_text: Callable[[str], None], cancel: threading.Event,
           *, ticket: Ticket | None = None) -> Done[TurnResult]:
     """Ask Claude for the reply to the newest stored message (a send or a retry)."""

@@ -11,9 +11,10 @@ message (``SendFlow``) and clears them only once the message is stored.
 from __future__ import annotations
 
 from functools import partial
+from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QDateTime, QIODevice, QObject
-from PySide6.QtGui import QImage
+from PySide6.QtCore import QBuffer, QDateTime, QIODevice, QObject, QUrl
+from PySide6.QtGui import QDesktopServices, QImage
 
 from cms.attachments import Prepared
 from monet_app.operations import conversation
@@ -21,6 +22,7 @@ from monet_app.operations.changes import Done
 from monet_app.window.run import run_op
 from monet_app.window.words import Words
 from storage.errors import AttachmentError
+from ui.items import ShownFile
 from ui.main_window import MainWindow
 
 #: Above this many tokens in one file, its chip says so in words (a large PDF).
@@ -36,6 +38,18 @@ class AttachFlow(QObject):
         window.files_chosen.connect(self.add_paths)
         window.image_pasted.connect(self.add_image)
         window.attachment_removed.connect(self.remove)
+        window.file_open_requested.connect(self.open_outside)
+
+    def open_outside(self, file: ShownFile) -> None:
+        """A file shown with a message, opened in the system's viewer: copied out under its
+        own name on a worker, then handed over; said in words when nothing can open it."""
+        run_op(partial(conversation.file_to_open, file.path, file.name), self._opened,
+               self._refused, self._say)
+
+    def _opened(self, done: Done[Path]) -> None:
+        if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(done.value))):
+            self.window.notify(self.tr("No program here opens {name}.").format(
+                name=done.value.name))
 
     def add_paths(self, paths: list[str]) -> None:
         run_op(partial(conversation.prepare_files, list(paths)), self._added,

@@ -22,6 +22,7 @@ from ui.items import (
     DayItem,
     LastReply,
     MessageRow,
+    ShownFile,
     StatusFigures,
     ThreadItem,
     TimelineItem,
@@ -194,9 +195,13 @@ class Navigator:
                 messages = queries.shown_messages(session, day=self.view_day)
             else:
                 messages = queries.shown_messages(session, thread_id=self.view_thread or 0)
-            files = {message_id: tuple(a.name for a in rows) for message_id, rows in
-                     attachment_files.rows_of(session, [m[0] for m in messages
-                                                        if m[1] == "user"]).items()}
+            home = self.core.home
+            files = {message_id: tuple(
+                ShownFile(a.name, a.media_type, str(attachment_files.path_of(home, a.sha256)),
+                          str(attachment_files.path_of(home, a.sent_sha256)), a.width,
+                          a.height, a.size, a.pages) for a in rows)
+                for message_id, rows in attachment_files.rows_of(
+                    session, [m[0] for m in messages if m[1] == "user"]).items()}
         whole = not self.sunset_model or self.tab == ALL_TABS
         labels = dict(self.core.settings.tabs)
         # ts is stored as ISO 8601 in the local time it was said: HH:MM is ts[11:16]

@@ -13,6 +13,7 @@ from PySide6.QtCore import (
     QRect,
     QRectF,
     QSize,
+    QSizeF,
     Qt,
 )
 from PySide6.QtGui import (
@@ -33,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui.items import MessageRow
+from ui.items import MessageRow, ShownFile
 from ui.transcript.colors import RowColors, mix, row_colors
 from ui.transcript.editor import MessageEditor
 from ui.transcript.icons import _ICONS, _copy_icon, _tick
@@ -53,20 +54,25 @@ from ui.transcript.layout import (
     _CODE_PAD,
     _CODE_RADIUS,
     _COLUMN,
+    _FILE_GAP,
+    _FILE_RADIUS,
     _GAP,
     _HEAD_GAP,
     _OUTER,
     ActionProvider,
+    FileTile,
     RowLayout,
     _Fonts,
     _no_actions,
     _small,
     _with_actions,
+    file_tiles,
     plain_label,
     reading_font,
 )
 from ui.transcript.markdown import _decorations, _Scan, _style_document, keep_line_breaks
 from ui.transcript.model import ROW_ROLE, _Index, is_growing
+from ui.transcript.thumbnails import Thumbnails
 
 DOC_CACHE = 600
 SIZE_CACHE = 20_000
@@ -93,6 +99,9 @@ class MessageDelegate(QStyledItemDelegate):
         self.hovered_action: tuple[int, str, str] | None = None
         self.pressed_action: tuple[int, str, str] | None = None
         self.copied_action: tuple[int, str] | None = None  # a message just copied
+        self.hovered_file: tuple[int, int] | None = None  # (row id, file) under the mouse
+        #: The pictures' thumbnails, read on a worker (the view repaints when one is in).
+        self.thumbnails = Thumbnails(self)
         self._colors: dict[tuple[int, int, str, bool], RowColors] = {}
         self._fonts: dict[str, _Fonts] = {}
 
@@ -190,12 +199,8 @@ class MessageDelegate(QStyledItemDelegate):
             doc.setPlainText(row.text[:300])
             scan = _Scan([], [], [], [])
         else:
-            source = row.text
-            if row.files:  # what was attached, under the words
-                source = (source + "\n\n" if source.strip() else "") + self.tr(
-                    "Attached:") + " " + " · ".join(f"`{name}`" for name in row.files)
-            doc.setMarkdown(keep_line_breaks(source) or " ")
-            scan = _style_document(doc, source, fonts.body, colors)
+            doc.setMarkdown(keep_line_breaks(row.text) or " ")
+            scan = _style_document(doc, row.text, fonts.body, colors)
         doc.setTextWidth(inner)
         if user:  # the bubble hugs a short message
             ideal = math.ceil(doc.idealWidth())
@@ -206,6 +211,19 @@ class MessageDelegate(QStyledItemDelegate):
         header_top = _GAP + _CARD_TOP
         body_top = header_top + head_height + _HEAD_GAP
         card_right = left + column
+        tiles: list[FileTile] = []
+        if row.files:  # above the words, as the chat apps show them
+            tiles, files_height = file_tiles(row.files, left + _CARD_X, body_top,
+                                             column - 2 * _CARD_X, user)
+            body_top += math.ceil(files_height)
+            if row.text.strip():
+                body_top += _FILE_GAP
+            elif user:  # a picture alone: no empty bubble under it
+                body = QRectF(card_right - _CARD_X, body_top, 0, 0)
+                height = body_top + _CARD_BOTTOM + _GAP
+                card = QRectF(left, _GAP, column, height - 2 * _GAP)
+                header = QRectF(left + _CARD_X, header_top, column - 2 * _CARD_X, head_height)
+                return RowLayout(doc, height, card, header, body, None, files=tiles)
         bubble: QRectF | None = None
         if user:
             bubble_width = text_width + 2 * _BUBBLE_X
@@ -221,7 +239,7 @@ class MessageDelegate(QStyledItemDelegate):
         card = QRectF(left, _GAP, column, height - 2 * _GAP)
         header = QRectF(left + _CARD_X, header_top, column - 2 * _CARD_X, head_height)
         codes, bars = _decorations(doc, scan, fonts.copy_width)
-        return RowLayout(doc, height, card, header, body, bubble, codes, bars)
+        return RowLayout(doc, height, card, header, body, bubble, codes, bars, files=tiles)
 
     # ----- sizes and painting ------------------------------------------------------------
     def _width(self, option: QStyleOptionViewItem) -> int:
@@ -274,6 +292,8 @@ class MessageDelegate(QStyledItemDelegate):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(laid.card.adjusted(1, 1, -1, -1), _CARD_RADIUS, _CARD_RADIUS)
         self._paint_header(painter, row, laid, option.font, colors)
+        if laid.files:
+            self._paint_files(painter, row, laid, option.font, colors)
         if laid.bubble is not None:
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(colors.bubble)
@@ -295,6 +315,89 @@ class MessageDelegate(QStyledItemDelegate):
     def _view_has_focus(option: QStyleOptionViewItem) -> bool:
         widget = option.widget
         return widget is None or widget.hasFocus()
+
+    # ----- files -------------------------------------------------------------------------
+    def file_detail(self, file: ShownFile) -> str:
+        """A document chip's second line: its kind, pages and size (PDF · 4 pages ·
+        1.2 MB); a picture's tooltip."""
+        size = (f"{file.size / 1_048_576:.1f} MB" if file.size >= 1_048_576
+                else f"{max(1, file.size // 1024)} KB")
+        if file.picture:
+            kind = self.tr("Picture")
+            return f"{kind} · {file.width} × {file.height} · {size}" if file.width else \
+                f"{kind} · {size}"
+        if file.media_type == "application/pdf":
+            pages = self.tr("1 page") if file.pages == 1 else self.tr("{n} pages").format(
+                n=file.pages)
+            return f"PDF · {pages} · {size}"
+        return self.tr("Text") + " · " + size
+
+    def _paint_files(self, painter: QPainter, row: MessageRow, laid: RowLayout, font: QFont,
+                     colors: RowColors) -> None:
+        """Thumbnails (a placeholder until read), document chips; the one under the
+        mouse ringed."""
+        fonts = self.fonts(font)
+        ratio = painter.device().devicePixelRatioF() if painter.device() else 1.0
+        for tile in laid.files:
+            file = row.files[tile.number]
+            rect = tile.rect
+            shape = QPainterPath()
+            shape.addRoundedRect(rect, _FILE_RADIUS, _FILE_RADIUS)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.fillPath(shape, colors.code)
+            if file.picture:
+                want = QSize(math.ceil(rect.width() * ratio), math.ceil(rect.height() * ratio))
+                image = self.thumbnails.image(file.preview, want)
+                if image is not None and not image.isNull():
+                    shown = QSizeF(image.width() / ratio, image.height() / ratio)
+                    target = QRectF(rect.center().x() - shown.width() / 2,
+                                    rect.center().y() - shown.height() / 2,
+                                    shown.width(), shown.height())
+                    painter.save()
+                    painter.setClipPath(shape)
+                    painter.drawImage(target, image)
+                    painter.restore()
+            else:
+                self._paint_chip(painter, file, rect, fonts, colors)
+            lit = self.hovered_file == (row.id, tile.number)
+            painter.setPen(QPen(colors.focus if lit else colors.code_border, 2.0 if lit else 1.0))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawPath(shape)
+
+    def _paint_chip(self, painter: QPainter, file: ShownFile, rect: QRectF, fonts: _Fonts,
+                    colors: RowColors) -> None:
+        """A document: a page with its kind on it, the name and the detail line."""
+        page = QRectF(rect.left() + 10, rect.top() + 8, 28, rect.height() - 16)
+        fold = 8.0
+        outline = QPainterPath()
+        outline.moveTo(page.topLeft())
+        outline.lineTo(page.right() - fold, page.top())
+        outline.lineTo(page.right(), page.top() + fold)
+        outline.lineTo(page.bottomRight())
+        outline.lineTo(page.bottomLeft())
+        outline.closeSubpath()
+        painter.setPen(QPen(colors.code_label, 1.2))
+        painter.setBrush(colors.code_head)
+        painter.drawPath(outline)
+        label = QFont(fonts.label)
+        label.setPointSizeF(max(5.0, label.pointSizeF() * 0.8))
+        label.setWeight(QFont.Weight.Bold)
+        painter.setFont(label)
+        painter.drawText(page.adjusted(0, fold / 2, 0, 0), Qt.AlignmentFlag.AlignCenter,
+                         "PDF" if file.media_type == "application/pdf" else "TXT")
+        text = QRectF(page.right() + 10, rect.top() + 7, rect.right() - page.right() - 20,
+                      (rect.height() - 14) / 2)
+        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        painter.setFont(fonts.name)
+        painter.setPen(colors.text)
+        painter.drawText(text, flags, QFontMetrics(fonts.name).elidedText(
+            file.name, Qt.TextElideMode.ElideMiddle, int(text.width())))
+        painter.setFont(fonts.header)
+        painter.setPen(colors.muted)
+        painter.drawText(text.translated(0, text.height()), flags,
+                         QFontMetrics(fonts.header).elidedText(
+                             self.file_detail(file), Qt.TextElideMode.ElideRight,
+                             int(text.width())))
 
     # ----- action buttons ----------------------------------------------------------------
     def shows_actions(self, index: _Index, option: QStyleOptionViewItem) -> bool:

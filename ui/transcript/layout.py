@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QFont, QKeySequence, QTextDocument
 
-from ui.items import MessageRow
+from ui.items import MessageRow, ShownFile
 
 _OUTER = 12  # the column's distance from the view's sides
 _COLUMN = 880  # the widest the column of messages gets: lines stay readable when wide
@@ -38,6 +38,13 @@ _ACTION_BOTTOM = 4  # below the buttons, inside the card (their own padding adds
 _ACTION_PAD = 8  # a button's label inset
 _ACTION_ICON = 12  # its icon's size, before the label
 _ACTION_SPACING = 2  # between two buttons
+_FILE_THUMB_W = 260  # a picture's thumbnail fits in this box
+_FILE_THUMB_H = 150
+_FILE_MIN = 40  # a tiny picture's tile is at least this big (it is centred in it)
+_FILE_CHIP_W = 250  # a document's chip
+_FILE_CHIP_H = 52
+_FILE_GAP = 8  # between two files, and between the files and the words
+_FILE_RADIUS = 10.0
 
 
 @dataclass
@@ -48,6 +55,14 @@ class CodeBlock:
     language: str
     code: str  # exactly what Copy puts on the clipboard
     copy: QRectF  # the Copy button
+
+
+@dataclass
+class FileTile:
+    """Where one of a message's files is drawn (row coordinates)."""
+
+    rect: QRectF
+    number: int  # which of the row's files
 
 
 @dataclass
@@ -117,7 +132,44 @@ class RowLayout:
     codes: list[CodeBlock] = field(default_factory=list)
     quote_bars: list[QRectF] = field(default_factory=list)  # document coordinates
     actions: QRectF | None = None  # the strip for the action buttons, when it offers any
+    files: list[FileTile] = field(default_factory=list)  # thumbnails and document chips
 
+
+
+def file_tiles(files: tuple[ShownFile, ...], left: float, top: float, room: float,
+               right_aligned: bool) -> tuple[list[FileTile], float]:
+    """The files' tiles in lines ``room`` pixels wide from (``left``, ``top``): pictures
+    as thumbnails of their shape (at most 260 x 150), documents as chips; right-aligned
+    under the person's bubble side. Returns the tiles and the height they take."""
+    sizes: list[tuple[float, float]] = []
+    for file in files:
+        if file.picture:
+            w, h = float(file.width or _FILE_THUMB_H), float(file.height or _FILE_THUMB_H)
+            scale = min(1.0, _FILE_THUMB_W / w, _FILE_THUMB_H / h)
+            sizes.append((min(room, max(_FILE_MIN, round(w * scale))),
+                          max(_FILE_MIN, round(h * scale))))
+        else:
+            sizes.append((min(room, _FILE_CHIP_W), _FILE_CHIP_H))
+    lines: list[list[int]] = [[]]
+    used = 0.0
+    for number, (w, _h) in enumerate(sizes):
+        if lines[-1] and used + _FILE_GAP + w > room:
+            lines.append([])
+            used = 0.0
+        used += (_FILE_GAP if lines[-1] else 0) + w
+        lines[-1].append(number)
+    tiles: list[FileTile] = []
+    y = top
+    for line in lines:
+        width: float = sum(sizes[n][0] for n in line) + _FILE_GAP * (len(line) - 1)
+        x = left + (room - width if right_aligned else 0)
+        height = max((sizes[n][1] for n in line), default=0)
+        for number in line:
+            w, h = sizes[number]
+            tiles.append(FileTile(QRectF(x, y + height - h, w, h), number))
+            x += w + _FILE_GAP
+        y += height + _FILE_GAP
+    return tiles, max(0.0, y - top - _FILE_GAP)
 
 
 def _with_actions(laid: RowLayout) -> RowLayout:

@@ -64,6 +64,7 @@ _SETTLE_MS = 30
 class TranscriptView(QListView):
     notice = Signal(str)  # something to tell the person briefly ("Copied")
     message_action = Signal(int, str)  # an action button chosen: (row in the model, action)
+    file_opened = Signal(int, int)  # a file's thumbnail or chip clicked: (row, which file)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -93,6 +94,8 @@ class TranscriptView(QListView):
         self._forwarding = False
         self._armed: tuple[QPersistentModelIndex, int] | None = None  # a pressed Copy
         self._armed_action: tuple[QPersistentModelIndex, str] | None = None  # a pressed action
+        self._armed_file: tuple[QPersistentModelIndex, int] | None = None  # a pressed file
+        self._delegate.thumbnails.ready.connect(lambda _path: self.viewport().update())
         self.verticalScrollBar().valueChanged.connect(self._rows_moved)
         #: Keep the newest row in view (set by ``follow_end``): the rows are laid out in
         #: batches after they are set, so the end moves down for a while; a reply grows.
@@ -292,6 +295,27 @@ class TranscriptView(QListView):
             if code.copy.adjusted(-2, -2, 2, 2).contains(QPointF(pos)):
                 return index, number
         return None
+
+    def file_at(self, pos: QPoint) -> tuple[QModelIndex, int] | None:
+        """The row and file (its number in the row) whose thumbnail or chip is at
+        ``pos`` (viewport coordinates)."""
+        index = self.indexAt(pos)
+        laid = self.row_layout(index) if index.isValid() else None
+        if laid is None or not laid.files:
+            return None
+        origin = QPointF(self.visualRect(index).topLeft())
+        for tile in laid.files:
+            if tile.rect.translated(origin).contains(QPointF(pos)):
+                return index, tile.number
+        return None
+
+    def _hover_file(self, hit: tuple[QModelIndex, int] | None) -> None:
+        """The ring around the file under the mouse."""
+        row = self._row(hit[0]) if hit is not None else None
+        lit = (row.id, hit[1]) if row is not None and hit is not None else None
+        if lit != self._delegate.hovered_file:
+            self._delegate.hovered_file = lit
+            self.viewport().update()
 
     def set_action_provider(self, provider: ActionProvider) -> None:
         """Who says what can be done with a message: ``provider(row)`` gives (action, label)
@@ -551,6 +575,11 @@ class TranscriptView(QListView):
                 self._armed = (QPersistentModelIndex(hit[0]), hit[1])
                 event.accept()
                 return
+            file = self.file_at(pos)
+            if file is not None:  # opened on release, over the same file
+                self._armed_file = (QPersistentModelIndex(file[0]), file[1])
+                event.accept()
+                return
             action = self.action_button_at(pos)
             if action is not None:  # a button, not the text: no editor, no selection
                 index, button = action
@@ -576,7 +605,8 @@ class TranscriptView(QListView):
         if self._forwarding:
             event.accept()
             return
-        if self.action_button_at(event.position().toPoint()) is not None:
+        if self.action_button_at(event.position().toPoint()) is not None \
+                or self.file_at(event.position().toPoint()) is not None:
             event.accept()  # the first click did it; a second would do it again
             return
         if self._delegate.editor is not None and event.button() == Qt.MouseButton.LeftButton:
@@ -601,11 +631,16 @@ class TranscriptView(QListView):
         if self._armed_action is not None:  # a button held down: no rows get selected
             event.accept()
             return
+        if self._armed_file is not None:
+            event.accept()
+            return
         if not event.buttons():
             pos = event.position().toPoint()
             hit = self.copy_button_at(pos)
             self._hover(hit, self.viewport())
-            if self._track(pos) is not None:
+            file = self.file_at(pos)
+            self._hover_file(file)
+            if self._track(pos) is not None or file is not None:
                 self.viewport().setCursor(Qt.CursorShape.PointingHandCursor)
             elif hit is None:  # text reads as text: the I-beam over what can be selected
                 index = self.indexAt(pos)
@@ -620,6 +655,7 @@ class TranscriptView(QListView):
 
     def leaveEvent(self, event: QEvent) -> None:
         self._hover(None, self.viewport())
+        self._hover_file(None)
         self._track(None)
         super().leaveEvent(event)
 
@@ -634,6 +670,13 @@ class TranscriptView(QListView):
         if event.type() == QEvent.Type.Leave:
             self._track(None)
         elif event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            file = self.file_at(event.pos())
+            row = self._row(file[0]) if file is not None else None
+            if row is not None and file is not None:
+                shown = row.files[file[1]]
+                QToolTip.showText(event.globalPos(), f"{shown.name}\n"
+                                  f"{self._delegate.file_detail(shown)}", self.viewport())
+                return True
             hit = self.action_button_at(event.pos())
             if hit is not None:
                 button = hit[1]
@@ -669,6 +712,15 @@ class TranscriptView(QListView):
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if self._forwarding:
+            event.accept()
+            return
+        if self._armed_file is not None:
+            armed_file, number = self._armed_file
+            self._armed_file = None
+            file = self.file_at(event.position().toPoint())
+            if file is not None and armed_file.isValid() \
+                    and file == (self._plain(armed_file), number):
+                self.file_opened.emit(file[0].row(), number)
             event.accept()
             return
         if self._armed_action is not None:
