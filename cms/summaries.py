@@ -36,8 +36,8 @@ class Turn:
 
 
 #: A message's note of its attached files, as the librarian gives it to a summarizer
-#: ("[attached: menu.png (picture, 240 KB)]" on its own last line).
-ATTACHED_NOTE = re.compile(r"\n?\[attached: [^\n]*\]\s*$")
+#: ("[files: menu.png (picture, 240 KB)]" on its own last line).
+ATTACHED_NOTE = re.compile(r"\n?\[files: [^\n]*\]\s*$")
 
 
 class Summarizer(Protocol):

@@ -130,7 +130,7 @@ def of_messages(db: object, home: Path, message_ids: Sequence[int]
 
 def described(db: object, message_ids: Sequence[int]) -> str:
     """What the files of these messages were, for the Timeline Index line that folds
-    them (" 📎 menu.png (picture, 240 KB), school.pdf (PDF, 2 pages, 1.2 MB)"; "" when
+    them (" [files: menu.png (picture, 240 KB), school.pdf (PDF, 2 pages, 1.2 MB)]"; "" when
     none): Claude
     reads which files the day held and can look at one again by its name
     (``view_attachment``)."""
@@ -148,7 +148,7 @@ def described(db: object, message_ids: Sequence[int]) -> str:
         kind = ("picture" if str(media_type).startswith("image/")
                 else f"PDF, {pages} pages" if media_type == "application/pdf" else "text")
         kinds.append(f"{name} ({kind}, {_size(int(size))})")
-    return " 📎 " + ", ".join(kinds)
+    return " [files: " + ", ".join(kinds) + "]"
 
 
 def _size(size: int) -> str:

@@ -308,3 +308,149 @@ def test_a_draft_survives_edit_and_resend_and_continue_by_keys_alone(
                        m.text.lower() for m in stored(home, 1, timeout=1))
         finally:
             app.stop()
+
+
+# ----- issue 30: a picture pasted, a PDF dropped, sent; a past day's files -------------------
+class Helper:
+    """``tests/x11_helper.py`` on the same screen: the clipboard's owner, a drag's source
+    and the camera."""
+
+    def __init__(self, display: str, log: Path) -> None:
+        import sys
+
+        self._log = log.open("ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tests.x11_helper"], cwd=Path(__file__).parents[1],
+            env=monet_env({"DISPLAY": display, "QT_QPA_PLATFORM": "xcb"}),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, text=True)
+        assert self.process.stdout is not None and self.process.stdin is not None
+        assert self.process.stdout.readline().strip() == "ready", log.read_text()
+
+    def do(self, line: str) -> str:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+        return self.process.stdout.readline().strip()
+
+    def shot(self, path: Path) -> Path:
+        assert self.do(f"shot {path}") == "ok"
+        return path
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.do("quit")
+            self.process.wait(timeout=10)
+        for pipe in (self.process.stdin, self.process.stdout):
+            if pipe is not None:
+                pipe.close()
+        self._log.close()
+
+
+def _changed(a: Path, b: Path) -> int:
+    """How many pixels differ between two screenshots."""
+    from PIL import Image, ImageChops
+
+    with Image.open(a) as first, Image.open(b) as second:
+        gray = ImageChops.difference(first.convert("RGB"), second.convert("RGB")).convert("L")
+        return sum(gray.point(lambda v: 255 if v > 16 else 0).histogram()[255:])
+
+
+def _settled_after(helper: Helper, before: Path, out: Path, timeout: float = 30) -> int:
+    """Screenshots until the screen differs from ``before`` by more than a caret's blink
+    and has stopped changing (what the window was asked to do is on screen); the last one
+    is kept as ``out``. Returns how many pixels differ from ``before``."""
+    previous = helper.shot(out.with_suffix(".0.png"))
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        time.sleep(0.4)
+        current = helper.shot(out)
+        if _changed(before, current) > 400 and _changed(previous, current) < 60:
+            return _changed(before, current)
+        previous.write_bytes(current.read_bytes())
+    return _changed(before, out)
+
+
+def test_a_pasted_picture_and_a_dropped_pdf_sent_from_a_real_window(display: str,
+                                                                    tmp_path: Path) -> None:
+    """Under Xvfb, as a person does it: a picture copied in another program is pasted
+    (Ctrl+V), a PDF dragged from another program is dropped on the window, the message is
+    typed and sent with Enter; then a past day with its picture is opened by keys
+    (Ctrl+Shift+D, ↓, Enter). Screenshots of the field, the transcript and the past day
+    are taken on the way (kept in $MONET_XVFB_SHOTS when set)."""
+    import json
+    import os
+
+    from monet_app.services.replay import replay
+    from storage.models import Attachment
+    from tests.test_attachments import pdf, png
+
+    shots = Path(os.environ.get("MONET_XVFB_SHOTS") or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    picture, letter = tmp_path / "copied.png", tmp_path / "letter.pdf"
+    picture.write_bytes(png(900, 600, (230, 120, 30)))
+    letter.write_bytes(pdf(2))
+    (tmp_path / "bike.png").write_bytes(png(500, 400, (40, 120, 200)))
+    trace = tmp_path / "past.jsonl"
+    trace.write_text("".join(json.dumps(turn) + "\n" for turn in [
+        {"ts": "2026-03-02T09:00:00+09:00", "tab": "chat", "user": "my new bike",
+         "assistant": "A fine blue bike.", "attachments": ["bike.png"]},
+        {"ts": "2026-03-03T09:00:00+09:00", "tab": "chat", "user": "good morning",
+         "assistant": "Morning!"}]), "utf-8")
+    home = tmp_path / "home"
+    replay(trace, home, tmp_path / "replay-log.jsonl", meaning=False)
+    before = len(stored(home, 4))
+    helper = Helper(display, tmp_path / "helper-output.txt")
+    with StandInServer() as server:
+        app = RealApp(display, home, server, tmp_path / "app-output.txt")
+        try:
+            start = helper.shot(shots / "xvfb-0-start.png")
+            assert helper.do(f"clip {picture}") == "ok"
+            xdotool(app.env, "windowfocus", "--sync", app.window)
+            app.key("ctrl+v")
+            assert _settled_after(helper, start, shots / "xvfb-1-pasted.png") > 400
+            assert helper.do(f"source {letter}") == "ok"
+            source = ""
+            deadline = time.monotonic() + 20
+            while not source and time.monotonic() < deadline:
+                source = xdotool(app.env, "search", "--onlyvisible", "--name",
+                                 "monet-drag-source").split("\n")[0]
+                time.sleep(0.2)
+            geometry = xdotool(app.env, "getwindowgeometry", app.window)
+            x, y = (int(v) for v in geometry.split("Position:")[1].split()[0].split(","))
+            width, height = app.size()
+            xdotool(app.env, "mousemove", "--window", source, "70", "45")
+            xdotool(app.env, "mousedown", "1")
+            time.sleep(0.3)
+            for step in range(1, 11):  # the drag crosses the screen to the window
+                xdotool(app.env, "mousemove", str(70 + (x + width // 2 - 70) * step // 10),
+                        str(45 + (y + height // 2 - 45) * step // 10))
+                time.sleep(0.08)
+            time.sleep(0.3)
+            xdotool(app.env, "mouseup", "1")
+            xdotool(app.env, "windowfocus", "--sync", app.window)
+            assert _settled_after(helper, shots / "xvfb-1-pasted.png",
+                                  shots / "xvfb-2-field.png") > 400  # the PDF's chip
+            app.key("ctrl+l")
+            app.type("what do these say?")
+            app.key("Return")
+            rows = stored(home, before + 2)
+            [asked] = [m for m in rows[before:] if m.role == "user"]
+            assert asked.text == "what do these say?"
+            db = Database(home)
+            with db.session() as session:
+                files = list(session.exec(select(Attachment).where(
+                    Attachment.message_id == asked.id).order_by(Attachment.position)))  # type: ignore[arg-type]
+            db.close()
+            assert [f.media_type for f in files] == ["image/png", "application/pdf"]
+            assert files[0].name.startswith("pasted-") and files[1].name == "letter.pdf"
+            assert (files[0].width, files[0].height) == (900, 600)
+            content = server.requests[-1]["messages"][-1]["content"]
+            assert [b["type"] for b in content] == ["image", "document", "text"]
+            assert _settled_after(helper, shots / "xvfb-2-field.png",
+                                  shots / "xvfb-3-sent.png") > 400
+            app.key("ctrl+shift+d", "Down", "Down", "Return")  # the oldest day
+            assert _settled_after(helper, shots / "xvfb-3-sent.png",
+                                  shots / "xvfb-4-past-day.png") > 400
+        finally:
+            app.stop()
+            helper.stop()

@@ -425,8 +425,11 @@ class MainWindow(QMainWindow):
         composer_action = QAction(self.tr("Go to the message field"), self)
         composer_action.setShortcut(QKeySequence("Ctrl+L"))
         composer_action.triggered.connect(self.focus_composer)
+        days_list_action = QAction(self.tr("Go to the days"), self)
+        days_list_action.setShortcut(QKeySequence("Ctrl+Shift+D"))
+        days_list_action.triggered.connect(self.focus_days)
         for action in (self.days_action, self.memory_pane_action, next_tab, previous_tab,
-                       composer_action):
+                       composer_action, days_list_action):
             view.addAction(action)
             self.addAction(action)
         for number in range(1, 10):
@@ -448,8 +451,9 @@ class MainWindow(QMainWindow):
             self.files_chosen.emit(list(paths))
         self.composer.setFocus()
 
-    def set_attachments(self, chips: list[tuple[str, str]]) -> None:
-        """The files waiting to be sent, as (label, tooltip) (``ui/attach_chips.py``)."""
+    def set_attachments(self, chips: list[tuple[str, str, QImage | None]]) -> None:
+        """The files waiting to be sent, as (label, tooltip, a picture's small copy)
+        (``ui/attach_chips.py``)."""
         self.chips.set_chips(chips)
 
     def _on_tab(self, index: int) -> None:
@@ -642,6 +646,12 @@ class MainWindow(QMainWindow):
             QMessageBox.StandardButton.No,
         )
         return answer == QMessageBox.StandardButton.Yes
+
+    def focus_days(self) -> None:
+        """The days (or threads) list, shown if it was folded away: ↑ ↓ and Enter open a
+        past day."""
+        self._show_pane("left", True)
+        self.side_list.setFocus()
 
     def focus_search(self) -> None:
         self._show_pane("right", True)

@@ -362,172 +362,177 @@
         <translation>入力欄へ移動</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="444" />
+        <location filename="../../ui/main_window.py" line="428" />
+        <source>Go to the days</source>
+        <translation>日付の一覧へ移動</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="447" />
         <source>Attach pictures or documents</source>
         <translation>画像や文書を添付</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="445" />
+        <location filename="../../ui/main_window.py" line="448" />
         <source>Pictures and documents (*.png *.jpg *.jpeg *.gif *.webp *.pdf *.txt *.md);;All files (*)</source>
         <translation>画像と文書 (*.png *.jpg *.jpeg *.gif *.webp *.pdf *.txt *.md);;すべてのファイル (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="499" />
+        <location filename="../../ui/main_window.py" line="502" />
         <source>Delete this day…</source>
         <translation>この日を削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="501" />
+        <location filename="../../ui/main_window.py" line="504" />
         <source>Delete everything said on {day}? Claude will not see it again.</source>
         <translation>{day} の会話をすべて削除しますか？ Claude がこれを見ることはもうありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="543" />
+        <location filename="../../ui/main_window.py" line="546" />
         <source>Copy message</source>
         <translation>メッセージをコピー</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="544" />
+        <location filename="../../ui/main_window.py" line="547" />
         <source>Edit and resend</source>
         <translation>編集して送り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="545" />
+        <location filename="../../ui/main_window.py" line="548" />
         <source>Regenerate reply</source>
         <translation>返答を作り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="546" />
+        <location filename="../../ui/main_window.py" line="549" />
         <source>Continue this reply</source>
         <translation>この返答の続きを書かせる</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="547" />
+        <location filename="../../ui/main_window.py" line="550" />
         <source>Show the earlier version</source>
         <translation>前の版を表示</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="548" />
+        <location filename="../../ui/main_window.py" line="551" />
         <source>Show the later version</source>
         <translation>次の版を表示</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="549" />
+        <location filename="../../ui/main_window.py" line="552" />
         <source>Delete this message…</source>
         <translation>このメッセージを削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="556" />
+        <location filename="../../ui/main_window.py" line="559" />
         <source>Open {name}</source>
         <translation>{name} を開く</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="601" />
+        <location filename="../../ui/main_window.py" line="604" />
         <source>Message copied</source>
         <translation>メッセージをコピーしました</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="614" />
+        <location filename="../../ui/main_window.py" line="617" />
         <source>Delete this message and what was drawn from it?</source>
         <translation>このメッセージと、そこから作られた要約・記憶を削除しますか？</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="620" />
+        <location filename="../../ui/main_window.py" line="623" />
         <source>Restore from a backup</source>
         <translation>バックアップから復元</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="621" />
+        <location filename="../../ui/main_window.py" line="624" />
         <source>MONET backups (*.zip)</source>
         <translation>MONET のバックアップ (*.zip)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="623" />
+        <location filename="../../ui/main_window.py" line="626" />
         <source>Replace everything in this data folder with the backup {file}? The current database is kept beside it as a dated copy.</source>
         <translation>このデータフォルダーの内容をバックアップ {file} で置き換えますか？ 今のデータベースは日付付きのコピーとして隣に残します。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="782" />
+        <location filename="../../ui/main_window.py" line="791" />
         <source>All tabs</source>
         <translation>すべて</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="812" />
+        <location filename="../../ui/main_window.py" line="821" />
         <source>Days</source>
         <translation>日付</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="816" />
+        <location filename="../../ui/main_window.py" line="825" />
         <source>Today</source>
         <translation>今日</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="841" />
+        <location filename="../../ui/main_window.py" line="850" />
         <source>Threads</source>
         <translation>スレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="856" />
+        <location filename="../../ui/main_window.py" line="865" />
         <source>{day} is a past day, shown read-only. Sending posts to today.</source>
         <translation>{day} は過去の日です（読み取り専用）。送信すると今日の会話に入ります。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="859" />
+        <location filename="../../ui/main_window.py" line="868" />
         <source>Sending returns to today</source>
         <translation>送信すると今日に戻ります</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="862" />
+        <location filename="../../ui/main_window.py" line="871" />
         <source>Message (Enter sends, Shift+Enter adds a line)</source>
         <translation>メッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="871" />
+        <location filename="../../ui/main_window.py" line="880" />
         <source>Message to {tab} (Enter sends, Shift+Enter adds a line)</source>
         <translation>{tab} へのメッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="885" />
+        <location filename="../../ui/main_window.py" line="894" />
         <source>Nothing in this tab on this day.</source>
         <translation>この日のこのタブには会話がありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="886" />
+        <location filename="../../ui/main_window.py" line="895" />
         <source>Nothing in this tab yet today. Write below; Claude sees every tab.</source>
         <translation>今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="944" />
+        <location filename="../../ui/main_window.py" line="953" />
         <source>Summarizing {n}</source>
         <translation>要約作成中 {n}件</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="945" />
+        <location filename="../../ui/main_window.py" line="954" />
         <source>Librarian: nothing pending</source>
         <translation>ライブラリアン: 待ちなし</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="947" />
+        <location filename="../../ui/main_window.py" line="956" />
         <source>Indexing by meaning: {n:,} to go</source>
         <translation>意味の索引を作成中: 残り {n:,} 件</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="952" />
+        <location filename="../../ui/main_window.py" line="961" />
         <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
         <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="959" />
+        <location filename="../../ui/main_window.py" line="968" />
         <source>Today ${usd:.4f}</source>
         <translation>今日 ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="969" />
+        <location filename="../../ui/main_window.py" line="978" />
         <source>MONET — demo</source>
         <translation>MONET — デモ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="971" />
+        <location filename="../../ui/main_window.py" line="980" />
         <source>DEMO: a sample history in a throwaway folder; a built-in stand-in answers, not Claude</source>
         <translation>デモ: 使い捨てフォルダーのサンプル履歴です。答えるのは Claude ではなく内蔵の代役です</translation>
     </message>

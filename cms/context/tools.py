@@ -75,7 +75,7 @@ VIEW_ATTACHMENT: ToolDefinition = {
     "name": "view_attachment",
     "description": (
         "Look again at a picture or document the person attached on an earlier day or "
-        "earlier today (the Timeline Index names them after 📎; the conversation shows "
+        "earlier today (the Timeline Index names them in [files: ...]; the conversation shows "
         "them). Returns the file itself, as it was attached."
     ),
     "input_schema": {

@@ -82,7 +82,7 @@ def _turn(db: queries.Db, message: Talk, home: Path) -> Turn:
     if not files:
         return Turn(message.role, message.text)
     shown = attachment_files.of_messages(db, home, [message.id]).get(message.id, ())
-    return Turn(message.role, f"{message.text}\n[attached: {files.removeprefix(' 📎 ')}]",
+    return Turn(message.role, f"{message.text}\n{files.strip()}",
                 shown)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QDateTime, QIODevice, QObject, QUrl
+from PySide6.QtCore import QBuffer, QDateTime, QIODevice, QObject, Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QImage
 
 from cms.attachments import Prepared
@@ -27,6 +27,9 @@ from ui.main_window import MainWindow
 
 #: Above this many tokens in one file, its chip says so in words (a large PDF).
 LARGE_TOKENS = 10_000
+#: A picture's copy on its chip: this many pixels high (twice that read, for sharp
+#: screens).
+CHIP_ICON = 28
 
 
 class AttachFlow(QObject):
@@ -34,6 +37,7 @@ class AttachFlow(QObject):
         super().__init__(parent)
         self.window = window
         self.pending: list[Prepared] = []
+        self._icons: list[QImage | None] = []  # a picture's small copy on its chip
         self._words = Words(self)
         window.files_chosen.connect(self.add_paths)
         window.image_pasted.connect(self.add_image)
@@ -52,7 +56,7 @@ class AttachFlow(QObject):
                 name=done.value.name))
 
     def add_paths(self, paths: list[str]) -> None:
-        run_op(partial(conversation.prepare_files, list(paths)), self._added,
+        run_op(lambda: _with_icons(conversation.prepare_files(list(paths))), self._added,
                self._refused, self._say)
 
     def add_image(self, image: QImage) -> None:
@@ -60,25 +64,28 @@ class AttachFlow(QObject):
         copy = image.copy()
         name = f"pasted-{QDateTime.currentDateTime().toString('yyyyMMdd-HHmmss')}.png"
 
-        def prepared() -> Done[list[Prepared]]:
+        def prepared() -> tuple[Done[list[Prepared]], list[QImage | None]]:
             buffer = QBuffer()
             buffer.open(QIODevice.OpenModeFlag.WriteOnly)
             copy.save(buffer, "PNG")  # type: ignore[call-overload]  # (the stubs want bytes)
-            return conversation.prepare_pasted(bytes(buffer.data().data()), name)
+            return _with_icons(conversation.prepare_pasted(bytes(buffer.data().data()), name))
 
         run_op(prepared, self._added, self._refused, self._say)
 
     def remove(self, position: int) -> None:
         if 0 <= position < len(self.pending):
             del self.pending[position]
+            del self._icons[position]
             self._show()
 
     def clear(self) -> None:
         self.pending = []
+        self._icons = []
         self._show()
 
-    def _added(self, done: Done[list[Prepared]]) -> None:
-        self.pending += done.value
+    def _added(self, done: tuple[Done[list[Prepared]], list[QImage | None]]) -> None:
+        self.pending += done[0].value
+        self._icons += done[1]
         self._show()
         self.window.clear_error()
 
@@ -92,7 +99,7 @@ class AttachFlow(QObject):
 
     def _show(self) -> None:
         chips = []
-        for prepared in self.pending:
+        for prepared, icon in zip(self.pending, self._icons, strict=True):
             size = f"{len(prepared.original) / 1024:,.0f} KB"
             cost = self.tr("about {n:,} tokens").format(n=prepared.tokens)
             detail = (f"{prepared.width}×{prepared.height}" if prepared.kind == "image"
@@ -102,5 +109,18 @@ class AttachFlow(QObject):
             if prepared.tokens >= LARGE_TOKENS:
                 label += " · " + cost  # a large one says what it costs before it is sent
             chips.append((label, " · ".join(p for p in (prepared.name, detail, size, cost)
-                                             if p)))
+                                             if p), icon))
         self.window.set_attachments(chips)
+
+
+def _with_icons(done: Done[list[Prepared]]) -> tuple[Done[list[Prepared]], list[QImage | None]]:
+    """The prepared files with a small copy of each picture for its chip, made here on the
+    worker (a QImage may be decoded off the GUI thread)."""
+    icons: list[QImage | None] = []
+    for prepared in done.value:
+        image = QImage.fromData(prepared.sent) if prepared.kind == "image" else QImage()
+        icons.append(image.scaled(CHIP_ICON * 2, CHIP_ICON * 2,
+                                  Qt.AspectRatioMode.KeepAspectRatio,
+                                  Qt.TransformationMode.SmoothTransformation)
+                     if not image.isNull() else None)
+    return done, icons
