@@ -3,17 +3,22 @@
     QT_QPA_PLATFORM=offscreen python benchmarks/gui_paint.py [--messages 5000]
     QT_QPA_PLATFORM=offscreen python benchmarks/gui_paint.py --screenshots docs/
     QT_QPA_PLATFORM=offscreen python benchmarks/gui_paint.py --cold-start [--messages 200]
+    QT_QPA_PLATFORM=offscreen python benchmarks/gui_paint.py --messages 1000 --pictures 10
+    QT_QPA_PLATFORM=offscreen python benchmarks/gui_paint.py --messages 1000 --spin
 
 The first form stores a day of N messages (Markdown, code blocks, Japanese and English),
 opens the window on it and prints: time from creating the controller to the first
 painted frame, and the time of each frame while scrolling from top to bottom in steps
-of one page (p50 / p95 / max ms). The second form renders the main window in Japanese
-and in English over a replayed public trace and saves PNGs.
+of one page (p50 / p95 / max ms). ``--pictures N`` gives every Nth message of the person a
+photo of its own (1600 x 1200, thumbnails read on the thread pool while scrolling: the
+longest event-loop turn while they arrive is printed too). The second form renders the
+main window in Japanese and in English over a replayed public trace and saves PNGs.
 """
 
 from __future__ import annotations
 
 import gc
+import itertools
 import os
 import statistics
 import sys
@@ -48,7 +53,23 @@ SAMPLES = [
 ]
 
 
-def fill_day(home: Path, count: int, day: str = "2026-03-02") -> None:
+def _photo(number: int) -> bytes:
+    """A photo-like JPEG of its own (a gradient and rings: it compresses as photos do)."""
+    import io
+
+    from PIL import Image, ImageDraw
+
+    image = Image.linear_gradient("L").resize((1600, 1200)).convert("RGB")
+    draw = ImageDraw.Draw(image)
+    for ring in range(12):
+        draw.ellipse((40 + ring * 50 + number % 37, 30 + ring * 40, 1500 - ring * 45,
+                      1150 - ring * 35), outline=((number * 53) % 256, ring * 20, 180), width=6)
+    out = io.BytesIO()
+    image.save(out, "JPEG", quality=85)
+    return out.getvalue()
+
+
+def fill_day(home: Path, count: int, day: str = "2026-03-02", pictures: int = 0) -> None:
     db = Database(home)
     estimator = TiktokenEstimator()
     from storage import queries
@@ -58,25 +79,57 @@ def fill_day(home: Path, count: int, day: str = "2026-03-02") -> None:
         thread_id = queries.day_thread_id(session, day, start.isoformat())
         for i in range(count):
             text = SAMPLES[i % len(SAMPLES)]
-            session.add(Message(
+            message = Message(
                 thread_id=thread_id, day=day, tab="chat", tab_label="チャット",
                 role="user" if i % 2 == 0 else "assistant", text=f"{i}: {text}",
                 ts=(start + timedelta(seconds=8 * i)).isoformat(),
                 token_estimate=estimator.count(text),
-            ))
+            )
+            session.add(message)
+            if pictures and i % (2 * pictures) == 0:
+                from cms.attachments import prepare
+                from storage import attachments
+
+                session.flush()
+                prepared = prepare(_photo(i), f"photo-{i}.jpg")
+                attachments.put(home, prepared.original)
+                attachments.put(home, prepared.sent)
+                attachments.insert(session, message.id or 0, 0, prepared.name,
+                                   "image/jpeg", len(prepared.original), prepared.sha256,
+                                   prepared.media_type, prepared.sent_sha256,
+                                   width=prepared.width, height=prepared.height,
+                                   tokens=prepared.tokens)
         state = queries.prompt_state(session)
         state.current_day = day
         state.current_tab = "chat"
     db.close()
 
 
-def measure(count: int) -> None:
+def _loop_for(seconds: float) -> float:
+    """Run the real event loop for ``seconds``; the longest it went without turning (ms),
+    seen by a 1 ms ticker: what the window could not answer meanwhile."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    ticks = [time.perf_counter()]
+    ticker = QTimer()
+    ticker.setInterval(1)
+    ticker.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    ticker.start()
+    QTimer.singleShot(int(seconds * 1000), loop.quit)
+    loop.exec()
+    ticker.stop()
+    ticks.append(time.perf_counter())
+    return max(b - a for a, b in itertools.pairwise(ticks)) * 1000
+
+
+def measure(count: int, pictures: int = 0, spin: bool = False) -> None:
     app = QApplication.instance() or QApplication(sys.argv)
     from monet_app.window.app import AppController
 
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
-        fill_day(home, count)
+        fill_day(home, count, pictures=pictures)
         # Storing the day leaves the ORM's garbage in this process; the app starts without
         # it. Collected here so the figure does not include a full collection of it.
         gc.collect()
@@ -110,6 +163,7 @@ def measure(count: int) -> None:
         bar.setValue(0)
         app.processEvents()
         frames = []
+        turns: list[float] = []  # the event loop's turns between pages (thumbnails arrive)
         step = max(1, bar.pageStep())
         value = 0
         while value < bar.maximum():
@@ -118,6 +172,8 @@ def measure(count: int) -> None:
             bar.setValue(value)
             window.view.viewport().repaint()
             frames.append((time.perf_counter() - t0) * 1000)
+            if spin:  # the event loop itself for 50 ms: a person scrolls ~20 pages a second
+                turns.append(_loop_for(0.05))
         rss = _rss_mb()
         pages = len(frames)
         controller.close()
@@ -132,6 +188,11 @@ def measure(count: int) -> None:
     print(f"scroll frames             {pages} pages, top to bottom")
     print(f"frame time p50 / p95 / max {statistics.median(frames):.1f} / "
           f"{frames[int(0.95 * (len(frames) - 1))]:.1f} / {frames[-1]:.1f} ms")
+    if pictures:
+        print(f"pictures                  one every {pictures} of the person's messages")
+    if turns:
+        print(f"event loop while scrolling longest turn {max(turns):.1f} ms (50 ms of it "
+              f"after each page{': the thumbnails arrive' if pictures else ''})")
     print(f"resident memory           {rss:.0f} MB")
 
 
@@ -257,7 +318,9 @@ def main() -> None:
     count = 5000
     if "--messages" in sys.argv:
         count = int(sys.argv[sys.argv.index("--messages") + 1])
-    measure(count)
+    pictures = int(sys.argv[sys.argv.index("--pictures") + 1]) if "--pictures" in sys.argv \
+        else 0
+    measure(count, pictures, spin=pictures > 0 or "--spin" in sys.argv)
 
 
 if __name__ == "__main__":
