@@ -138,6 +138,8 @@ def _picture(data: bytes, name: str, kind: str) -> Prepared:
         raise AttachmentError(f"{name} looks damaged and cannot be read ({exc}).",
                               code="damaged", name=name) from None
     width, height = opened.size
+    if opened.getexif().get(0x0112, 1) in (5, 6, 7, 8):  # a photo turned by its EXIF tag
+        width, height = height, width  # (the size as seen, as the transcript draws it)
     if max(width, height) <= LONG_EDGE and len(data) <= MAX_IMAGE_BYTES:
         return Prepared(name, kind, data, data, width, height,
                         tokens=image_tokens(width, height))
@@ -178,6 +180,35 @@ def _pdf(data: bytes, name: str) -> Prepared:
     return Prepared(name, PDF, data, data, pages=pages, tokens=pages * PDF_PAGE_TOKENS)
 
 
+#: The suffix a viewer goes by, for each kind MONET keeps.
+SUFFIXES = {"image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif",
+            "image/webp": ".webp", PDF: ".pdf", TEXT: ".txt"}
+#: Longest file name most file systems take, in bytes.
+MAX_NAME_BYTES = 255
+
+
+def viewer_name(name: str, media_type: str) -> str:
+    """``name`` made safe to open in the system's viewer: no folders, no control or
+    format characters (U+202E would turn a shown name around), and ending in the suffix
+    of what the bytes are (a text named ``notes.bat`` becomes ``notes.bat.txt``: opened
+    as text, never run); cut to 255 bytes, the suffix kept."""
+    import unicodedata
+
+    base = "".join("_" if c in '/\\:*?"<>|' or unicodedata.category(c) in ("Cc", "Cf")
+                   else c for c in name.rsplit("/", 1)[-1].rsplit("\\", 1)[-1])
+    base = base.strip(". ") or "file"
+    suffix = SUFFIXES.get(media_type, ".bin")
+    if not base.lower().endswith(suffix) and not (
+            suffix == ".jpg" and base.lower().endswith(".jpeg")):
+        base += suffix
+        stem = base[:-len(suffix)]
+    else:
+        stem, suffix = base[:len(base) - len(suffix)], base[len(base) - len(suffix):]
+    while len((stem + suffix).encode("utf-8")) > MAX_NAME_BYTES:
+        stem = stem[:-1]
+    return stem + suffix
+
+
 def _base64(sent: bytes) -> str:
     return base64.b64encode(sent).decode("ascii")
 
@@ -216,8 +247,11 @@ def glance_block(media_type: str, sent: bytes, name: str) -> dict[str, Any] | No
                 if max(image.size) <= GLANCE_EDGE:
                     return content_block(media_type, sent, name)
                 image.thumbnail((GLANCE_EDGE, GLANCE_EDGE), Image.Resampling.LANCZOS)
+                flat = Image.new("RGB", image.size, "white")  # (transparency on white)
+                rgba = image.convert("RGBA")
+                flat.paste(rgba, mask=rgba.getchannel("A"))
                 out = io.BytesIO()
-                image.convert("RGB").save(out, "JPEG", quality=80)
+                flat.save(out, "JPEG", quality=80)
         except (UnidentifiedImageError, OSError, ValueError):
             return None
         return content_block("image/jpeg", out.getvalue(), name)

@@ -104,8 +104,9 @@ class NotLinuxError(InputError):
 
 class AttachmentError(InputError):
     """A file that cannot be attached: a kind the API does not read, too large, or
-    damaged. ``code`` names which ("unsupported", "too_large", "damaged") for a window
-    that says it in its own language; nothing was sent and the typed text is kept."""
+    damaged; or an attached one that cannot be opened for the person. ``code`` names which
+    ("unsupported", "too_large", "damaged", "cannot_open") for a window that says it in
+    its own language; nothing was sent and the typed text is kept."""
 
     def __init__(self, message: str, *, code: str, name: str = "") -> None:
         super().__init__(message)

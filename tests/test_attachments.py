@@ -383,3 +383,30 @@ def test_the_claude_summarizer_looks_at_the_files_smaller(tmp_path: Path) -> Non
         assert seen.size == (768, 384)
     assert "how much is the ramen here?" in content[-1]["text"]
     assert "manual.pdf (PDF, 9 pages" in content[-1]["text"]  # named in the talk
+
+
+def test_a_summary_the_api_refuses_with_files_is_asked_again_with_words_alone(
+        tmp_path: Path) -> None:
+    from cms.librarian.runner import Librarian
+    from cms.librarian.summarizer import ClaudeSummarizer
+    from cms.settings import Settings
+    from monet_app.services.gateway import AnthropicModel, make_client
+    from monet_app.services.standin_server import StandInServer
+    from tests.helpers import World
+
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-02T09:00:00+09:00")
+    w.model.expect("A transparent logo.")
+    w.runner.send("our logo", "chat", attachments=[prepare(png(1000, 1000), "logo.png")])
+    w.at("2026-03-03T09:00:00+09:00").turn("a new day")
+    with StandInServer() as server:
+        server.failures.append({"status": 400, "type": "invalid_request_error",
+                                "message": "Could not process image"})
+        model = AnthropicModel(make_client("any-key", base_url=server.url, max_retries=0))
+        report = Librarian(w.db, ClaudeSummarizer(model, "claude-haiku-4-5"),
+                           w.clock).run_pass()
+        model.close()
+        with_files, words = server.requests[-2:]
+    assert report.written == 1 and report.failed == 0
+    assert [b["type"] for b in with_files["messages"][0]["content"]] == ["text", "image", "text"]
+    assert [b["type"] for b in words["messages"][0]["content"]] == ["text"]

@@ -552,6 +552,10 @@ def test_the_transcript_shows_thumbnails_and_chips_that_open(qtbot, app_for, ser
     w.view.viewport().repaint()
     qtbot.waitUntil(lambda: any(k[0] == menu.preview for k in delegate.thumbnails._images),
                     timeout=10_000)
+    [read] = [image for k, image in delegate.thumbnails._images.items() if k[0] == menu.preview]
+    assert (read.width(), read.height()) == (int(thumb.width()), int(thumb.height()))
+    seen = read.pixelColor(read.width() // 2, read.height() // 2)
+    assert max(abs(seen.red() - 200), abs(seen.green() - 80), abs(seen.blue() - 40)) < 8
     # a click on the picture shows it large; → the row's next picture; Esc closes
     origin = QPointF(w.view.visualRect(index).topLeft())
     qtbot.mouseClick(w.view.viewport(), Qt.MouseButton.LeftButton,
@@ -577,15 +581,27 @@ def test_the_transcript_shows_thumbnails_and_chips_that_open(qtbot, app_for, ser
     assert asked == [row.files[1]]
 
 
-def test_a_document_opens_under_its_own_name(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_document_opens_under_a_safe_name_in_a_private_folder(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import stat
+
+    from cms.attachments import viewer_name
     from monet_app.operations.conversation import file_to_open
     from tests.test_attachments import pdf
 
     stored = tmp_path / ("ab" * 32)  # as the data folder names it: by its hash
     stored.write_bytes(pdf(1))
-    copy = file_to_open(str(stored), "../school letter?.pdf").value
+    copy = file_to_open(str(stored), "../school letter?.pdf", "application/pdf").value
     assert copy.name == "school letter_.pdf" and copy.read_bytes() == stored.read_bytes()
-    assert copy.parent.parent.name == "monet-open"  # never beside the history
+    folder = copy.parent.parent
+    assert folder.name.startswith("monet-open-") and tmp_path not in copy.parents
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700  # this user's only
+    # what the bytes are decides the suffix: a text never opens as a program
+    assert viewer_name("run.bat", "text/plain") == "run.bat.txt"
+    assert viewer_name("photo.JPEG", "image/jpeg") == "photo.JPEG"
+    assert viewer_name("evil\u202egnp.exe", "image/png") == "evil_gnp.exe.png"
+    assert viewer_name("..", "application/pdf") == "file.pdf"
+    long = viewer_name("長" * 200 + ".pdf", "application/pdf")
+    assert len(long.encode()) <= 255 and long.endswith(".pdf")
 
 
 def test_the_files_button_by_keys_and_a_past_day_shows_its_files(qtbot, app_for, server,

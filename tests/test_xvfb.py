@@ -355,6 +355,18 @@ def _changed(a: Path, b: Path) -> int:
         return sum(gray.point(lambda v: 255 if v > 16 else 0).histogram()[255:])
 
 
+def _pixels_of(shot: Path, colour: tuple[int, int, int], slack: int = 12) -> int:
+    """How many pixels of the screenshot are ``colour`` (give or take ``slack`` a
+    channel: a scaled picture's edges, JPEG)."""
+    import numpy as np
+    from PIL import Image
+
+    with Image.open(shot) as image:
+        pixels = np.asarray(image.convert("RGB"), dtype=np.int16)
+    near = np.abs(pixels - np.array(colour, dtype=np.int16)).max(axis=2) <= slack
+    return int(near.sum())
+
+
 def _settled_after(helper: Helper, before: Path, out: Path, timeout: float = 30) -> int:
     """Screenshots until the screen differs from ``before`` by more than a caret's blink
     and has stopped changing (what the window was asked to do is on screen); the last one
@@ -408,6 +420,9 @@ def test_a_pasted_picture_and_a_dropped_pdf_sent_from_a_real_window(display: str
             xdotool(app.env, "windowfocus", "--sync", app.window)
             app.key("ctrl+v")
             assert _settled_after(helper, start, shots / "xvfb-1-pasted.png") > 400
+            orange, blue = (230, 120, 30), (40, 120, 200)
+            # the pasted picture's chip shows it (a 28 px copy)
+            assert _pixels_of(shots / "xvfb-1-pasted.png", orange) > 300
             assert helper.do(f"source {letter}") == "ok"
             source = ""
             deadline = time.monotonic() + 20
@@ -448,9 +463,13 @@ def test_a_pasted_picture_and_a_dropped_pdf_sent_from_a_real_window(display: str
             assert [b["type"] for b in content] == ["image", "document", "text"]
             assert _settled_after(helper, shots / "xvfb-2-field.png",
                                   shots / "xvfb-3-sent.png") > 400
+            assert _pixels_of(shots / "xvfb-3-sent.png", orange) > 20_000  # the thumbnail
             app.key("ctrl+shift+d", "Down", "Down", "Return")  # the oldest day
             assert _settled_after(helper, shots / "xvfb-3-sent.png",
                                   shots / "xvfb-4-past-day.png") > 400
+            past = shots / "xvfb-4-past-day.png"
+            assert _pixels_of(past, blue) > 20_000  # the past day's photo, as a thumbnail
+            assert _pixels_of(past, orange) < 300  # (today's is no longer shown)
         finally:
             app.stop()
             helper.stop()

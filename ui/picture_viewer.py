@@ -9,7 +9,7 @@ viewer (``open_outside``: the window copies it out under its name first); Esc cl
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QImage, QKeyEvent, QKeySequence, QPixmap, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
@@ -35,8 +35,10 @@ class PictureViewer(QDialog):
         self.pictures = pictures
         self.number = max(0, min(start, len(pictures) - 1))
         self._image: QImage | None = None
-        self._loader = Thumbnails(self)
+        self._loader = Thumbnails(self, keep=3)  # (screen-sized: up to 33 MB each at 4K)
         self._loader.ready.connect(self._arrived)
+        self._still = QTimer(self, singleShot=True, interval=150)  # a resize has ended
+        self._still.timeout.connect(self._fit)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 12, 12, 12)
         self.picture = QLabel(self.tr("Loading…"))
@@ -103,7 +105,10 @@ class PictureViewer(QDialog):
         self._image = image
         self._fit()
 
-    def _fit(self) -> None:
+    def _fit(self, smooth: bool = True) -> None:
+        """The picture scaled to the room it has: quickly while the window is being
+        resized (a smooth pass over a screen-sized picture takes tens of ms), smoothly
+        once it has been still for a moment."""
         if self._image is None:
             return
         ratio = self.devicePixelRatioF()
@@ -111,14 +116,16 @@ class PictureViewer(QDialog):
         image = self._image
         if image.width() > room.width() or image.height() > room.height():
             image = image.scaled(room, Qt.AspectRatioMode.KeepAspectRatio,
-                                 Qt.TransformationMode.SmoothTransformation)
+                                 Qt.TransformationMode.SmoothTransformation if smooth
+                                 else Qt.TransformationMode.FastTransformation)
         pixmap = QPixmap.fromImage(image)
         pixmap.setDevicePixelRatio(ratio)
         self.picture.setPixmap(pixmap)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        self._fit()
+        self._fit(smooth=False)
+        self._still.start()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):

@@ -78,7 +78,7 @@
 <context>
     <name>AttachChips</name>
     <message>
-        <location filename="../../ui/attach_chips.py" line="34" />
+        <location filename="../../ui/attach_chips.py" line="40" />
         <source>Remove {name}</source>
         <translation>{name} を外す</translation>
     </message>
@@ -86,18 +86,18 @@
 <context>
     <name>AttachFlow</name>
     <message>
-        <location filename="../../monet_app/window/attach_flow.py" line="51" />
+        <location filename="../../monet_app/window/attach_flow.py" line="55" />
         <source>No program here opens {name}.</source>
-        <extracomment>Above this many tokens in one file, its chip says so in words (a large PDF).</extracomment>
+        <extracomment>Above this many tokens in one file, its chip says so in words (a large PDF). A picture's copy on its chip: this many pixels high (twice that read, for sharp screens).</extracomment>
         <translation>{name} を開けるアプリがありません。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/attach_flow.py" line="97" />
+        <location filename="../../monet_app/window/attach_flow.py" line="104" />
         <source>about {n:,} tokens</source>
         <translation>約 {n:,} トークン</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/attach_flow.py" line="99" />
+        <location filename="../../monet_app/window/attach_flow.py" line="106" />
         <source>{n} pages</source>
         <translation>{n} ページ</translation>
     </message>
@@ -377,162 +377,162 @@
         <translation>画像と文書 (*.png *.jpg *.jpeg *.gif *.webp *.pdf *.txt *.md);;すべてのファイル (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="502" />
+        <location filename="../../ui/main_window.py" line="503" />
         <source>Delete this day…</source>
         <translation>この日を削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="504" />
+        <location filename="../../ui/main_window.py" line="505" />
         <source>Delete everything said on {day}? Claude will not see it again.</source>
         <translation>{day} の会話をすべて削除しますか？ Claude がこれを見ることはもうありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="546" />
+        <location filename="../../ui/main_window.py" line="547" />
         <source>Copy message</source>
         <translation>メッセージをコピー</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="547" />
+        <location filename="../../ui/main_window.py" line="548" />
         <source>Edit and resend</source>
         <translation>編集して送り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="548" />
+        <location filename="../../ui/main_window.py" line="549" />
         <source>Regenerate reply</source>
         <translation>返答を作り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="549" />
+        <location filename="../../ui/main_window.py" line="550" />
         <source>Continue this reply</source>
         <translation>この返答の続きを書かせる</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="550" />
+        <location filename="../../ui/main_window.py" line="551" />
         <source>Show the earlier version</source>
         <translation>前の版を表示</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="551" />
+        <location filename="../../ui/main_window.py" line="552" />
         <source>Show the later version</source>
         <translation>次の版を表示</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="552" />
+        <location filename="../../ui/main_window.py" line="553" />
         <source>Delete this message…</source>
         <translation>このメッセージを削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="559" />
+        <location filename="../../ui/main_window.py" line="560" />
         <source>Open {name}</source>
         <translation>{name} を開く</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="604" />
+        <location filename="../../ui/main_window.py" line="605" />
         <source>Message copied</source>
         <translation>メッセージをコピーしました</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="617" />
+        <location filename="../../ui/main_window.py" line="618" />
         <source>Delete this message and what was drawn from it?</source>
         <translation>このメッセージと、そこから作られた要約・記憶を削除しますか？</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="623" />
+        <location filename="../../ui/main_window.py" line="624" />
         <source>Restore from a backup</source>
         <translation>バックアップから復元</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="624" />
+        <location filename="../../ui/main_window.py" line="625" />
         <source>MONET backups (*.zip)</source>
         <translation>MONET のバックアップ (*.zip)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="626" />
+        <location filename="../../ui/main_window.py" line="627" />
         <source>Replace everything in this data folder with the backup {file}? The current database is kept beside it as a dated copy.</source>
         <translation>このデータフォルダーの内容をバックアップ {file} で置き換えますか？ 今のデータベースは日付付きのコピーとして隣に残します。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="791" />
+        <location filename="../../ui/main_window.py" line="792" />
         <source>All tabs</source>
         <translation>すべて</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="821" />
+        <location filename="../../ui/main_window.py" line="822" />
         <source>Days</source>
         <translation>日付</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="825" />
+        <location filename="../../ui/main_window.py" line="826" />
         <source>Today</source>
         <translation>今日</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="850" />
+        <location filename="../../ui/main_window.py" line="851" />
         <source>Threads</source>
         <translation>スレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="865" />
+        <location filename="../../ui/main_window.py" line="866" />
         <source>{day} is a past day, shown read-only. Sending posts to today.</source>
         <translation>{day} は過去の日です（読み取り専用）。送信すると今日の会話に入ります。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="868" />
+        <location filename="../../ui/main_window.py" line="869" />
         <source>Sending returns to today</source>
         <translation>送信すると今日に戻ります</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="871" />
+        <location filename="../../ui/main_window.py" line="872" />
         <source>Message (Enter sends, Shift+Enter adds a line)</source>
         <translation>メッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="880" />
+        <location filename="../../ui/main_window.py" line="881" />
         <source>Message to {tab} (Enter sends, Shift+Enter adds a line)</source>
         <translation>{tab} へのメッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="894" />
+        <location filename="../../ui/main_window.py" line="895" />
         <source>Nothing in this tab on this day.</source>
         <translation>この日のこのタブには会話がありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="895" />
+        <location filename="../../ui/main_window.py" line="896" />
         <source>Nothing in this tab yet today. Write below; Claude sees every tab.</source>
         <translation>今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="953" />
+        <location filename="../../ui/main_window.py" line="954" />
         <source>Summarizing {n}</source>
         <translation>要約作成中 {n}件</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="954" />
+        <location filename="../../ui/main_window.py" line="955" />
         <source>Librarian: nothing pending</source>
         <translation>ライブラリアン: 待ちなし</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="956" />
+        <location filename="../../ui/main_window.py" line="957" />
         <source>Indexing by meaning: {n:,} to go</source>
         <translation>意味の索引を作成中: 残り {n:,} 件</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="961" />
+        <location filename="../../ui/main_window.py" line="962" />
         <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
         <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="968" />
+        <location filename="../../ui/main_window.py" line="969" />
         <source>Today ${usd:.4f}</source>
         <translation>今日 ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="978" />
+        <location filename="../../ui/main_window.py" line="979" />
         <source>MONET — demo</source>
         <translation>MONET — デモ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="980" />
+        <location filename="../../ui/main_window.py" line="981" />
         <source>DEMO: a sample history in a throwaway folder; a built-in stand-in answers, not Claude</source>
         <translation>デモ: 使い捨てフォルダーのサンプル履歴です。答えるのは Claude ではなく内蔵の代役です</translation>
     </message>
@@ -924,18 +924,18 @@
 <context>
     <name>PictureViewer</name>
     <message>
-        <location filename="../../ui/picture_viewer.py" line="42" />
-        <location filename="../../ui/picture_viewer.py" line="81" />
+        <location filename="../../ui/picture_viewer.py" line="44" />
+        <location filename="../../ui/picture_viewer.py" line="83" />
         <source>Loading…</source>
         <translation>読み込み中…</translation>
     </message>
     <message>
-        <location filename="../../ui/picture_viewer.py" line="52" />
+        <location filename="../../ui/picture_viewer.py" line="54" />
         <source>Open in another app</source>
         <translation>別のアプリで開く</translation>
     </message>
     <message>
-        <location filename="../../ui/picture_viewer.py" line="101" />
+        <location filename="../../ui/picture_viewer.py" line="103" />
         <source>This picture cannot be read.</source>
         <translation>この画像は読み込めません。</translation>
     </message>
@@ -1324,62 +1324,67 @@
         <translation>{name} は壊れているようで読めません。添付していません。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="66" />
+        <location filename="../../monet_app/window/words.py" line="58" />
+        <source>{name} could not be opened here: {detail}</source>
+        <translation>{name} を開けませんでした: {detail}</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="68" />
         <source>Your message is saved.</source>
         <translation>メッセージは保存済みです。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="68" />
+        <location filename="../../monet_app/window/words.py" line="70" />
         <source>No API key yet: paste one above or in Settings; Claude answers once a key is set.</source>
         <translation>API キーがまだありません。上の欄か設定に貼り付けてください。キーが入ると Claude が答えます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="70" />
+        <location filename="../../monet_app/window/words.py" line="72" />
         <source>The API key was refused (401). Check it in Settings.</source>
         <translation>API キーが拒否されました（401）。設定で確認してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="71" />
+        <location filename="../../monet_app/window/words.py" line="73" />
         <source>Claude did not answer in time.</source>
         <translation>Claude が時間内に答えませんでした。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="72" />
+        <location filename="../../monet_app/window/words.py" line="74" />
         <source>No connection to Anthropic. MONET keeps working offline; retry when you are back online.</source>
         <translation>Anthropic に接続できません。MONET はオフラインでも使えます。つながったら再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="74" />
+        <location filename="../../monet_app/window/words.py" line="76" />
         <source>Claude is overloaded right now (529); try again shortly.</source>
         <translation>Claude は今混み合っています（529）。少ししてから再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="75" />
+        <location filename="../../monet_app/window/words.py" line="77" />
         <source>Anthropic had a server error; try again.</source>
         <translation>Anthropic 側でサーバーエラーが起きました。再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="76" />
+        <location filename="../../monet_app/window/words.py" line="78" />
         <source>The reply broke off; what arrived is kept, marked incomplete.</source>
         <translation>返答が途中で切れました。届いた分は「途中」として残してあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="77" />
+        <location filename="../../monet_app/window/words.py" line="79" />
         <source>The reply stopped before Claude finished it; what arrived is kept, marked incomplete.</source>
         <translation>Claude が書き終える前に返答が止まりました。届いた分は「途中」として残してあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="82" />
+        <location filename="../../monet_app/window/words.py" line="84" />
         <source>Anthropic's rate limit was reached; try again in {s} s.</source>
         <translation>Anthropic の利用上限に達しました。{s} 秒後に再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="84" />
+        <location filename="../../monet_app/window/words.py" line="86" />
         <source>Anthropic's rate limit was reached; try again in a minute.</source>
         <translation>Anthropic の利用上限に達しました。1分ほどしてから再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="89" />
+        <location filename="../../monet_app/window/words.py" line="91" />
         <source>Something went wrong while asking Claude ({kind}). Your message is saved; details are in monet.log.</source>
         <translation>Claude への問い合わせ中に問題が起きました（{kind}）。メッセージは保存済みです。詳細は monet.log にあります。</translation>
     </message>

@@ -385,6 +385,7 @@ JA = {
     "Remove {name}": "{name} を外す",
     "No program here opens {name}.": "{name} を開けるアプリがありません。",
     "Files": "ファイル",
+    "{name} could not be opened here: {detail}": "{name} を開けませんでした: {detail}",
     "Go to the days": "日付の一覧へ移動",
     "Open {name}": "{name} を開く",
     "Picture": "画像",

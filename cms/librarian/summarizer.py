@@ -12,6 +12,7 @@ from typing import Any
 
 from cms.attachments import GLANCE_FILES, glance_block
 from cms.grounding import grounded_sentences
+from cms.model.errors import AuthError, ModelError
 from cms.model.protocol import ChatModel, Completed, RequestBody, TextDelta, Usage
 from cms.summaries import OfflineSummarizer, Turn
 from storage import attachments as attachment_files
@@ -54,7 +55,7 @@ class ClaudeSummarizer:
     def close(self) -> None:
         self.model.close()
 
-    def body(self, turns: Sequence[Turn]) -> RequestBody:
+    def body(self, turns: Sequence[Turn], files: bool = True) -> RequestBody:
         lines = []
         for turn in turns:
             if turn.role == MessageRole.TOOL:
@@ -65,16 +66,16 @@ class ClaudeSummarizer:
         if len(transcript) > MAX_TRANSCRIPT_CHARS:
             half = MAX_TRANSCRIPT_CHARS // 2
             transcript = transcript[:half] + "\n…\n" + transcript[-half:]
-        files = self._glances(turns)
+        shown = self._glances(turns) if files else []
         return {
             "model": self.name,
             "max_tokens": self.max_tokens,
             "system": [{"type": "text", "text": SUMMARY_INSTRUCTIONS
-                        + ("\n\n" + FILES_NOTE if files else "")}],
+                        + ("\n\n" + FILES_NOTE if shown else "")}],
             "messages": [
                 {
                     "role": MessageRole.USER,
-                    "content": [*files, {"type": "text", "text": transcript or "（空）"}],
+                    "content": [*shown, {"type": "text", "text": transcript or "（空）"}],
                 }
             ],
         }
@@ -101,8 +102,18 @@ class ClaudeSummarizer:
         return blocks
 
     def summarize(self, turns: Sequence[Turn]) -> str:
+        try:
+            return self._summarize(turns, files=True)
+        except ModelError as exc:
+            if exc.retryable or isinstance(exc, AuthError) or not any(t.files for t in turns):
+                raise
+            # the API refused the request with the files (a picture it cannot read): the
+            # words alone, once, rather than a placeholder that fails again every pass
+            return self._summarize(turns, files=False)
+
+    def _summarize(self, turns: Sequence[Turn], files: bool) -> str:
         pieces: list[str] = []
-        for event in self.model.stream(self.body(turns)):
+        for event in self.model.stream(self.body(turns, files)):
             if isinstance(event, TextDelta):
                 pieces.append(event.text)
             elif isinstance(event, Completed) and self.on_usage is not None:

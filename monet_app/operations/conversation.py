@@ -21,13 +21,17 @@ the next start), it is put back as it was.
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from sqlmodel import col, select
 
-from cms.attachments import Prepared, prepare
+from cms.attachments import Prepared, prepare, viewer_name
 from cms.context.turn import TurnResult
 from cms.memory import forget
 from monet_app.operations.changes import NOTHING, TALK, Changes, Done
@@ -68,26 +72,37 @@ def prepare_pasted(data: bytes, name: str) -> Done[list[Prepared]]:
     return Done([prepare(data, name)])
 
 
-def file_to_open(path: str, name: str) -> Done[Path]:
-    """A copy of an attached file under its own name, for the system's viewer (the data
-    folder names files by their hash, without the extension a viewer goes by): in the
-    temporary folder, one folder per file, written once. Reads the history only."""
-    import tempfile
-
+def file_to_open(path: str, name: str, media_type: str) -> Done[Path]:
+    """A copy of an attached file for the system's viewer, under its name with the suffix
+    of what it is (``cms.attachments.viewer_name``: a text file named ``x.bat`` opens as
+    ``x.bat.txt``, never runs). The data folder names files by their hash, without the
+    suffix a viewer goes by, so the copy is made in a folder of this process's own,
+    readable by this user only and removed when MONET quits. Reads the history only."""
     source = Path(path)
-    safe = "".join("_" if c in '/\\:*?"<>|' or ord(c) < 32 else c
-                   for c in Path(name).name).strip(". ") or "file"
-    target = Path(tempfile.gettempdir()) / "monet-open" / source.name[:16] / safe
+    target = _open_folder() / source.name[:16] / viewer_name(name, media_type)
     try:
-        if not target.exists() or target.stat().st_size != source.stat().st_size:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            part = target.with_name(f".{safe}.part")
-            part.write_bytes(source.read_bytes())
-            part.replace(target)
+        if not target.exists():
+            target.parent.mkdir(mode=0o700, exist_ok=True)
+            data = source.read_bytes()
+            fd, part = tempfile.mkstemp(dir=target.parent, prefix=".part-")
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
+            os.replace(part, target)
     except OSError as exc:
-        raise AttachmentError(f"{name} cannot be read ({exc.strerror or exc}).",
-                              code="damaged", name=name) from None
+        raise AttachmentError(f"{name} could not be opened ({exc.strerror or exc}).",
+                              code="cannot_open", name=name) from None
     return Done(target)
+
+
+_OPENED: list[Path] = []  # this process's folder of copies, made on the first open
+
+
+def _open_folder() -> Path:
+    if not _OPENED:
+        folder = Path(tempfile.mkdtemp(prefix="monet-open-"))  # (mode 0700)
+        atexit.register(shutil.rmtree, folder, True)
+        _OPENED.append(folder)
+    return _OPENED[0]
 
 
 def reply(core: Core, tab: str, on_text: Callable[[str], None], cancel: threading.Event,

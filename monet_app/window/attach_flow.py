@@ -47,8 +47,8 @@ class AttachFlow(QObject):
     def open_outside(self, file: ShownFile) -> None:
         """A file shown with a message, opened in the system's viewer: copied out under its
         own name on a worker, then handed over; said in words when nothing can open it."""
-        run_op(partial(conversation.file_to_open, file.path, file.name), self._opened,
-               self._refused, self._say)
+        run_op(partial(conversation.file_to_open, file.path, file.name, file.media_type),
+               self._opened, self._refused, self._say)
 
     def _opened(self, done: Done[Path]) -> None:
         if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(done.value))):

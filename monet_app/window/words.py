@@ -55,8 +55,10 @@ class Words(QObject):
                 "100 pages, text up to 1 MB); nothing was attached."),
             "damaged": self.tr("{name} looks damaged and cannot be read; nothing was "
                                "attached."),
+            "cannot_open": self.tr("{name} could not be opened here: {detail}"),
         }.get(exc.code)
-        return said.format(name=name) if said else str(exc)
+        detail = str(exc).partition("(")[2].rstrip(").") or str(exc)
+        return said.format(name=name, detail=detail) if said else str(exc)
 
     def model_problem(self, exc: BaseException) -> str:
         """What went wrong with a reply."""

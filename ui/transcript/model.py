@@ -29,6 +29,9 @@ class TranscriptModel(QAbstractListModel):
             return row
         if role == Qt.ItemDataRole.DisplayRole:
             return row.text
+        if role == Qt.ItemDataRole.AccessibleTextRole:  # what a screen reader says
+            files = ", ".join(f.name for f in row.files)
+            return f"{row.text}\n({files})" if files and row.text else files or row.text
         if role == Qt.ItemDataRole.ToolTipRole:
             return f"{row.tab_label} {row.time}"
         return None

@@ -577,6 +577,7 @@ class TranscriptView(QListView):
                 return
             file = self.file_at(pos)
             if file is not None:  # opened on release, over the same file
+                self.setCurrentIndex(file[0])  # (Alt+F then acts on this message)
                 self._armed_file = (QPersistentModelIndex(file[0]), file[1])
                 event.accept()
                 return
