@@ -58,9 +58,23 @@ def path_of(home: Path, sha256: str) -> Path:
     return folder(home) / sha256
 
 
-def _ids(message_ids: Sequence[int]) -> dict[str, str]:
-    """Message ids as the one JSON parameter the queries read with ``json_each``."""
+def _ids(message_ids: Sequence[int]) -> dict[str, object]:
+    """Message ids as the one parameter the queries read (``IN_IDS``): JSON that SQLite
+    reads with ``json_each``, or a list PostgreSQL binds as an array."""
     return {"ids": json.dumps([int(i) for i in message_ids])}
+
+
+#: The condition "in the ids given" (``_ids``), spelt for SQLite; ``_in`` respells it.
+IN_IDS = "IN (SELECT value FROM json_each(:ids))"
+
+
+def _in(db: object, statement: str, ids: dict[str, object]) -> tuple[str, dict[str, object]]:
+    """``statement`` and its ids for the server ``db`` talks to."""
+    dialect = getattr(db, "dialect", None) or db.get_bind().dialect  # type: ignore[attr-defined]
+    if dialect.name == "sqlite":
+        return statement, ids
+    return (statement.replace(IN_IDS, "= ANY(:ids)"),
+            {**ids, "ids": json.loads(str(ids["ids"]))})
 
 
 def put(home: Path, data: bytes) -> str:
@@ -117,11 +131,10 @@ def of_messages(db: object, home: Path, message_ids: Sequence[int]
     """{message id: its attachments as sent, in order} for those that have any."""
     if not message_ids:
         return {}
-    rows = db.execute(  # type: ignore[attr-defined]
-        sql("SELECT message_id, sent_media_type, sent_sha256, name FROM attachment "
-            "WHERE message_id IN (SELECT value FROM json_each(:ids)) "
-            "ORDER BY message_id, position"),
-        _ids(message_ids)).all()
+    statement, ids = _in(db, "SELECT message_id, sent_media_type, sent_sha256, name FROM "
+                         f"attachment WHERE message_id {IN_IDS} ORDER BY message_id, position",
+                         _ids(message_ids))
+    rows = db.execute(sql(statement), ids).all()  # type: ignore[attr-defined]
     found: dict[int, list[Attached]] = {}
     for message_id, media_type, sha, name in rows:
         found.setdefault(int(message_id), []).append(Attached(str(home), media_type, sha, name))
@@ -136,11 +149,10 @@ def described(db: object, message_ids: Sequence[int]) -> str:
     (``view_attachment``)."""
     if not message_ids:
         return ""
-    rows = db.execute(sql(  # type: ignore[attr-defined]
-        "SELECT name, media_type, pages, size FROM attachment "
-        "WHERE message_id IN (SELECT value FROM json_each(:ids)) "
-        "ORDER BY message_id, position"),
-        _ids(message_ids)).all()
+    statement, ids = _in(db, "SELECT name, media_type, pages, size FROM attachment "
+                         f"WHERE message_id {IN_IDS} ORDER BY message_id, position",
+                         _ids(message_ids))
+    rows = db.execute(sql(statement), ids).all()  # type: ignore[attr-defined]
     if not rows:
         return ""
     kinds = []
@@ -191,10 +203,10 @@ def forget(db: object, message_ids: Sequence[int]) -> None:
     transaction; ``sweep`` removes the files once it is done)."""
     if not message_ids:
         return
-    ids = _ids(message_ids)
     for table, column in (("attachment", "message_id"), ("reply_version", "user_message_id")):
-        db.execute(sql(  # type: ignore[attr-defined]
-            f"DELETE FROM {table} WHERE {column} IN (SELECT value FROM json_each(:ids))"), ids)
+        statement, ids = _in(db, f"DELETE FROM {table} WHERE {column} {IN_IDS}",
+                             _ids(message_ids))
+        db.execute(sql(statement), ids)  # type: ignore[attr-defined]
 
 
 def sweep(db: object, home: Path) -> int:

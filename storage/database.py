@@ -1,14 +1,23 @@
 """Opening the database: where it lives, connection pragmas, and migrations.
 
 The data folder is ``MONET_HOME`` if set, else the platform's user data folder
-(platformdirs). The schema is managed by Alembic from the first version on; a database
-written by a newer MONET (a revision this code does not know) is refused rather than
-guessed at. This is the one module that knows it talks to SQLite (``storage.direct``
-knows the driver: it runs compiled statements on the ``sqlite3`` cursor).
+(platformdirs). The history lives in the SQLite file ``monet.db`` there, or, when a
+database URL is given (``database_url``: the ``--database-url`` option, then
+``MONET_DATABASE_URL``, then the data folder's ``device.json``), on a PostgreSQL server
+(15 or later, through psycopg 3; issue 31, docs/postgresql.md). The data folder stays
+this device's either way: its lock, its attachments' copies, its window.
+
+The schema is managed by Alembic from the first version on; a database written by a
+newer MONET (a revision this code does not know) is refused rather than guessed at. On
+PostgreSQL a new database gets the head schema at once (``storage/schema_pg.py``); the
+migrations after 0019 run on both. This module, ``storage.schema_pg`` and ``storage.fts``
+know which server they talk to (``storage.direct`` knows SQLite's driver: it runs compiled
+statements on the ``sqlite3`` cursor, and hands anything else to SQLAlchemy).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import tempfile
@@ -29,12 +38,74 @@ from storage.errors import DatabaseError, DatabaseTooNewError
 from storage.files import InUse, process_lock
 
 DB_FILENAME = "monet.db"
+#: The history's server, when it is not the SQLite file in the data folder.
+URL_ENV = "MONET_DATABASE_URL"
+#: What belongs to this device only (``database_url``); JSON, in the data folder.
+DEVICE_FILE = "device.json"
+#: PostgreSQL's advisory lock taken while a schema is made or upgraded.
+MIGRATION_LOCK = 0x4D4F4E45  # "MONE"
 #: SQLite's default: the WAL is checkpointed by the commit that finds it over this many pages.
 WAL_AUTOCHECKPOINT = 1000
 #: The newest migration (storage/migrations/versions); tests/test_storage.py checks that
 #: it is alembic's head, so a new migration cannot forget it.
 HEAD_REVISION = "0019"
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
+
+
+def _server_problem(where: str, text: str) -> DatabaseError | None:
+    """What went wrong with a PostgreSQL server, in words (None: not a server's problem).
+    The driver's text is left out where it may repeat the URL's password."""
+    lowered = text.lower()
+    if "password authentication failed" in lowered or "no password supplied" in lowered:
+        return DatabaseError(
+            f"The database server {where} refused the login. Check the user and the password "
+            "(the system keyring or ~/.pgpass); nothing was changed.")
+    if "does not exist" in lowered and ("database" in lowered or "role" in lowered):
+        return DatabaseError(f"The database server {where} has no such database or user "
+                             f"({text.strip().splitlines()[0][:160]}).")
+    if any(sign in lowered for sign in (
+            "connection refused", "could not connect", "server closed the connection",
+            "connection timeout", "timeout expired", "could not translate host name",
+            "no route to host", "network is unreachable", "connection is closed",
+            "terminating connection", "consuming input failed", "server conn crashed",
+            "the connection is lost", "ssl connection has been closed")):
+        return DatabaseError(
+            f"The database server {where} cannot be reached. Check that it is running and "
+            "that this device can reach it; what you typed is kept.")
+    return None
+
+
+def database_url(home: Path, url: str | None = None) -> str | None:
+    """The history's server: ``url`` (the ``--database-url`` option), else
+    ``$MONET_DATABASE_URL``, else ``database_url`` in the data folder's ``device.json``;
+    None (or "", or a ``sqlite:`` URL) for the SQLite file in the data folder."""
+    if url is None:
+        url = os.environ.get(URL_ENV)
+    if url is None:
+        device = home / DEVICE_FILE
+        try:
+            found = json.loads(device.read_text("utf-8")).get("database_url")
+        except (OSError, ValueError, AttributeError):
+            found = None
+        url = found if isinstance(found, str) else None
+    if not url or url.startswith("sqlite:"):
+        return None
+    if not url.startswith(("postgresql://", "postgres://", "postgresql+psycopg://")):
+        raise DatabaseError(
+            f"MONET keeps its history in a SQLite file or on a PostgreSQL server; "
+            f"{redact_url(url)} is neither (postgresql://user@host:5432/monet).")
+    return url
+
+
+def redact_url(url: str) -> str:
+    """``url`` without its password: what a log, an error or the window may show."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url.split("@")[-1] if "@" in url else url
 
 
 def default_home() -> Path:
@@ -85,13 +156,18 @@ def _alembic_config(connection: Any) -> Any:
     return cfg
 
 
-def explain_db_error(path: Path, exc: BaseException) -> DatabaseError | None:
+def explain_db_error(path: Path | str, exc: BaseException) -> DatabaseError | None:
     """A sentence for the conditions a person can act on (locked, damaged, read-only,
-    full), or None: anything else (a constraint violated by a race, a bug in a query)
-    is not the person's to fix and propagates as it is (``storage/errors.py``)."""
+    full; a server that cannot be reached or refuses the login), or None: anything else
+    (a constraint violated by a race, a bug in a query) is not the person's to fix and
+    propagates as it is (``storage/errors.py``). ``path``: the file, or the server's URL
+    without its password; no password is ever in the sentence."""
     if isinstance(exc, IntegrityError):
         return None
     text = str(getattr(exc, "orig", exc) or exc)
+    server = _server_problem(str(path), text)
+    if server is not None:
+        return server
     if "locked" in text or "busy" in text:
         return DatabaseError(
             f"The database {path} is locked by another program. Close the other MONET "
@@ -113,12 +189,14 @@ def explain_db_error(path: Path, exc: BaseException) -> DatabaseError | None:
 
 
 class Database:
-    """One MONET data folder: the SQLite file plus the text files beside it."""
+    """One MONET data folder: the SQLite file plus the text files beside it, or this
+    device's folder and the history on a PostgreSQL server (``url``)."""
 
     def __init__(
         self,
         home: Path | str | None = None,
         *,
+        url: str | None = None,
         migrate: bool = True,
         busy_timeout_ms: int = 5000,
     ) -> None:
@@ -126,6 +204,12 @@ class Database:
         if not self.home.is_dir():
             self.home.mkdir(parents=True, exist_ok=True)
         self.path = self.home / DB_FILENAME
+        #: The server's URL (None: the SQLite file); ``where`` names it without a password.
+        self.url = database_url(self.home, url)
+        self.where = redact_url(self.url) if self.url else str(self.path)
+        if self.url is not None:
+            self._open_server(migrate)
+            return
         self._found_empty = self.path.exists() and self.path.stat().st_size == 0
         #: A home MONET cannot write (a read-only folder, file or file system) still opens
         #: for reading: export, search, timeline, the memory list. Writing says why not.
@@ -153,9 +237,37 @@ class Database:
         if migrate:
             self.migrate()
 
+    @property
+    def server(self) -> bool:
+        """Whether the history is on a PostgreSQL server (not the SQLite file)."""
+        return self.url is not None
+
+    def _open_server(self, migrate: bool) -> None:
+        from sqlalchemy.engine import make_url
+
+        target = make_url(self.url or "").set(drivername="postgresql+psycopg")
+        self.read_only = False
+        self._found_empty = False
+        self.engine = create_engine(
+            target, pool_pre_ping=True, pool_size=4, max_overflow=4,
+            connect_args={"connect_timeout": 10, "application_name": "MONET"})
+        self._in_use = None
+        try:
+            self._in_use = InUse(self.home)  # this device's folder, as for the file
+        except (OSError, sqlite3.Error) as exc:
+            self.engine.dispose()
+            raise DatabaseError(
+                f"MONET cannot open {self.home}: a restore into it did not end, or its "
+                f"lock file cannot be used ({exc}). Try again in a moment.") from exc
+        if migrate:
+            self.migrate()
+
     def migrate(self) -> None:
         """Bring the schema to head. Several processes opening one home at once (the app, a
         librarian, a replay) take turns: the first migrates, the others find it done."""
+        if self.server:
+            self._migrate_server()
+            return
         try:
             new = not self.path.exists() or self._found_empty
             if not new and self._at_head():
@@ -181,7 +293,34 @@ class Database:
                 else:
                     self._upgrade()
         except (OperationalError, SADatabaseError, sqlite3.DatabaseError) as exc:
-            explained = explain_db_error(self.path, exc)
+            explained = explain_db_error(self.where, exc)
+            if explained is None:
+                raise
+            raise explained from exc
+
+    def _migrate_server(self) -> None:
+        """The head schema on a new PostgreSQL database, made in one transaction under an
+        advisory lock (several devices opening it at once take turns); a database at
+        another revision is refused (the migrations after 0019 will upgrade it)."""
+        from storage import schema_pg
+
+        try:
+            with self.engine.begin() as conn:
+                conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
+                exists = conn.exec_driver_sql(
+                    "SELECT to_regclass('alembic_version') IS NOT NULL").scalar()
+                current = conn.exec_driver_sql(
+                    "SELECT version_num FROM alembic_version").scalar() if exists else None
+                if current == HEAD_REVISION:
+                    return
+                if current is not None:
+                    raise DatabaseTooNewError(
+                        f"The database {self.where} is at schema {current}, which this MONET "
+                        f"({HEAD_REVISION}) cannot upgrade or does not know. Update MONET; "
+                        "it was not changed.")
+                schema_pg.create(conn, HEAD_REVISION)
+        except (OperationalError, SADatabaseError) as exc:
+            explained = explain_db_error(self.where, exc)
             if explained is None:
                 raise
             raise explained from exc
@@ -250,7 +389,8 @@ class Database:
         that does not defer it, such as storing the reply, when nobody waits."""
         try:
             with self.engine.connect() as conn:
-                driver = conn.connection.driver_connection if defer_checkpoint else None
+                driver = (conn.connection.driver_connection
+                          if defer_checkpoint and not self.server else None)
                 if driver is not None:
                     driver.execute("PRAGMA wal_autocheckpoint=0")
                 try:
@@ -260,7 +400,7 @@ class Database:
                     if driver is not None:
                         driver.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT}")
         except (OperationalError, SADatabaseError) as exc:
-            explained = explain_db_error(self.path, exc)
+            explained = explain_db_error(self.where, exc)
             if explained is None:
                 raise
             raise explained from exc
@@ -274,7 +414,7 @@ class Database:
             session.commit()
         except (OperationalError, SADatabaseError) as exc:
             session.rollback()
-            explained = explain_db_error(self.path, exc)
+            explained = explain_db_error(self.where, exc)
             if explained is None:
                 raise
             raise explained from exc

@@ -197,9 +197,46 @@ def _driver(conn: Connection) -> Any:
     return conn.connection.driver_connection
 
 
+class Portable:
+    """What SQLAlchemy answered on another server (PostgreSQL), with the new row's id as
+    ``lastrowid`` (from the insert's RETURNING), as sqlite3's cursor gives it."""
+
+    __slots__ = ("_result",)
+
+    def __init__(self, result: Any) -> None:
+        self._result = result
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        return iter(self.all())
+
+    def all(self) -> list[tuple[Any, ...]]:
+        return [tuple(row) for row in self._result.all()]
+
+    def first(self) -> tuple[Any, ...] | None:
+        row = self._result.first()
+        return None if row is None else tuple(row)
+
+    def scalar(self) -> Any:
+        return self._result.scalar()
+
+    def scalars(self) -> Iterator[Any]:
+        return iter(self._result.scalars().all())
+
+    @property
+    def rowcount(self) -> int:
+        return int(self._result.rowcount)
+
+    @property
+    def lastrowid(self) -> int | None:
+        key = self._result.inserted_primary_key
+        return None if not key else int(key[0])
+
+
 def execute(conn: Connection, statement: Any, params: Mapping[str, Any] | None = None) -> Any:
     """Run ``statement`` with ``params`` (one row of values); answers like SQLAlchemy."""
     params = params or {}
+    if conn.dialect.name != "sqlite":  # (SQLAlchemy's own path, with its compiled cache)
+        return Portable(conn.execute(statement, dict(params)))
     plan = _plan(conn, statement, tuple(sorted(params)))
     if plan is not None:
         try:
@@ -218,6 +255,9 @@ def execute(conn: Connection, statement: Any, params: Mapping[str, Any] | None =
 def execute_many(conn: Connection, statement: Any, rows: Sequence[Mapping[str, Any]]) -> None:
     """Run ``statement`` once for each row of values (no rows back)."""
     if not rows:
+        return
+    if conn.dialect.name != "sqlite":
+        conn.execute(statement, [dict(row) for row in rows])
         return
     keys = tuple(sorted(rows[0]))
     plan = _plan(conn, statement, keys)

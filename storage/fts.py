@@ -42,10 +42,14 @@ class SearchHit:
     hidden: bool = False  # forgotten: the person's search finds it, Claude's never
 
 
+def _on_server(session: Session) -> bool:
+    """Whether the history is on PostgreSQL (``storage/search_pg.py`` answers there)."""
+    return session.get_bind().dialect.name != "sqlite"
+
+
 def _has_table(session: Session, name: str) -> bool:
-    bind = session.get_bind()
-    if bind.dialect.name != "sqlite":
-        return False
+    if _on_server(session):
+        return True  # (its schema is made whole at once: storage/schema_pg.py)
     row = session.connection().execute(
         text("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = :name"),
         {"name": name}).first()
@@ -141,6 +145,10 @@ _PREFIXED = text("SELECT term FROM message_fts_vocab WHERE term >= :a AND term <
 def _trigrams_starting(session: Session, term: str, most: int) -> list[str] | None:
     """The index's trigrams that start with ``term`` (the fts5vocab view, migration
     0010), or None when there are more than ``most`` (a common term)."""
+    if _on_server(session):
+        from storage import search_pg
+
+        return search_pg.trigrams_starting(session, term, most)
     low = term.lower()
     found = [row[0] for row in session.connection().execute(
         _PREFIXED, {"a": low, "b": low + "\U0010ffff", "most": most + 1})]
@@ -153,6 +161,11 @@ def _short_term_ids(session: Session, term: str, params: dict[str, object], befo
     term is found through the trigram index (the trigrams it starts, and the messages that
     end with it, migration 0010); a common one, or one character, by the LIKE scan."""
     conn = session.connection()
+    if _on_server(session):  # the scan, as SQLite's LIKE (ASCII letters in any case)
+        sql = (f"SELECT m.id FROM message m WHERE {SEARCHED_ROLES} "
+               f"AND lower(m.text) LIKE lower(:like) {before} ORDER BY m.id DESC LIMIT :most")
+        values = dict(params, like=_like(term), most=SHORT_TERM_HITS)
+        return [row[0] for row in conn.execute(text(sql), values)]
     if len(term) == 2 and indexed:
         trigrams = _trigrams_starting(session, term, COMMON_PREFIX_TRIGRAMS)
         if trigrams is not None:
@@ -190,6 +203,8 @@ def _best_matches(session: Session, params: dict[str, object], before: str,
     rows left out, so the first ``pool`` kept are the same; when the scan keeps fewer and
     the index had more, the joined query answers instead."""
     conn = session.connection()
+    if _on_server(session):
+        return _best_matches_pg(session, params, before, pool, index)
     scan = pool + SCAN_SLACK
     best = text(f"SELECT rowid, bm25({index}) FROM {index} WHERE {index} MATCH :match "
                 f"ORDER BY bm25({index}), rowid DESC LIMIT :scan")
@@ -213,6 +228,29 @@ def _best_matches(session: Session, params: dict[str, object], before: str,
     return [(row[0], row[1], row[2]) for row in conn.execute(text(sql), params)]
 
 
+def _best_matches_pg(session: Session, params: dict[str, object], before: str, pool: int,
+                     index: str) -> list[tuple[int, str, float]]:
+    """``_best_matches`` on PostgreSQL: every match ranked as FTS5 ranks it
+    (``storage/search_pg.py``), then the filter; the first ``pool`` kept, as SQLite's
+    filtered ranking gives them."""
+    from storage import search_pg
+
+    phrases = params["phrases"]
+    assert isinstance(phrases, list)
+    if index == "message_grams":
+        found = search_pg.gram_matches(session, phrases, 1 << 30)
+    else:
+        found = search_pg.trigram_matches(session, [t for t, _p in phrases], 1 << 30)
+    if not found:
+        return []
+    keep = text(f"SELECT m.id, m.role FROM message m WHERE m.id IN :ids "
+                f"AND {SEARCHED_ROLES} {before}").bindparams(bindparam("ids", expanding=True))
+    values = {k: v for k, v in params.items() if k == "before"}
+    roles = {row[0]: row[1] for row in session.connection().execute(
+        keep, {**values, "ids": [mid for mid, _s in found]})}
+    return [(mid, roles[mid], score) for mid, score in found if mid in roles][:pool]
+
+
 def _preferred(rows: list[tuple[int, str, float]], prefer: MessageRole | None,
                limit: int) -> list[int]:
     """The ids of the ``limit`` best rows, the other speaker's scores weighed by
@@ -228,7 +266,7 @@ def _preferred(rows: list[tuple[int, str, float]], prefer: MessageRole | None,
 def _filters(limit: int, before_id: int | None,
              include_hidden: bool) -> tuple[dict[str, object], str]:
     params: dict[str, object] = {"limit": int(limit)}
-    before = "" if include_hidden else "AND m.hidden = 0"  # forgotten: never for Claude
+    before = "" if include_hidden else "AND NOT m.hidden"  # forgotten: never for Claude
     if before_id is not None:
         before += " AND m.id < :before"
         params["before"] = int(before_id)
@@ -261,6 +299,8 @@ def search_grams(
     params["match"] = " OR ".join(
         _phrase(t) + (f" OR {_phrase(t)}*" if len(t) == 1 and not t.isascii() else "")
         for t in tokens)
+    params["phrases"] = [phrase for t in tokens for phrase in (
+        [(t, False), (t, True)] if len(t) == 1 and not t.isascii() else [(t, False)])]
     pool = _pool(limit, prefer)
     params["pool"] = pool
     rows = _best_matches(session, params, before, pool, index="message_grams")
@@ -303,6 +343,7 @@ def search_any(
     ranked: list[int] = []
     if fts:
         params["match"] = " OR ".join(_phrase(t) for t in long_terms)
+        params["phrases"] = [(t, False) for t in long_terms]
         pool = _pool(limit, prefer)
         params["pool"] = pool
         ranked = _preferred(_best_matches(session, params, before, pool), prefer, limit)
@@ -330,5 +371,9 @@ def document_counts(session: Session, terms: Sequence[str]) -> dict[str, int]:
     {} without the pair index."""
     if not terms or not _has_table(session, "message_grams_vocab"):
         return {}
+    if _on_server(session):
+        from storage import search_pg
+
+        return search_pg.document_counts(session, terms)
     return {row[0]: int(row[1]) for row in session.connection().execute(
         _TERM_DOCS, {"terms": list(terms)})}

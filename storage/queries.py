@@ -20,6 +20,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 
 from sqlalchemy import String, bindparam, delete, func, insert, type_coerce, update
 from sqlalchemy import select as sa_select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
@@ -284,14 +285,17 @@ def save_prompt(db: Db, record: PromptRecord, loaded: PromptRecord) -> None:
         run(db, _SET_STATE, changed)
 
 
-_MAKE_PROMPT_STATE = insert(PromptState).prefix_with("OR IGNORE")
+_MAKE_PROMPT_STATE = insert(PromptState).prefix_with("OR IGNORE", dialect="sqlite")
+_MAKE_PROMPT_STATE_PG = postgresql_insert(PromptState).on_conflict_do_nothing()
 
 
 def _ensure_prompt_state(db: Db) -> None:
     """Make the prompt state's row (a new home, before the app's first start). Another
     process may make it at the same moment (a replay and a watching librarian on a new
     home): the second insert is then a no-op, not an error."""
-    run(db, _MAKE_PROMPT_STATE, PromptState(id=1).model_dump())
+    statement = (_MAKE_PROMPT_STATE if _conn(db).dialect.name == "sqlite"
+                 else _MAKE_PROMPT_STATE_PG)
+    run(db, statement, PromptState(id=1).model_dump())
 
 
 def turn_state(db: Db) -> tuple[str, str, int | None]:

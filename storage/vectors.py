@@ -8,26 +8,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import bindparam, text
+from sqlalchemy import Integer, LargeBinary, String, bindparam, text
 
 from storage.fts import SEARCHED_ROLES as _SAID
 from storage.queries import Db
 
 _PENDING = text(
-    f"SELECT m.id, m.rev, m.text FROM message m WHERE {_SAID} AND m.hidden = 0 "
+    f"SELECT m.id, m.rev, m.text FROM message m WHERE {_SAID} AND NOT m.hidden "
     "AND NOT EXISTS (SELECT 1 FROM message_vector v WHERE v.message_id = m.id "
     "AND v.model = :model) ORDER BY m.id DESC LIMIT :most")
 _PENDING_COUNT = text(
-    f"SELECT count(*) FROM message m WHERE {_SAID} AND m.hidden = 0 "
+    f"SELECT count(*) FROM message m WHERE {_SAID} AND NOT m.hidden "
     "AND NOT EXISTS (SELECT 1 FROM message_vector v WHERE v.message_id = m.id "
     "AND v.model = :model)")
-_SAID_COUNT = text(f"SELECT count(*) FROM message m WHERE {_SAID} AND m.hidden = 0")
+_SAID_COUNT = text(f"SELECT count(*) FROM message m WHERE {_SAID} AND NOT m.hidden")
 _STORE = text(
     "INSERT INTO message_vector (message_id, piece, model, bits, vec) "
     "SELECT :message, :piece, :model, :bits, :vec WHERE EXISTS (SELECT 1 FROM message m "
-    "WHERE m.id = :message AND m.rev = :rev AND m.hidden = 0) AND NOT EXISTS (SELECT 1 "
+    "WHERE m.id = :message AND m.rev = :rev AND NOT m.hidden) AND NOT EXISTS (SELECT 1 "
     "FROM message_vector v WHERE v.message_id = :message AND v.model = :model "
-    "AND v.piece = :piece)")
+    "AND v.piece = :piece)").bindparams(  # (typed: PostgreSQL reads the select's types)
+    bindparam("message", type_=Integer), bindparam("piece", type_=Integer),
+    bindparam("model", type_=String), bindparam("rev", type_=Integer),
+    bindparam("bits", type_=LargeBinary), bindparam("vec", type_=LargeBinary))
 _OTHER_MODELS = text("DELETE FROM message_vector WHERE message_id = :message AND model != :model")
 _COUNT_AND_NEWEST = text(
     "SELECT count(*), coalesce(max(id), 0) FROM message_vector WHERE model = :model")

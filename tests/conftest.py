@@ -38,3 +38,67 @@ def _close_worlds() -> Iterator[None]:
 
     while OPEN_WORLDS:
         OPEN_WORLDS.pop().close()
+
+
+# ----- PostgreSQL (issue 31) ---------------------------------------------------------------
+#: Set by .ci/run to the throwaway cluster it started (``tests/pg_cluster.py``).
+TEST_SERVER_ENV = "MONET_TEST_DATABASE_URL"
+#: ``postgresql``: every test of the run keeps its history on a fresh PostgreSQL database
+#: (.ci/run runs the storage and context tests a second time so).
+STORE_ENV = "MONET_TEST_STORE"
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[str | None]:
+    """A PostgreSQL server's URL for the tests (its ``postgres`` database, as a superuser):
+    $MONET_TEST_DATABASE_URL, or a cluster started for this session when PostgreSQL's
+    programs are installed; None when neither (the PostgreSQL tests skip)."""
+    from tests import pg_cluster
+
+    given = os.environ.get(TEST_SERVER_ENV)
+    if given:
+        yield given
+        return
+    if not pg_cluster.available():
+        yield None
+        return
+    import tempfile
+
+    # (not under pytest's folder: as root, that is closed to the postgres user)
+    folder = Path(tempfile.mkdtemp(prefix="monet-pg-"))
+    url = pg_cluster.start(folder)
+    try:
+        yield url
+    finally:
+        pg_cluster.stop(folder)
+
+
+_DATABASES = iter(range(1, 1_000_000))
+
+
+@pytest.fixture
+def pg_url(pg_server: str | None) -> Iterator[str]:
+    """A fresh, empty PostgreSQL database's URL, dropped after the test."""
+    if pg_server is None:
+        pytest.skip("PostgreSQL is not installed (apt-get install postgresql)")
+    import psycopg
+
+    name = f"monet_test_{os.getpid()}_{next(_DATABASES)}"
+    with psycopg.connect(pg_server, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    base, _, _ = pg_server.rpartition("/")
+    try:
+        yield f"{base}/{name}"
+    finally:
+        with psycopg.connect(pg_server, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(autouse=True)
+def _store(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under MONET_TEST_STORE=postgresql, the test's history is on a fresh PostgreSQL
+    database (MONET_DATABASE_URL, which every ``Database`` reads, subprocesses too)."""
+    if os.environ.get(STORE_ENV) != "postgresql":
+        return
+    url = request.getfixturevalue("pg_url")
+    monkeypatch.setenv("MONET_DATABASE_URL", url)

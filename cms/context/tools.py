@@ -406,10 +406,14 @@ def view_attachment(session: Session, name: str, day: str | None,
                     before_id: int | None) -> tuple[str | list[dict[str, Any]], bool]:
     """The newest attached file called ``name`` (of ``day``), as a reference and a line
     saying what and when; a sentence listing what there is when none is called so."""
+    where = ["NOT m.hidden"]
+    if before_id is not None:
+        where.append("m.id < :before")
+    if day is not None:
+        where.append("m.day = :day")
     rows = session.connection().execute(text(
         "SELECT a.name, a.sent_media_type, a.sent_sha256, m.day, m.ts FROM attachment a "
-        "JOIN message m ON m.id = a.message_id WHERE m.hidden = 0 "
-        "AND (:before IS NULL OR m.id < :before) AND (:day IS NULL OR m.day = :day) "
+        f"JOIN message m ON m.id = a.message_id WHERE {' AND '.join(where)} "
         "ORDER BY m.id DESC, a.position"), {"before": before_id, "day": day}).all()
     wanted = name.strip().casefold()
     found = next((r for r in rows if r[0].casefold() == wanted), None) or next(

@@ -131,13 +131,15 @@ def replay(
     estimator: TokenEstimator | None = None,
     live: bool = False,
     meaning: bool = True,
+    url: str | None = None,
 ) -> ReplaySummary:
     """Replay ``trace`` on ``home``. ``live`` sends every request through the real gateway
     (``ANTHROPIC_BASE_URL`` and the key from the environment) and ignores the trace's
     replies; otherwise the stand-in model answers with them, priced by the cache simulator.
     ``meaning``: the librarian's passes embed the messages for recall by meaning (off: a
     replay that measures the prompt and the cache, several times faster on long traces;
-    ``search_history`` then finds by words only)."""
+    ``search_history`` then finds by words only). ``url``: the history's server (None: as
+    ``Database`` finds it; "": the SQLite file)."""
     started = time.perf_counter()
     lines = read_trace(trace)
     clock = ManualClock(parse_ts(lines[0].ts) if lines else parse_ts("2026-01-01T00:00:00+00:00"))
@@ -146,6 +148,7 @@ def replay(
         home, clock=clock, overrides=overrides, request_log=request_log, estimator=estimator,
         summarizer="offline",
         model_factory=gateway_model if live else standin_factory(estimator, clock),
+        database_url=url,
     )
     core.embeds = meaning
     with core.db.session() as session:

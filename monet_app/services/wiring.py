@@ -255,10 +255,13 @@ def build_core(
     summarizer: SummarizerChoice = "auto",
     model_factory: ModelFactory = gateway_model,
     gate: Gate | None = None,
+    database_url: str | None = None,
 ) -> Core:
     """Open ``home`` and build every part: with the stored settings, or ``settings`` if
-    given (tests), and ``overrides`` on top for this run only."""
-    db = Database(home)
+    given (tests), and ``overrides`` on top for this run only. ``database_url``: where
+    the history is (``storage.database.database_url``: None reads the environment and the
+    device's file; "" is the SQLite file)."""
+    db = Database(home, url=database_url)
     stored = settings is None
     if settings is None:
         with db.session() as session:

@@ -1,0 +1,202 @@
+"""The search's indexes on PostgreSQL (issue 31), answering exactly as SQLite's FTS5 does.
+
+On SQLite, ``storage/fts.py`` asks two FTS5 indexes: ``message_fts`` (every message's
+text as trigrams, case folded) and ``message_grams`` (said messages as ``gram_tokens``:
+Japanese character pairs and ASCII words), both ranked by FTS5's ``bm25()``. A history
+on PostgreSQL must rank the same way: the prompt sent to Claude, search results
+included, is byte-identical whichever store holds it (tested on every public trace).
+
+So this module computes what FTS5 computes, the same way:
+
+- **matching**: a phrase of the trigram index is a substring of the case-folded text; a
+  token of the pair index is one of the message's ``gram_tokens`` (a one-character
+  Japanese token also matches as a prefix, ``t*``). The candidates come from PostgreSQL
+  (``LIKE`` over ``lower(text)``, and over ``norm``, the NFKC-folded text a trigger keeps;
+  a ``pg_trgm`` index serves both where the extension is there), and are checked here.
+- **ranking**: FTS5's BM25 (k1 1.2, b 0.75; idf ``log((N - n + 0.5) / (n + 0.5))``, at
+  least 1e-6; a document's length in tokens, the average over every row of the index) in
+  the same floating-point operations, in the same order, so that scores (and so ties and
+  their order: newest first) come out bit for bit as SQLite's. The rows' token counts
+  (``trigrams``, ``grams``) are kept by a trigger, so N and the average length are two
+  sums.
+
+Where the two can differ: FTS5 folds the case of every letter, ``lower()`` of a server
+in the C locale only ASCII's (so "ÉCOLE" is not found by "école" there); a UTF-8 locale
+folds both.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+from sqlalchemy import text
+from sqlmodel import Session
+
+#: BM25's constants in FTS5 (fts5_aux.c).
+K1 = 1.2
+B = 0.75
+
+_TRIGRAM_STATS = text("SELECT count(*), coalesce(sum(trigrams), 0) FROM message")
+_GRAM_STATS = text("SELECT count(*), coalesce(sum(grams), 0) FROM message "
+                   "WHERE role IN ('user', 'assistant')")
+_RAW_CANDIDATES = text(
+    "SELECT id, text FROM message WHERE lower(text) LIKE ANY(:patterns)")
+_NORM_CANDIDATES = text(
+    "SELECT id, text FROM message WHERE role IN ('user', 'assistant') "
+    "AND norm LIKE ANY(:patterns)")
+
+
+def fold(value: str) -> str:
+    """FTS5's case folding of the trigram index (the unicode61 fold, without removing
+    diacritics), as Python's ``lower`` does it for every letter MONET meets."""
+    return value.lower()
+
+
+def _like(term: str) -> str:
+    return "%" + term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def _occurrences(haystack: str, needle: str) -> int:
+    count, at = 0, haystack.find(needle)
+    while at != -1:
+        count += 1
+        at = haystack.find(needle, at + 1)
+    return count
+
+
+def _bm25(freqs: Sequence[int], idfs: Sequence[float], length: int, avgdl: float) -> float:
+    """FTS5's ``fts5Bm25Function`` for one row: the same operations in the same order."""
+    score = 0.0
+    for freq, idf in zip(freqs, idfs, strict=True):
+        score += idf * (freq * (K1 + 1.0)) / (freq + K1 * (1 - B + B * length / avgdl))
+    return -1.0 * score
+
+
+def _idf(rows: int, hits: int) -> float:
+    idf = math.log((rows - hits + 0.5) / (hits + 0.5))
+    return idf if idf > 0.0 else 1e-6
+
+
+def _ranked(scored: Iterable[tuple[int, float]], most: int) -> list[tuple[int, float]]:
+    """Best first (bm25 is negative: lower is better), ties newest first, as ``ORDER BY
+    bm25(...), rowid DESC``."""
+    return sorted(scored, key=lambda pair: (pair[1], -pair[0]))[:most]
+
+
+def trigram_matches(session: Session, terms: Sequence[str], most: int
+                    ) -> list[tuple[int, float]]:
+    """(id, bm25) of the ``most`` best messages (any role: the index holds every row)
+    matching any of ``terms`` (three characters or more), as FTS5's trigram index ranks
+    ``"t1" OR "t2" ...``."""
+    folded = [fold(t) for t in terms]
+    if not folded:
+        return []
+    conn = session.connection()
+    rows, tokens = conn.execute(_TRIGRAM_STATS).one()
+    candidates = [(int(mid), fold(body)) for mid, body in conn.execute(
+        _RAW_CANDIDATES, {"patterns": [_like(t) for t in folded]})]
+    freqs = {mid: [_occurrences(body, t) for t in folded] for mid, body in candidates}
+    matched = {mid: f for mid, f in freqs.items() if any(f)}
+    hits = [sum(1 for f in matched.values() if f[i]) for i in range(len(folded))]
+    idfs = [_idf(int(rows), h) for h in hits]
+    avgdl = float(tokens) / float(rows) if rows else 1.0
+    lengths = {mid: max(len(body) - 2, 0) for mid, body in candidates}
+    return _ranked(((mid, _bm25(f, idfs, lengths[mid], avgdl))
+                    for mid, f in matched.items()), most)
+
+
+def gram_matches(session: Session, phrases: Sequence[tuple[str, bool]], most: int
+                 ) -> list[tuple[int, float]]:
+    """(id, bm25) of the ``most`` best said messages holding any of ``phrases`` among
+    their ``gram_tokens`` ((token, prefix): a prefix phrase matches every token starting
+    with it), as FTS5's pair index ranks them."""
+    from storage.fts import gram_tokens
+
+    if not phrases:
+        return []
+    conn = session.connection()
+    rows, tokens = conn.execute(_GRAM_STATS).one()
+    patterns = sorted({_like(token) for token, _prefix in phrases})
+    found = []
+    for mid, body in conn.execute(_NORM_CANDIDATES, {"patterns": patterns}):
+        grams = gram_tokens(body)
+        freq = [sum(1 for g in grams if g.startswith(token)) if prefix
+                else grams.count(token) for token, prefix in phrases]
+        if any(freq):
+            found.append((int(mid), freq, len(grams)))
+    hits = [sum(1 for _m, f, _n in found if f[i]) for i in range(len(phrases))]
+    idfs = [_idf(int(rows), h) for h in hits]
+    avgdl = float(tokens) / float(rows) if rows else 1.0
+    return _ranked(((mid, _bm25(f, idfs, n, avgdl)) for mid, f, n in found), most)
+
+
+def trigrams_starting(session: Session, term: str, most: int) -> list[str] | None:
+    """The index's trigrams that start with ``term`` (two characters), in the index's
+    order (UTF-8 bytes), or None when there are more than ``most``."""
+    low = fold(term)
+    found: set[str] = set()
+    for (body,) in session.connection().execute(
+            text("SELECT text FROM message WHERE lower(text) LIKE :like"),
+            {"like": _like(low)}):
+        body = fold(body)
+        at = body.find(low)
+        while at != -1:
+            if at + 3 <= len(body):
+                found.add(body[at:at + 3])
+            at = body.find(low, at + 1)
+    if len(found) > most:
+        return None
+    return sorted(found, key=lambda t: t.encode("utf-8"))
+
+
+def document_counts(session: Session, terms: Sequence[str]) -> dict[str, int]:
+    """How many said messages hold each of ``terms`` among their ``gram_tokens``."""
+    from storage.fts import gram_tokens
+
+    if not terms:
+        return {}
+    wanted = set(terms)
+    counts = dict.fromkeys(terms, 0)
+    for _mid, body in session.connection().execute(
+            _NORM_CANDIDATES, {"patterns": sorted({_like(t) for t in wanted})}):
+        for token in wanted.intersection(gram_tokens(body)):
+            counts[token] += 1
+    return {t: n for t, n in counts.items() if n}
+
+
+#: The columns and the trigger that keep what the search needs on PostgreSQL
+#: (``storage/schema_pg.py`` runs it): ``norm`` (the text as ``gram_tokens`` reads it:
+#: NFKC, lowered), ``trigrams`` (the trigram index's length of a row) and ``grams`` (the
+#: pair index's, for said messages).
+SCHEMA = r"""
+ALTER TABLE message ADD COLUMN norm TEXT NOT NULL DEFAULT '';
+ALTER TABLE message ADD COLUMN trigrams INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE message ADD COLUMN grams INTEGER NOT NULL DEFAULT 0;
+
+CREATE FUNCTION monet_gram_count(t TEXT) RETURNS INTEGER LANGUAGE sql IMMUTABLE AS $$
+    SELECT coalesce(sum(CASE WHEN m[1] ~ '^[0-9a-z]+$' OR char_length(m[1]) = 1 THEN 1
+                             ELSE char_length(m[1]) - 1 END), 0)::integer
+    FROM regexp_matches(t,
+        '[\u3005\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[0-9a-z]+', 'g') AS m
+$$;
+
+CREATE FUNCTION monet_search_columns() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    NEW.norm := lower(normalize(NEW.text, NFKC));
+    NEW.trigrams := greatest(char_length(NEW.text) - 2, 0);
+    NEW.grams := CASE WHEN NEW.role IN ('user', 'assistant')
+                      THEN monet_gram_count(NEW.norm) ELSE 0 END;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER message_search BEFORE INSERT OR UPDATE OF text, role ON message
+    FOR EACH ROW EXECUTE FUNCTION monet_search_columns();
+"""
+
+#: Made when the server has pg_trgm (its contrib package): the LIKE scans above then read
+#: an index instead of every row. Without it they scan, and answer the same.
+TRGM_INDEXES = (
+    "CREATE INDEX ix_message_text_trgm ON message USING gin (lower(text) gin_trgm_ops)",
+    "CREATE INDEX ix_message_norm_trgm ON message USING gin (norm gin_trgm_ops)",
+)
+
