@@ -17,7 +17,6 @@ statements on the ``sqlite3`` cursor, and hands anything else to SQLAlchemy).
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import tempfile
@@ -36,12 +35,9 @@ from sqlmodel import Session, create_engine
 from storage import fts
 from storage.errors import DatabaseError, DatabaseTooNewError
 from storage.files import InUse, process_lock
+from storage.where import database_url, redact_url
 
 DB_FILENAME = "monet.db"
-#: The history's server, when it is not the SQLite file in the data folder.
-URL_ENV = "MONET_DATABASE_URL"
-#: What belongs to this device only (``database_url``); JSON, in the data folder.
-DEVICE_FILE = "device.json"
 #: PostgreSQL's advisory lock taken while a schema is made or upgraded.
 MIGRATION_LOCK = 0x4D4F4E45  # "MONE"
 #: SQLite's default: the WAL is checkpointed by the commit that finds it over this many pages.
@@ -73,39 +69,6 @@ def _server_problem(where: str, text: str) -> DatabaseError | None:
             f"The database server {where} cannot be reached. Check that it is running and "
             "that this device can reach it; what you typed is kept.")
     return None
-
-
-def database_url(home: Path, url: str | None = None) -> str | None:
-    """The history's server: ``url`` (the ``--database-url`` option), else
-    ``$MONET_DATABASE_URL``, else ``database_url`` in the data folder's ``device.json``;
-    None (or "", or a ``sqlite:`` URL) for the SQLite file in the data folder."""
-    if url is None:
-        url = os.environ.get(URL_ENV)
-    if url is None:
-        device = home / DEVICE_FILE
-        try:
-            found = json.loads(device.read_text("utf-8")).get("database_url")
-        except (OSError, ValueError, AttributeError):
-            found = None
-        url = found if isinstance(found, str) else None
-    if not url or url.startswith("sqlite:"):
-        return None
-    if not url.startswith(("postgresql://", "postgres://", "postgresql+psycopg://")):
-        raise DatabaseError(
-            f"MONET keeps its history in a SQLite file or on a PostgreSQL server; "
-            f"{redact_url(url)} is neither (postgresql://user@host:5432/monet).")
-    return url
-
-
-def redact_url(url: str) -> str:
-    """``url`` without its password: what a log, an error or the window may show."""
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
-
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
-        return url.split("@")[-1] if "@" in url else url
 
 
 def default_home() -> Path:

@@ -72,3 +72,20 @@ def test_the_url_comes_from_the_option_the_environment_or_the_device(
     assert database_url(home) == "postgresql://e/x"
     assert database_url(home, "postgresql://o/x") == "postgresql://o/x"
     assert database_url(home, "") is None  # the option can ask for the file
+
+
+@pytest.mark.slow
+def test_every_command_takes_the_url_and_exports_the_same(tmp_path: Path, pg_url: str) -> None:
+    from tests.helpers import run_monet
+
+    trace = TRACES / "synthetic-tabstorm.jsonl"
+    exports = {}
+    for store, url in (("sqlite", ""), ("postgresql", pg_url)):
+        home = tmp_path / store
+        run_monet("replay", trace, "--database-url", url, home=home, check=True)
+        exports[store] = run_monet("--database-url", url, "export", home=home,
+                                   check=True).stdout
+        assert run_monet("search", "--database-url", url, "deadline", home=home,
+                         check=True).stdout
+    assert exports["sqlite"] == exports["postgresql"] and exports["sqlite"].count("\n") > 10
+    assert not (tmp_path / "postgresql" / "monet.db").exists()  # the history is on the server

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -197,6 +198,12 @@ def build_parser() -> argparse.ArgumentParser:
     from monet_app.mixing import add_parser as add_check_mixing
 
     add_check_mixing(sub)
+    url_help = ("where the history is: postgresql://user@host:5432/db, or \"\" for the SQLite "
+                "file in the data folder (default: MONET_DATABASE_URL, then the data "
+                "folder's device.json; docs/postgresql.md)")
+    parser.add_argument("--database-url", help=url_help)
+    for command in sub.choices.values():  # after the command too, as --home
+        command.add_argument("--database-url", dest="sub_database_url", help=url_help)
     return parser
 
 
@@ -337,7 +344,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.demo:
         return _demo(args)
     home = _home(getattr(args, "sub_home", None) or args.home)
-    if args.command in READING and not (home / "monet.db").is_file():
+    from storage.where import URL_ENV, database_url
+
+    url = getattr(args, "sub_database_url", None)
+    url = url if url is not None else args.database_url
+    if url is not None:  # every Database this process (and its children) opens reads it
+        os.environ[URL_ENV] = url
+    try:
+        on_server = database_url(home) is not None
+    except UserFacingError as exc:
+        print(f"monet: {exc}", file=sys.stderr)
+        return 2
+    if args.command in READING and not on_server and not (home / "monet.db").is_file():
         print(f"monet: there is no MONET data folder at {home} (no monet.db); check --home. "
               "Nothing was created.", file=sys.stderr)
         return 2

@@ -1,0 +1,49 @@
+"""Where the history is: the SQLite file in the data folder, or a PostgreSQL server's URL
+(issue 31, docs/postgresql.md). Standard library only, so that the command line can ask
+before it loads the database's libraries."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from storage.errors import DatabaseError
+
+#: The history's server, when it is not the SQLite file in the data folder.
+URL_ENV = "MONET_DATABASE_URL"
+#: What belongs to this device only (``database_url``); JSON, in the data folder.
+DEVICE_FILE = "device.json"
+
+
+def database_url(home: Path, url: str | None = None) -> str | None:
+    """The history's server: ``url`` (the ``--database-url`` option), else
+    ``$MONET_DATABASE_URL``, else ``database_url`` in the data folder's ``device.json``;
+    None (or "", or a ``sqlite:`` URL) for the SQLite file in the data folder."""
+    if url is None:
+        url = os.environ.get(URL_ENV)
+    if url is None:
+        device = home / DEVICE_FILE
+        try:
+            found = json.loads(device.read_text("utf-8")).get("database_url")
+        except (OSError, ValueError, AttributeError):
+            found = None
+        url = found if isinstance(found, str) else None
+    if not url or url.startswith("sqlite:"):
+        return None
+    if not url.startswith(("postgresql://", "postgres://", "postgresql+psycopg://")):
+        raise DatabaseError(
+            f"MONET keeps its history in a SQLite file or on a PostgreSQL server; "
+            f"{redact_url(url)} is neither (postgresql://user@host:5432/monet).")
+    return url
+
+
+def redact_url(url: str) -> str:
+    """``url`` without its password: what a log, an error or the window may show."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url.split("@")[-1] if "@" in url else url
