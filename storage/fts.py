@@ -7,8 +7,6 @@ SQLite."""
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +15,7 @@ from sqlalchemy import bindparam, text
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col
 
+from storage.grams import gram_tokens as gram_tokens  # (re-exported: the search's tokens)
 from storage.models import Message, MessageRole
 
 #: Search looks at what was said, never at tool rows.
@@ -60,32 +59,10 @@ def _has_fts(session: Session) -> bool:
     return _has_table(session, "message_fts")
 
 
-#: What the bigram index is made of: a run of Japanese script (kanji, kana, the long
-#: vowel mark and 々) or of ASCII letters and digits, after NFKC and lowering.
-_RUN = re.compile(r"[\u3005\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[0-9a-z]+")
 #: The SQL function the bigram index's triggers call (migration 0016). Every connection
 #: that writes ``message`` needs it: ``storage.database`` registers it on each one it
 #: opens; another program gets "no such function: monet_grams" rather than a stale index.
 GRAMS_FUNCTION = "monet_grams"
-
-
-def gram_tokens(text_: str) -> list[str]:
-    """The bigram index's tokens of a text: each Japanese run as its overlapping
-    two-character pieces (a run of one character as itself), each ASCII run as one word.
-
-    This is how Japanese is searched without a dictionary: the person asks in other
-    words than they used, kana for kanji, a title in hiragana only (ごくせん); a pair of
-    characters matches wherever the words overlap, and BM25 over the pairs weighs the
-    rare ones. Changing what this returns changes the index: the contentless table
-    deletes a row by the tokens it was written with, so a change needs a migration that
-    rebuilds ``message_grams`` (as 0016 fills it)."""
-    found: list[str] = []
-    for run in _RUN.findall(unicodedata.normalize("NFKC", text_).lower()):
-        if run.isascii() or len(run) == 1:
-            found.append(run)
-        else:
-            found.extend(run[i:i + 2] for i in range(len(run) - 1))
-    return found
 
 
 def _grams_sql(value: Any) -> str:

@@ -33,6 +33,8 @@ from collections.abc import Iterable, Sequence
 from sqlalchemy import text
 from sqlmodel import Session
 
+from storage.grams import gram_tokens
+
 #: BM25's constants in FTS5 (fts5_aux.c).
 K1 = 1.2
 B = 0.75
@@ -111,8 +113,6 @@ def gram_matches(session: Session, phrases: Sequence[tuple[str, bool]], most: in
     """(id, bm25) of the ``most`` best said messages holding any of ``phrases`` among
     their ``gram_tokens`` ((token, prefix): a prefix phrase matches every token starting
     with it), as FTS5's pair index ranks them."""
-    from storage.fts import gram_tokens
-
     if not phrases:
         return []
     conn = session.connection()
@@ -152,8 +152,6 @@ def trigrams_starting(session: Session, term: str, most: int) -> list[str] | Non
 
 def document_counts(session: Session, terms: Sequence[str]) -> dict[str, int]:
     """How many said messages hold each of ``terms`` among their ``gram_tokens``."""
-    from storage.fts import gram_tokens
-
     if not terms:
         return {}
     wanted = set(terms)

@@ -23,11 +23,7 @@ def database_url(home: Path, url: str | None = None) -> str | None:
     if url is None:
         url = os.environ.get(URL_ENV)
     if url is None:
-        device = home / DEVICE_FILE
-        try:
-            found = json.loads(device.read_text("utf-8")).get("database_url")
-        except (OSError, ValueError, AttributeError):
-            found = None
+        found = read_device(home).get("database_url")
         url = found if isinstance(found, str) else None
     if not url or url.startswith("sqlite:"):
         return None
@@ -47,3 +43,29 @@ def redact_url(url: str) -> str:
         return make_url(url).render_as_string(hide_password=True)
     except ArgumentError:
         return url.split("@")[-1] if "@" in url else url
+
+
+def read_device(home: Path) -> dict[str, object]:
+    """This device's own values (``device.json`` in the data folder): the history's URL,
+    the window's size and place, the unsent drafts. {} when none or unreadable."""
+    try:
+        found = json.loads((home / DEVICE_FILE).read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def write_device(home: Path, key: str, value: object) -> None:
+    """Set (or, with None, remove) one of this device's values; the file is replaced
+    whole, atomically, so a crash leaves the old file or the new one."""
+    values = read_device(home)
+    if value is None:
+        if key not in values:
+            return
+        values.pop(key)
+    else:
+        values[key] = value
+    home.mkdir(parents=True, exist_ok=True)
+    part = home / f".{DEVICE_FILE}.{os.getpid()}.part"
+    part.write_text(json.dumps(values, ensure_ascii=False, indent=1), "utf-8")
+    os.replace(part, home / DEVICE_FILE)

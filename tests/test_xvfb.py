@@ -182,7 +182,10 @@ def test_sigterm_closes_like_ctrl_q_keeping_the_draft(display: str, tmp_path: Pa
         with db.session() as session:
             from storage import queries
 
-            assert queries.read_value(session, "composer_drafts") == {"chat": "typed before a logout"}
+            assert queries.read_value(session, "composer_drafts") is None  # not the history's
+        from storage.where import read_device
+
+        assert read_device(home)["composer_drafts"] == {"chat": "typed before a logout"}
         db.close()
 
 

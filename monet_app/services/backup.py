@@ -37,6 +37,7 @@ from storage import attachments as attachment_files
 from storage.database import DB_FILENAME
 from storage.errors import BackupError
 from storage.files import FolderInUse, process_lock, sole_use
+from storage.where import DEVICE_FILE
 
 #: The files beside the database that a backup carries (Claude reads both).
 TEXT_FILES = ("system_prompt_core.txt", "context_summary.txt")
@@ -120,7 +121,7 @@ def _not_a_home_file(home: Path, target: Path) -> None:
     """A backup never replaces what it backs up: the database, its journal files, the
     text files, the log or a lock file of the data folder."""
     owned = {DB_FILENAME, DB_FILENAME + "-wal", DB_FILENAME + "-shm", *TEXT_FILES,
-             "monet.log"}
+             "monet.log", DEVICE_FILE}
     resolved = target.resolve()
     if resolved.parent == home.resolve() and (resolved.name in owned
                                               or resolved.name.endswith(".lock")):

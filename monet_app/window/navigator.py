@@ -17,6 +17,7 @@ from monet_app.services.wiring import Core
 from storage import attachments as attachment_files
 from storage import queries
 from storage.models import Message, TimelineEntry, TimelineLevel
+from storage.where import read_device, write_device
 from ui.items import (
     ALL_TABS,
     DayItem,
@@ -42,7 +43,10 @@ class Exchange:
     versions: tuple[int, int] = (0, 0)  # (the reply's version shown, how many) if regenerated
 
 
-#: The composer's unsent text, kept across quitting (``setting`` table).
+#: The composer's unsent text, kept across quitting: this device's own, in the data
+#: folder's ``device.json`` (``storage/where.py``; a history on a server is shared by
+#: several devices, a draft is not). An older MONET kept these in the history's
+#: ``setting`` table: read from there once, then moved.
 #: Each tab's unsent text ({tab: text}); ``COMPOSER_DRAFT_KEY`` is the one draft an older
 #: MONET kept for the whole window, read once and then removed.
 COMPOSER_DRAFTS_KEY = "composer_drafts"
@@ -253,29 +257,41 @@ class Navigator:
             for _line, e in self.core.context.timeline_entries(every_line=True)
         ]
 
+    def _device_value(self, key: str) -> object:
+        """One of this device's values (``device.json``), or what an older MONET kept
+        under ``key`` in the history's settings (None if neither)."""
+        found = read_device(self.core.home).get(key)
+        if found is not None:
+            return found
+        with self.core.db.session() as session:
+            return queries.read_value(session, key)
+
+    def _keep_on_device(self, key: str, value: object) -> None:
+        write_device(self.core.home, key, value)
+        with self.core.db.session() as session:  # (an older MONET's copy: moved now)
+            if queries.read_value(session, key) is not None:
+                queries.write_value(session, key, None)
+
     def load_text(self, key: str) -> str:
         """A small text the window keeps between runs ("" if none or unreadable)."""
         try:
-            with self.core.db.session() as session:
-                value = queries.read_value(session, key)
+            value = self._device_value(key)
         except Exception:  # noqa: BLE001 - it never stops the window from opening
             return ""
         return value if isinstance(value, str) else ""
 
     def save_text(self, key: str, text: str) -> None:
         """Keep a small text between runs (nothing kept when it is blank)."""
-        with self.core.db.session() as session:
-            queries.write_value(session, key, text if text.strip() else None)
+        self._keep_on_device(key, text if text.strip() else None)
 
     def load_drafts(self) -> dict[str, str]:
         """Each tab's unsent text from the last run ({} if none or unreadable). A draft
         kept by an older MONET (one for the whole window) goes to the tab shown."""
         try:
-            with self.core.db.session() as session:
-                drafts = queries.read_value(session, COMPOSER_DRAFTS_KEY)
-                if drafts is None:
-                    old = queries.read_value(session, COMPOSER_DRAFT_KEY)
-                    drafts = {self.tab: old} if isinstance(old, str) else {}
+            drafts = self._device_value(COMPOSER_DRAFTS_KEY)
+            if drafts is None:
+                old = self._device_value(COMPOSER_DRAFT_KEY)
+                drafts = {self.tab: old} if isinstance(old, str) else {}
         except Exception:  # noqa: BLE001 - it never stops the window from opening
             return {}
         if not isinstance(drafts, dict):
@@ -284,9 +300,8 @@ class Navigator:
 
     def save_drafts(self, drafts: dict[str, str]) -> None:
         kept = {tab: text for tab, text in drafts.items() if text.strip()}
-        with self.core.db.session() as session:
-            queries.write_value(session, COMPOSER_DRAFTS_KEY, kept or None)
-            queries.write_value(session, COMPOSER_DRAFT_KEY, None)
+        self._keep_on_device(COMPOSER_DRAFTS_KEY, kept or None)
+        self._keep_on_device(COMPOSER_DRAFT_KEY, None)
 
     def status(self) -> StatusFigures:
         with self.core.db.session() as session:
