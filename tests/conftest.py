@@ -81,24 +81,59 @@ def pg_url(pg_server: str | None) -> Iterator[str]:
     """A fresh, empty PostgreSQL database's URL, dropped after the test."""
     if pg_server is None:
         pytest.skip("PostgreSQL is not installed (apt-get install postgresql)")
+    url = _new_database(pg_server)
+    try:
+        yield url
+    finally:
+        _drop_database(pg_server, url)
+
+
+def _new_database(server: str) -> str:
     import psycopg
 
     name = f"monet_test_{os.getpid()}_{next(_DATABASES)}"
-    with psycopg.connect(pg_server, autocommit=True) as admin:
+    with psycopg.connect(server, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
-    base, _, _ = pg_server.rpartition("/")
-    try:
-        yield f"{base}/{name}"
-    finally:
-        with psycopg.connect(pg_server, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    return f"{server.rpartition('/')[0]}/{name}"
+
+
+def _drop_database(server: str, url: str) -> None:
+    import psycopg
+
+    with psycopg.connect(server, autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{url.rpartition("/")[2]}" WITH (FORCE)')
 
 
 @pytest.fixture(autouse=True)
-def _store(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Under MONET_TEST_STORE=postgresql, the test's history is on a fresh PostgreSQL
-    database (MONET_DATABASE_URL, which every ``Database`` reads, subprocesses too)."""
+def _store(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Under MONET_TEST_STORE=postgresql, each data folder a test opens keeps its history
+    on a fresh PostgreSQL database of its own: the first ``Database`` of a folder makes
+    one and names it in the folder's ``device.json`` (as a person's device would), so the
+    ``monet`` commands the test runs on that folder afterwards use it too. A test marked
+    ``sqlite_only`` is about the file itself and is skipped."""
     if os.environ.get(STORE_ENV) != "postgresql":
+        yield
         return
-    url = request.getfixturevalue("pg_url")
-    monkeypatch.setenv("MONET_DATABASE_URL", url)
+    if request.node.get_closest_marker("sqlite_only"):
+        pytest.skip("about the SQLite file itself")
+    server = request.getfixturevalue("pg_server")
+    if server is None:
+        pytest.skip("PostgreSQL is not installed")
+    import storage.database
+    from storage.where import read_device, write_device
+
+    real = storage.database.database_url
+    made: list[str] = []
+
+    def per_folder(home: Path, url: str | None = None) -> str | None:
+        if url is not None or os.environ.get("MONET_DATABASE_URL") is not None \
+                or read_device(home).get("database_url"):
+            return real(home, url)
+        made.append(_new_database(server))
+        write_device(home, "database_url", made[-1])
+        return made[-1]
+
+    monkeypatch.setattr(storage.database, "database_url", per_folder)
+    yield
+    for url in made:
+        _drop_database(server, url)

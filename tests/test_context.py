@@ -441,6 +441,7 @@ def test_a_past_years_months_roll_up_into_one_year_line_never_this_years(tmp_pat
     assert timeline.entry_line(top[0]).startswith("2025 [chat] ")
 
 
+@pytest.mark.sqlite_only
 def test_todays_talk_kept_between_requests_follows_every_change(home: Path) -> None:
     """The reader that keeps today's messages between requests (storage.queries.TalkReader)
     sends what is stored now: a message changed in place by another connection, a reply
@@ -490,6 +491,7 @@ def test_a_core_file_edit_keeping_its_size_and_time_still_rebuilds(home: Path) -
     w.close()
 
 
+@pytest.mark.sqlite_only
 def test_a_message_folded_between_the_readers_two_reads_is_left_out(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -85,6 +85,7 @@ def test_kill_9_while_a_reply_streams_keeps_what_had_arrived(tmp_path: Path) -> 
     assert _draft(home) == ""
 
 
+@pytest.mark.sqlite_only
 def test_librarian_watch_waits_out_a_held_write_lock(tmp_path: Path) -> None:
     import sqlite3
 
@@ -152,6 +153,7 @@ def _open_at_once(home: Path, count: int = 3) -> list[subprocess.CompletedProces
 
 
 @pytest.mark.parametrize("start", ["new", "older"])
+@pytest.mark.sqlite_only
 def test_three_processes_opening_one_home_all_succeed(tmp_path: Path, start: str) -> None:
     from alembic import command
 
@@ -369,6 +371,7 @@ def test_three_processes_at_work_on_one_home(tmp_path: Path) -> None:
     _check_home(home, TRACE)
 
 
+@pytest.mark.sqlite_only
 def test_a_full_disk_stops_with_a_sentence_and_keeps_what_was_stored(tmp_path: Path) -> None:
     """A small file system filled by a replay: a sentence and exit 2, no traceback; the home
     still opens and exports what was stored. Needs a tmpfs mount (root with the right to

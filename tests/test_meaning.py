@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
+from sqlalchemy import text as sql
 
 from cms.context.tools import fused, run_tool
 from cms.meaning import MAX_PIECES, PIECE_CHARS, Meaning, UniversalSentenceEncoder, pieces
@@ -38,14 +40,12 @@ def _home(tmp_path: Path) -> World:
 
 def _vector_rows(w: World, message_id: int) -> int:
     with w.db.transaction() as conn:
-        return int(conn.exec_driver_sql(
-            "SELECT count(*) FROM message_vector WHERE message_id = ?", (message_id,)).scalar())
+        return int(conn.execute(sql("SELECT count(*) FROM message_vector WHERE message_id = :v"), {"v": message_id}).scalar())
 
 
 def _message_id(w: World, text: str) -> int:
     with w.db.transaction() as conn:
-        return int(conn.exec_driver_sql(
-            "SELECT id FROM message WHERE text = ?", (text,)).scalar())
+        return int(conn.execute(sql("SELECT id FROM message WHERE text = :v"), {"v": text}).scalar())
 
 
 def test_a_long_message_is_embedded_in_pieces_cut_at_sentence_ends() -> None:
@@ -115,22 +115,21 @@ def test_deleting_changing_or_forgetting_a_message_drops_its_vectors(tmp_path: P
     with w.db.session() as session:
         assert concert in [n.message_id for n in meaning.near(session, question, 3)]
     with w.db.transaction() as conn:  # forgotten: gone in the same transaction
-        conn.exec_driver_sql("UPDATE message SET hidden = 1 WHERE id = ?", (concert,))
-        assert conn.exec_driver_sql("SELECT count(*) FROM message_vector "
-                                    "WHERE message_id = ?", (concert,)).scalar() == 0
+        conn.execute(sql("UPDATE message SET hidden = TRUE WHERE id = :v"), {"v": concert})
+        assert conn.execute(sql("SELECT count(*) FROM message_vector "
+                                    "WHERE message_id = :v"), {"v": concert}).scalar() == 0
     with w.db.session() as session:
         assert concert not in [n.message_id for n in meaning.near(session, question, 14)]
     assert w.librarian.run_pass().embedded == 0  # a forgotten message is not embedded again
     with w.db.transaction() as conn:
-        conn.exec_driver_sql("UPDATE message SET text = 'I planted tulips' WHERE id = ?",
-                             (trip,))
+        conn.execute(sql("UPDATE message SET text = 'I planted tulips' WHERE id = :v"), {"v": trip})
     assert _vector_rows(w, trip) == 0
     assert w.librarian.run_pass().embedded == 1  # the new text
     with w.db.session() as session:
         [first] = meaning.near(session, "flowers in the garden", 1)
         assert first.message_id == trip
     with w.db.transaction() as conn:
-        conn.exec_driver_sql("DELETE FROM message WHERE id = ?", (trip,))
+        conn.execute(sql("DELETE FROM message WHERE id = :v"), {"v": trip})
     assert _vector_rows(w, trip) == 0
     with w.db.session() as session:
         assert trip not in [n.message_id for n in meaning.near(session, "tulips", 14)]
@@ -144,7 +143,7 @@ def test_a_message_changed_while_it_was_embedded_keeps_no_vector_of_its_old_text
         todo = vectors.pending(conn, model, 1)
     [(message_id, rev, _text)] = todo
     with w.db.transaction() as conn:
-        conn.exec_driver_sql("UPDATE message SET text = 'changed' WHERE id = ?", (message_id,))
+        conn.execute(sql("UPDATE message SET text = 'changed' WHERE id = :v"), {"v": message_id})
     with w.db.transaction() as conn:
         vectors.store(conn, model, [(message_id, rev, 0, b"\0" * 64, b"\0" * 512)])
     assert _vector_rows(w, message_id) == 0
@@ -295,10 +294,10 @@ def test_unforgetting_a_message_embeds_it_again(tmp_path: Path) -> None:
     w.librarian.run_pass()
     concert = _message_id(w, CONCERT)
     with w.db.transaction() as conn:
-        conn.exec_driver_sql("UPDATE message SET hidden = 1 WHERE id = ?", (concert,))
+        conn.execute(sql("UPDATE message SET hidden = TRUE WHERE id = :v"), {"v": concert})
     assert _vector_rows(w, concert) == 0
     with w.db.transaction() as conn:
-        conn.exec_driver_sql("UPDATE message SET hidden = 0 WHERE id = ?", (concert,))
+        conn.execute(sql("UPDATE message SET hidden = FALSE WHERE id = :v"), {"v": concert})
     assert w.librarian.run_pass().embedded == 1
     assert _vector_rows(w, concert) == 1
 
@@ -368,6 +367,7 @@ def test_a_pass_asked_for_during_an_embedding_step_runs_right_after_it(
         assert vectors.progress(conn, c.core.meaning.model) == (1, 1)
 
 
+@pytest.mark.sqlite_only
 def test_finding_the_messages_without_vectors_reads_the_message_index(tmp_path: Path) -> None:
     """With an index on message_id alone SQLite chose the model index and read every
     vector of the model for each message (minutes at a year); the composite index is

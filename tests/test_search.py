@@ -247,6 +247,7 @@ def test_text_after_a_nul_is_searchable(tmp_path: Path) -> None:
     assert hit.text == "before\ufffdafter the nul: zeppelin"
 
 
+@pytest.mark.sqlite_only
 def test_two_character_terms_through_the_index_find_what_the_scan_finds(tmp_path: Path) -> None:
     """A rare two-character term (盆栽, "AI") goes through the trigram index (migration
     0010) instead of reading every message; it finds the same messages as LIKE, at the
@@ -270,6 +271,7 @@ def test_two_character_terms_through_the_index_find_what_the_scan_finds(tmp_path
 
 
 @pytest.mark.parametrize("slack", [100, 0])
+@pytest.mark.sqlite_only
 def test_the_index_ranks_alone_and_the_filter_keeps_the_same_best(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, slack: int) -> None:
     """The index ranks its matches by itself and only those are checked against the
@@ -323,6 +325,7 @@ def test_question_words_do_not_outrank_what_is_asked_about(tmp_path: Path) -> No
         assert [h.text for h in recall(session, "夏 そうめん", 1)] == ["夏はいつもそうめんを食べてた"]
 
 
+@pytest.mark.sqlite_only
 def test_a_two_character_word_weighs_in_the_ranking(tmp_path: Path) -> None:
     """Most Japanese words are two characters (温泉, 解消), which the trigram index cannot
     hold: they only filled the places left after the ranked matches. They now rank, through
@@ -384,6 +387,7 @@ def _pair_rows(w: World, pair: str) -> list[int]:
             "SELECT rowid FROM message_grams WHERE message_grams MATCH ?", (f'"{pair}"',))]
 
 
+@pytest.mark.sqlite_only
 def test_the_pair_index_follows_edits_deletes_and_damaged_rows(tmp_path: Path) -> None:
     """The index is contentless: its triggers hand it a row's pairs when it is written,
     changed or deleted, so a deleted or changed message leaves no pair behind, and a row
@@ -405,6 +409,7 @@ def test_the_pair_index_follows_edits_deletes_and_damaged_rows(tmp_path: Path) -
     assert len(_pair_rows(w, "京都")) == 1  # the other message
 
 
+@pytest.mark.sqlite_only
 def test_an_older_home_gets_the_pair_index_filled(tmp_path: Path) -> None:
     from alembic import command
 

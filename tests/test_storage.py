@@ -27,6 +27,7 @@ def test_the_head_revision_constant_is_alembics_head() -> None:
     assert ScriptDirectory.from_config(config).get_current_head() == HEAD_REVISION == HEAD
 
 
+@pytest.mark.sqlite_only
 def test_a_new_home_from_the_schema_snapshot_is_what_the_migrations_make(
     tmp_path: Path,
 ) -> None:
@@ -52,6 +53,7 @@ def test_a_new_home_from_the_schema_snapshot_is_what_the_migrations_make(
     snapshot.close()
 
 
+@pytest.mark.sqlite_only
 def test_fresh_home_is_migrated_to_head_in_wal(tmp_path: Path) -> None:
     db = Database(tmp_path / "h")
     assert db.schema_revision() == HEAD
@@ -63,6 +65,7 @@ def test_fresh_home_is_migrated_to_head_in_wal(tmp_path: Path) -> None:
     again.close()
 
 
+@pytest.mark.sqlite_only
 def test_the_reads_before_every_request_do_not_grow_with_the_history(tmp_path: Path) -> None:
     """Before every request the day's unfolded talk is read (sunset model) and the folds
     that may be resolved are asked for; the thread model's fold at a switch reads the
@@ -97,6 +100,7 @@ def test_the_reads_before_every_request_do_not_grow_with_the_history(tmp_path: P
     db.close()
 
 
+@pytest.mark.sqlite_only
 def test_monet_home_moves_the_data_folder(home: Path) -> None:
     assert default_home() == home
     db = Database()
@@ -104,6 +108,7 @@ def test_monet_home_moves_the_data_folder(home: Path) -> None:
     db.close()
 
 
+@pytest.mark.sqlite_only
 def test_database_newer_than_the_code_is_refused(tmp_path: Path) -> None:
     Database(tmp_path / "h").close()
     path = tmp_path / "h" / "monet.db"
@@ -116,6 +121,7 @@ def test_database_newer_than_the_code_is_refused(tmp_path: Path) -> None:
     assert path.read_bytes() == before
 
 
+@pytest.mark.sqlite_only
 def test_damaged_database_gives_a_clear_error(tmp_path: Path) -> None:
     home = tmp_path / "h"
     home.mkdir()
@@ -126,6 +132,7 @@ def test_damaged_database_gives_a_clear_error(tmp_path: Path) -> None:
     assert (home / "monet.db").read_bytes().startswith(b"this is not sqlite")
 
 
+@pytest.mark.sqlite_only
 def test_locked_database_gives_a_clear_error_and_keeps_data(tmp_path: Path) -> None:
     db = Database(tmp_path / "h", busy_timeout_ms=200)
     with db.session() as session:
@@ -178,6 +185,7 @@ def test_two_writers_in_threads_lose_nothing(tmp_path: Path) -> None:
     db.close()
 
 
+@pytest.mark.sqlite_only
 def test_an_old_schema_is_upgraded_and_keeps_its_data(tmp_path: Path) -> None:
     from alembic import command
 
@@ -217,6 +225,7 @@ def test_a_race_is_not_turned_into_a_sentence(tmp_path: Path) -> None:
     db.close()
 
 
+@pytest.mark.sqlite_only
 def test_an_emptied_database_is_not_taken_for_a_new_home(tmp_path: Path) -> None:
     from storage.errors import DatabaseError
 

@@ -114,7 +114,7 @@ def _drop_notes_quoting(session: Session, texts: Sequence[str]) -> None:
     if not texts:
         return
     for entry in session.exec(select(TimelineEntry).where(
-            col(TimelineEntry.summary).contains(" (later, "))).all():
+            col(TimelineEntry.summary).icontains(" (later, "))).all():
         kept = updates.without_notes_of(entry.summary or "", texts)
         if kept != entry.summary:
             entry.summary = kept
@@ -199,7 +199,7 @@ def _carriers(session: Session, item: MemoryItem) -> list[int]:
     if len(fact) >= 10:
         repeats = session.exec(
             select(Message.id).where(Message.role == MessageRole.USER,
-                                     col(Message.text).contains(fact, autoescape=True))
+                                     col(Message.text).icontains(fact, autoescape=True))
         ).all()
         said.update(i for i in repeats if i is not None)
     found: set[int] = set()
