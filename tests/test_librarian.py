@@ -297,7 +297,7 @@ def test_promotion_groups_statements_and_rebuilds_the_next_request(tmp_path: Pat
 
 @pytest.mark.slow
 def test_context_summary_draws_25_persona_and_75_recent(tmp_path: Path) -> None:
-    from cms.context.core_prompt import promote
+    from cms.context.core_prompt import promote, read_core
     from cms.memory.context_summary import select_memories
     from cms.settings import Settings
     from tests.helpers import World
@@ -305,12 +305,12 @@ def test_context_summary_draws_25_persona_and_75_recent(tmp_path: Path) -> None:
     home = tmp_path / "home"
     w = World(home, Settings(ceiling_tokens=60, keep_exchanges=1, low_water_fraction=0.1))
     for i in range(30):
-        promote(home, ["values", "decisions", "facts"][i % 3], f"statement {i}")
+        promote(w.db, ["values", "decisions", "facts"][i % 3], f"statement {i}")
     for i in range(90):
         w.later().turn(f"topic number {i} with some words")
     w.librarian.run_pass()
     with w.db.session() as session:
-        selection = select_memories(session, home, w.clock.now())
+        selection = select_memories(session, read_core(w.db), w.clock.now())
     assert len(selection.persona) == 25 and len(selection.recent) == 75
     # the newest 25 promoted statements (grouped by category in the file), newest talk last
     assert "statement 29" in selection.persona and "statement 0" not in selection.persona
@@ -326,7 +326,7 @@ def test_context_summary_reaches_the_next_rebuild_not_the_current_prompt(tmp_pat
 
     home = tmp_path / "home"
     w = World(home, Settings(ceiling_tokens=100_000))
-    promote(home, "facts", "東京に住んでいる")
+    promote(w.db, "facts", "東京に住んでいる")
     w.at("2026-03-01T10:00:00+09:00").turn("昨日は山に登った")
     w.at("2026-03-02T09:00:00+09:00").turn("今日は雨")  # sunset: yesterday folds
     w.librarian.run_pass()  # summaries, and the day's context summary

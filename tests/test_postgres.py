@@ -89,3 +89,27 @@ def test_every_command_takes_the_url_and_exports_the_same(tmp_path: Path, pg_url
                          check=True).stdout
     assert exports["sqlite"] == exports["postgresql"] and exports["sqlite"].count("\n") > 10
     assert not (tmp_path / "postgresql" / "monet.db").exists()  # the history is on the server
+
+
+def test_a_promotion_on_one_device_is_in_every_devices_pinned_block(
+        tmp_path: Path, pg_url: str) -> None:
+    """The core text is the history's on a server, not a file of one data folder: two
+    devices promote at once and both statements land; each device's prompt carries both."""
+    import threading
+
+    from cms.context.core_prompt import pinned_text, promote, read_core
+
+    laptop, desktop = Database(tmp_path / "laptop", url=pg_url), \
+        Database(tmp_path / "desktop", url=pg_url)
+    done = [threading.Thread(target=promote, args=(db, "facts", f"I live in {town}."))
+            for db, town in ((laptop, "Kyoto"), (desktop, "Osaka"))]
+    for thread in done:
+        thread.start()
+    for thread in done:
+        thread.join()
+    for db in (laptop, desktop):
+        pinned = pinned_text("instructions", read_core(db))
+        assert "I live in Kyoto." in pinned and "I live in Osaka." in pinned
+        assert not (db.home / "system_prompt_core.txt").exists()
+    laptop.close()
+    desktop.close()

@@ -3,7 +3,10 @@
 Promotion appends a statement to ``system_prompt_core.txt`` in the data folder, under one
 of three headings (docs/design.md §5). The file is the person's too: a promotion inserts
 one line and leaves every other line (hand-written notes included) as it was, and
-concurrent promotions take turns (a process lock), so every one lands. The pinned block
+concurrent promotions take turns (a process lock), so every one lands. A history on a
+PostgreSQL server keeps the same text in the history itself (the ``setting``
+``system_prompt_core``, issue 31): every device sharing it reads the same pinned block,
+and promotions from two devices take turns under the server's advisory lock. The pinned block
 changes only then, and the change takes effect at the next request as a
 ``settings_changed`` rebuild. There is no dedup against the daily context summary: the
 first design tried it and removed it (unstable; duplication is cheap).
@@ -14,10 +17,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from cms.records import instruction_like
+from storage import Database, queries
 from storage.errors import PromotionError
 from storage.files import process_lock, read_text, write_text_atomic
 
 CORE_FILE = "system_prompt_core.txt"
+#: Where a history on a server keeps the core text (``setting``).
+CORE_KEY = "system_prompt_core"
+#: The server's advisory lock for a promotion's read-modify-write.
+_PROMOTION_LOCK = 0x4D4F4E46
 CATEGORIES: dict[str, str] = {
     "values": "価値観・判断基準",
     "decisions": "重要な決定事項",
@@ -28,6 +36,18 @@ PROMOTED_HEADER = "# 昇格された記憶（system_prompt_core）"
 
 def core_path(home: Path) -> Path:
     return home / CORE_FILE
+
+
+def read_core(where: Database | Path) -> str:
+    """The core text: the file in a data folder (``where`` a folder, or a database in
+    one), or the history's own copy on a server."""
+    if isinstance(where, Path):
+        return read_text(core_path(where))
+    if not where.server:
+        return read_text(core_path(where.home))
+    with where.session() as session:
+        value = queries.read_value(session, CORE_KEY)
+    return value if isinstance(value, str) else ""
 
 
 def _sections(text: str) -> dict[str, list[str]]:
@@ -46,7 +66,7 @@ def _sections(text: str) -> dict[str, list[str]]:
 MAX_STATEMENT_CHARS = 300
 
 
-def promote(home: Path, category: str, statement: str) -> str:
+def promote(where: Database | Path, category: str, statement: str) -> str:
     """Append ``statement`` under ``category``. Returns the heading it went under."""
     if category not in CATEGORIES:
         raise PromotionError(
@@ -65,6 +85,15 @@ def promote(home: Path, category: str, statement: str) -> str:
             "A promoted statement says something about you (a value, a decision, a fact), "
             "not an instruction to Claude: say it as, for example, \"I prefer short "
             "answers.\" Nothing was promoted.")
+    if isinstance(where, Database) and where.server:
+        with where.session() as session:  # promotions from two devices take turns
+            session.connection().exec_driver_sql(
+                f"SELECT pg_advisory_xact_lock({_PROMOTION_LOCK})")
+            old = queries.read_value(session, CORE_KEY)
+            queries.write_value(session, CORE_KEY, _insert(
+                old if isinstance(old, str) else "", CATEGORIES[category], statement))
+        return CATEGORIES[category]
+    home = where if isinstance(where, Path) else where.home
     path = core_path(home)
     with process_lock(home, "core-prompt"):  # concurrent promotions all land
         write_text_atomic(path, _insert(read_text(path), CATEGORIES[category], statement))
@@ -90,14 +119,16 @@ def _insert(text: str, title: str, statement: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def promoted_statements(home: Path) -> list[tuple[str, str]]:
-    """(category, statement) in the order they were promoted within each category."""
-    sections = _sections(read_text(core_path(home)))
+def promoted_statements(core: str) -> list[tuple[str, str]]:
+    """(category, statement) of the core text ``core`` (``read_core``), in the order they
+    were promoted within each category."""
+    sections = _sections(core)
     return [(key, item) for key in CATEGORIES for item in sections[key]]
 
 
-def pinned_text(instructions: str, home: Path) -> str:
-    core = read_text(core_path(home)).strip()
+def pinned_text(instructions: str, core: str) -> str:
+    """The instructions, then the core text (``read_core``) under its heading."""
+    core = core.strip()
     if not core:
         return instructions
     return f"{instructions.rstrip()}\n\n{PROMOTED_HEADER}\n{core}\n"

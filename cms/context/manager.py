@@ -25,7 +25,7 @@ from sqlmodel import col, select
 from cms.attachments import Prepared, sniff
 from cms.clock import Clock, day_of, parse_ts
 from cms.context import context_block, timeline
-from cms.context.core_prompt import core_path, pinned_text
+from cms.context.core_prompt import core_path, pinned_text, read_core
 from cms.context.events import FOLD_EVENT, EventName, RequestLog
 from cms.context.notes import Note, expired_since, shown_notes
 from cms.context.prompt import build_body, user_turn_text
@@ -144,19 +144,22 @@ class ContextManager:
 
     def pinned(self) -> str:
         """The instructions plus the promoted core facts (``system_prompt_core.txt``)."""
-        return pinned_text(self.settings.core_prompt, self.db.home)
+        return pinned_text(self.settings.core_prompt, read_core(self.db))
 
     def fingerprint(self) -> str:
         """Everything outside the TI and the turns that shapes the body. Asked before every
         request: computed again only when these settings, or the core file's size or time,
         changed."""
         s = self.settings
-        try:  # (ctime too: a copy that keeps the time and size still changes it)
-            stat = core_path(self.db.home).stat()
-            file: tuple[int, ...] | None = (stat.st_ino, stat.st_mtime_ns, stat.st_ctime_ns,
-                                            stat.st_size)
-        except OSError:
-            file = None
+        file: object = None
+        if self.db.server:  # the history's own copy: one small read
+            file = read_core(self.db)
+        else:
+            try:  # (ctime too: a copy that keeps the time and size still changes it)
+                stat = core_path(self.db.home).stat()
+                file = (stat.st_ino, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size)
+            except OSError:
+                file = None
         version = (s.model, s.max_tokens, s.core_prompt, s.sunset_model, file)
         if self._fingerprint is not None and self._fingerprint[0] == version:
             return self._fingerprint[1]

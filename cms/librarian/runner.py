@@ -32,6 +32,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col
 
 from cms.clock import Clock, day_of, parse_ts
+from cms.context.core_prompt import read_core
 from cms.context.events import EventName, RequestLog
 from cms.context.timeline import FORGOTTEN_TEXT, cut_segments
 from cms.meaning import Meaning
@@ -549,7 +550,7 @@ class Librarian:
         now = self.clock.now()
         with self.db.transaction() as conn:
             version = queries.load_prompt(conn).memory_version
-            selection = select_memories(conn, self.db.home, now)
+            selection = select_memories(conn, read_core(self.db), now)
         if selection.empty:
             return None
         text = self.context_writer.write(selection)

@@ -42,12 +42,13 @@ class MemorySelection:
         return not self.persona and not self.recent
 
 
-def select_memories(db: queries.Db, home: Path, now: datetime) -> MemorySelection:
+def select_memories(db: queries.Db, core: str, now: datetime) -> MemorySelection:
     """The persona layer (the newest 25 promoted statements) and the newest 75 Timeline
     Index segment summaries, each with its day, leaving out those that summarize the
     source of a memory a newer statement superseded (knowledge updates: only the newer
     value reaches the context block; the TI keeps the older one with its date)."""
-    persona = [statement for _category, statement in promoted_statements(home)][-PERSONA_COUNT:]
+    persona = [statement for _category, statement in promoted_statements(core)
+               ][-PERSONA_COUNT:]
     # a line summarizing what a newer statement superseded would put the old value back
     outdated = queries.superseded_sources(db)
     recent_entries = [

@@ -29,6 +29,7 @@ from datetime import datetime
 
 from sqlmodel import Session, col, delete, func, select
 
+from cms.context.core_prompt import read_core
 from cms.context.timeline import FORGOTTEN_TEXT, fill_rollup
 from cms.memory import rules as memory
 from cms.memory import updates
@@ -385,7 +386,7 @@ def _rewrite_context_summary(db: Database, now: datetime) -> None:
 
     with db.session() as session:
         settings = load_settings(session)
-        selection = select_memories(session, db.home, now)
+        selection = select_memories(session, read_core(db), now)
         text = OfflineContextWriter().write(selection) if not selection.empty else ""
         if text:
             session.add(summary_row(selection, text, "offline (after a deletion)", now,

@@ -465,7 +465,9 @@ def _run(args: argparse.Namespace, home: Path) -> int:
 
         with _core(home) as core:
             heading = settings_ops.promote(core, args.category, " ".join(args.text)).value
-        print(f"promoted under {heading} in {core_path(home)}; Claude reads it from the next "
+            where = (f"the history on {core.db.where}" if core.db.server
+                     else str(core_path(home)))
+        print(f"promoted under {heading} in {where}; Claude reads it from the next "
               "message on")
         return 0
     if args.command == "librarian":

@@ -57,7 +57,7 @@ def apply_settings(core: Core, values: SettingsValues) -> Done[str | None]:
 def promote(core: Core, category: str, statement: str) -> Done[str]:
     """Append a lasting statement to ``system_prompt_core.txt``; the value is its heading."""
     with core.gate.hold(Work.NOTE):
-        return Done(promote_statement(core.home, category, statement))
+        return Done(promote_statement(core.db, category, statement))
 
 
 def name_tabs_in_english(core: Core) -> Done[bool]:
