@@ -191,6 +191,7 @@ READ_ONLY = {
     "search": {"search", "search_items", "related"},
     "backups": {"backup_due"},
     "keys": {"key_state", "has_key"},
+    "moving": {"migrate_to"},  # reads the history; writes only the new store
 }
 HANDS_OVER = {"conversation": {"replace_exchange", "regenerate"}}
 

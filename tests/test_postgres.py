@@ -113,3 +113,33 @@ def test_a_promotion_on_one_device_is_in_every_devices_pinned_block(
         assert not (db.home / "system_prompt_core.txt").exists()
     laptop.close()
     desktop.close()
+
+
+@pytest.mark.slow
+def test_migrate_to_a_server_and_back_gives_the_same_export(tmp_path: Path, pg_url: str) -> None:
+    """SQLite -> PostgreSQL -> a new data folder: the same export each time, every table
+    checked, the source's file untouched; a second copy into the same database is refused."""
+    import hashlib
+
+    from tests.helpers import run_monet
+
+    home = tmp_path / "home"
+    run_monet("replay", TRACES / "rpc-pair-ja.jsonl", "--database-url", "", home=home,
+              check=True)
+    run_monet("promote", "--category", "facts", "東京に住んでいる", "--database-url", "", home=home,
+              check=True)
+    before = hashlib.sha256((home / "monet.db").read_bytes()).hexdigest()
+    exported = run_monet("export", "--database-url", "", home=home, check=True).stdout
+    moved = run_monet("migrate-to", pg_url, "--switch", "--database-url", "", home=home,
+                      check=True)
+    assert "every table checked" in moved.stdout and "password" not in moved.stdout
+    assert hashlib.sha256((home / "monet.db").read_bytes()).hexdigest() == before
+    # the device now uses the server (device.json), and the server says the same
+    assert run_monet("export", home=home, check=True, without=["MONET_DATABASE_URL"]
+                     ).stdout == exported
+    back = tmp_path / "back"
+    run_monet("migrate-to", str(back), "--database-url", pg_url, home=home, check=True)
+    assert run_monet("export", "--database-url", "", home=back, check=True).stdout == exported
+    assert "東京に住んでいる" in (back / "system_prompt_core.txt").read_text("utf-8")
+    again = run_monet("migrate-to", pg_url, "--database-url", "", home=home)
+    assert again.returncode == 2 and "already holds a history" in again.stderr

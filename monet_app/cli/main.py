@@ -195,6 +195,15 @@ def build_parser() -> argparse.ArgumentParser:
     de.add_argument("--dry-run", action="store_true",
                     help="say which files would be written, write none")
 
+    mv = sub.add_parser("migrate-to", help="copy the history to a PostgreSQL database or a "
+                        "new data folder, checked row by row; the source is only read")
+    mv.add_argument("target", help="postgresql://user@host:5432/db (an empty database) or a "
+                                   "folder (a new data folder)")
+    mv.add_argument("--switch", action="store_true",
+                    help="then use the copy on this device (device.json); a server target "
+                         "only, or this data folder itself")
+    mv.add_argument("--home", dest="sub_home")
+
     from monet_app.mixing import add_parser as add_check_mixing
 
     add_check_mixing(sub)
@@ -281,7 +290,7 @@ def _ask_for_smoke(started: float) -> bool:
 
 #: Commands that only read a data folder: on a folder without a database they say so and
 #: create nothing (no folder, no log, no empty database).
-READING = frozenset({"export", "search", "timeline", "usage", "memory", "forget"})
+READING = frozenset({"export", "search", "timeline", "usage", "memory", "forget", "migrate-to"})
 
 
 def _replay_overrides(args: argparse.Namespace) -> dict[str, object]:
@@ -401,6 +410,16 @@ def _run(args: argparse.Namespace, home: Path) -> int:
             live=args.live, meaning=args.meaning,
         )
         print(summary.text())
+        return 0
+    if args.command == "migrate-to":
+        from monet_app.operations import moving
+
+        moved = moving.migrate_to(home, args.target, switch=args.switch).value
+        tables = sum(1 for n in moved.report.rows.values() if n)
+        print(f"copied {moved.report.messages:,} messages ({sum(moved.report.rows.values()):,} "
+              f"rows in {tables} tables{f', {moved.files} files' if moved.files else ''}) to "
+              f"{moved.target}; every table checked (rows and SHA-256); the source is "
+              f"unchanged{'; this device now uses the copy' if args.switch else ''}")
         return 0
     if args.command == "backup":
         from datetime import datetime
