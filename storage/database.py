@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -40,6 +41,11 @@ from storage.where import database_url, redact_url
 DB_FILENAME = "monet.db"
 #: PostgreSQL's advisory lock taken while a schema is made or upgraded.
 MIGRATION_LOCK = 0x4D4F4E45  # "MONE"
+#: The history's lock on a server: every transaction of every device takes it first, so
+#: they run one after another, as SQLite's do on one file (a sunset folds once, a day's
+#: messages are numbered in the order they were stored). They are short: a turn's commit,
+#: a request's preparation, a librarian's write; the model is never called inside one.
+HISTORY_LOCK = 0x4D4F4E48
 #: SQLite's default: the WAL is checkpointed by the commit that finds it over this many pages.
 WAL_AUTOCHECKPOINT = 1000
 #: The newest migration (storage/migrations/versions); tests/test_storage.py checks that
@@ -167,6 +173,7 @@ class Database:
         if not self.home.is_dir():
             self.home.mkdir(parents=True, exist_ok=True)
         self.path = self.home / DB_FILENAME
+        self._held = threading.local()  # this thread's depth inside HISTORY_LOCK
         #: The server's URL (None: the SQLite file); ``where`` names it without a password.
         self.url = database_url(self.home, url)
         self.where = redact_url(self.url) if self.url else str(self.path)
@@ -357,7 +364,7 @@ class Database:
                 if driver is not None:
                     driver.execute("PRAGMA wal_autocheckpoint=0")
                 try:
-                    with conn.begin():
+                    with conn.begin(), self._history_lock(conn):
                         yield conn
                 finally:
                     if driver is not None:
@@ -372,7 +379,10 @@ class Database:
     def session(self) -> Iterator[Session]:
         """A session that commits on success and turns SQLite errors into plain words."""
         session = Session(self.engine, expire_on_commit=False)
+        locked = self._history_lock(session.connection()) if self.server else None
         try:
+            if locked is not None:
+                locked.__enter__()
             yield session
             session.commit()
         except (OperationalError, SADatabaseError) as exc:
@@ -385,7 +395,32 @@ class Database:
             session.rollback()
             raise
         finally:
+            if locked is not None:
+                locked.__exit__(None, None, None)
             session.close()
+
+    @contextmanager
+    def _history_lock(self, conn: Connection) -> Iterator[None]:
+        """``HISTORY_LOCK`` on a server, for the transaction of ``conn``; a thread already
+        holding it (a transaction opened inside another one, on a second connection) does
+        not wait for itself."""
+        if not self.server:
+            yield
+            return
+        depth: int = getattr(self._held, "depth", 0)
+        if depth:
+            self._held.depth = depth + 1
+            try:
+                yield
+            finally:
+                self._held.depth -= 1
+            return
+        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({HISTORY_LOCK})")
+        self._held.depth = 1
+        try:
+            yield
+        finally:
+            self._held.depth = 0
 
     def close(self) -> None:
         self.engine.dispose()

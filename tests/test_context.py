@@ -471,6 +471,7 @@ def test_todays_talk_kept_between_requests_follows_every_change(home: Path) -> N
     w.close()
 
 
+@pytest.mark.sqlite_only  # (the core text is the history's on a server)
 def test_a_core_file_edit_keeping_its_size_and_time_still_rebuilds(home: Path) -> None:
     """The pinned block's fingerprint is computed again when the core file changes, even
     when a copy keeps its size and modification time (cp -p, rsync -t, a coarse clock)."""

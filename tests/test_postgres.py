@@ -143,3 +143,70 @@ def test_migrate_to_a_server_and_back_gives_the_same_export(tmp_path: Path, pg_u
     assert "東京に住んでいる" in (back / "system_prompt_core.txt").read_text("utf-8")
     again = run_monet("migrate-to", pg_url, "--database-url", "", home=home)
     assert again.returncode == 2 and "already holds a history" in again.stderr
+
+
+@pytest.mark.slow
+def test_two_devices_writing_one_day_lose_nothing_and_fold_once(
+        tmp_path: Path, pg_url: str) -> None:
+    """Two devices (each its own data folder) send into one day on one PostgreSQL
+    database at the same moments, across a sunset, with a librarian service beside them:
+    every message is stored once, in one conversation, and the sunset folds once."""
+    import threading
+    from datetime import timedelta
+
+    from sqlmodel import select
+
+    from cms.clock import ManualClock, parse_ts
+    from cms.tokens import CharEstimator
+    from monet_app.services.gateway import AnthropicModel, make_client
+    from monet_app.services.standin_server import StandInServer
+    from monet_app.services.wiring import build_core
+    from storage.models import Event, Message
+
+    clock = ManualClock(parse_ts("2026-03-02T09:00:00+09:00"))
+    estimator = CharEstimator()
+    server = StandInServer().start()
+    cores = [build_core(tmp_path / name, clock=clock, database_url=pg_url,
+                        estimator=estimator, summarizer="offline",
+                        model_factory=lambda _s: AnthropicModel(make_client(
+                            "sk-ant-test", base_url=server.url, max_retries=0)))
+             for name in ("laptop", "desktop", "server")]
+    laptop, desktop, service = cores
+    for core in cores:
+        core.chat_model()
+    problems: list[BaseException] = []
+
+    def send(core: object, who: str, count: int, day: int) -> None:
+        try:
+            for i in range(count):
+                core.runner.send(f"{who} day {day} message {i}", "chat")  # type: ignore[attr-defined]
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            problems.append(exc)
+
+    def librarian() -> None:
+        try:
+            for _ in range(3):
+                service.librarian.run_pass()
+        except BaseException as exc:  # noqa: BLE001
+            problems.append(exc)
+
+    for day in (1, 2):
+        if day == 2:
+            clock.set(clock.now() + timedelta(days=1))  # the sunset: both send at once
+        threads = [threading.Thread(target=send, args=(laptop, "laptop", 8, day)),
+                   threading.Thread(target=send, args=(desktop, "desktop", 8, day)),
+                   threading.Thread(target=librarian)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+    assert problems == []
+    with laptop.db.session() as session:
+        users = [m.text for m in session.exec(select(Message).where(Message.role == "user"))]
+        folds = [e for e in session.exec(select(Event)) if e.name == "sunset_fold"]
+    assert sorted(users) == sorted(f"{who} day {day} message {i}" for who in ("laptop", "desktop")
+                                   for day in (1, 2) for i in range(8))
+    assert len(folds) == 1
+    for core in cores:
+        core.close()
+    server.stop()
