@@ -210,3 +210,20 @@ def test_two_devices_writing_one_day_lose_nothing_and_fold_once(
     for core in cores:
         core.close()
     server.stop()
+
+
+def test_a_window_shows_another_devices_message_within_seconds(
+        qtbot, app_for, tmp_path: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    from monet_app.services.clock import SystemClock
+    from monet_app.services.wiring import build_core, no_model
+
+    monkeypatch.setenv("MONET_DATABASE_URL", pg_url)
+    c = app_for(tmp_path / "laptop")
+    other = build_core(tmp_path / "desktop", clock=SystemClock(), model_factory=no_model,
+                       summarizer="offline")
+    other.context.commit_user_message("typed on the desktop", "chat")
+    qtbot.waitUntil(lambda: any(r.text == "typed on the desktop" for r in c.window.model.rows),
+                    timeout=10_000)
+    assert "shared history on" in c.window.windowTitle() and pg_url.rpartition("/")[2] in \
+        c.window.windowTitle()
+    other.close()

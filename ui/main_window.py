@@ -974,6 +974,16 @@ class MainWindow(QMainWindow):
 
         AboutDialog(version, home, revision, self).exec()
 
+    def set_shared(self, where: str) -> None:
+        """A history on a server, shared with this person's other devices: said in the
+        title and, on hover, how windows and devices go together."""
+        self.setWindowTitle(self.tr("MONET — shared history on {where}").format(where=where))
+        self.setToolTip("")
+        self.statusBar().setToolTip(self.tr(
+            "This history is on a server and can be open on your other devices at the same "
+            "time: their messages appear here within seconds. On each device, one window "
+            "per data folder."))
+
     def set_demo(self) -> None:
         """The demo: said in the title and, permanently, in the status bar."""
         self.setWindowTitle(self.tr("MONET — demo"))

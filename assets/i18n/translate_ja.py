@@ -385,6 +385,9 @@ JA = {
     "Remove {name}": "{name} を外す",
     "No program here opens {name}.": "{name} を開けるアプリがありません。",
     "Files": "ファイル",
+    "MONET — shared history on {where}": "MONET — 共有の履歴（{where}）",
+    "This history is on a server and can be open on your other devices at the same time: their messages appear here within seconds. On each device, one window per data folder.":
+        "この履歴はサーバーにあり、ほかの端末でも同時に開けます。そちらのメッセージも数秒でここに表示されます。各端末では、データフォルダーごとにウィンドウは1つです。",
     "{name} could not be opened here: {detail}": "{name} を開けませんでした: {detail}",
     "Go to the days": "日付の一覧へ移動",
     "Open {name}": "{name} を開く",

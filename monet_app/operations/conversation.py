@@ -105,6 +105,17 @@ def _open_folder() -> Path:
     return _OPENED[0]
 
 
+def generation(core: Core) -> Done[tuple[int, ...]]:
+    """How far the history has come: its messages' and Timeline Index lines' counts,
+    newest ids and revisions. Another device's write changes it (``SharedWatch``)."""
+    with core.db.transaction() as conn:
+        row = conn.exec_driver_sql(
+            "SELECT (SELECT count(*) FROM message), (SELECT coalesce(max(id), 0) FROM message), "
+            "(SELECT coalesce(sum(rev), 0) FROM message), (SELECT count(*) FROM timelineentry), "
+            "(SELECT coalesce(sum(rev), 0) FROM timelineentry)").one()
+    return Done(tuple(int(v) for v in row))
+
+
 def reply(core: Core, tab: str, on_text: Callable[[str], None], cancel: threading.Event,
           *, ticket: Ticket | None = None) -> Done[TurnResult]:
     """Ask Claude for the reply to the newest stored message (a send or a retry)."""

@@ -36,6 +36,7 @@ from monet_app.window.navigator import GEOMETRY_KEY, Navigator
 from monet_app.window.panes import Panes
 from monet_app.window.run import run_inline, run_op, warm_up
 from monet_app.window.sending import SendFlow
+from monet_app.window.shared_watch import SharedWatch
 from monet_app.window.streaming import StreamPresenter
 from monet_app.window.words import Words
 from storage.errors import BusyError
@@ -87,6 +88,7 @@ class AppController(QObject):
         self.last_tab = ""
         self.attach = AttachFlow(w, self)
         self.sending = SendFlow(self, self)
+        self.watch = SharedWatch(self, self)  # another device's writes (a server)
         self._closed = False
         self._day_timer = QTimer(self)
         self._day_timer.timeout.connect(self.panes.check_day)
@@ -98,6 +100,9 @@ class AppController(QObject):
             self.nav.ensure_thread()
         self.librarian.start(first_pass_soon=True)
         self.backups.start()
+        self.watch.start()
+        if self.core.db.server:
+            w.set_shared(self.core.db.where)
         self._day_timer.start(DAY_CHECK_MS)
         days = self.nav.days()
         if demo and not days[0].count and len(days) > 1:
@@ -278,5 +283,6 @@ class AppController(QObject):
         self._closed = self.key.closed = True
         self.backups.stop()
         self.librarian.stop()
+        self.watch.stop()
         self._day_timer.stop()
         self.core.close()

@@ -1,0 +1,55 @@
+"""Another device's writes, seen in this window (issue 31): a history on a PostgreSQL
+server is shared by several devices, each with its own window. Every ``WATCH_MS`` the
+window asks the server, on a worker, how far the history has come (one small query:
+``conversation.generation``); when it moved and no reply is streaming here, the
+transcript, the days and the Timeline Index are read again, keeping the place. A window
+on a SQLite file (one device) never asks.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from PySide6.QtCore import QObject, QTimer
+
+from monet_app.operations import conversation
+from monet_app.operations.changes import TALK, Done
+from monet_app.window.host import Host
+from monet_app.window.run import run_op
+
+#: How often the window asks (another device's message is on screen within this).
+WATCH_MS = 2_000
+
+
+class SharedWatch(QObject):
+    def __init__(self, controller: Host, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.c = controller
+        self._seen: tuple[int, ...] | None = None
+        self._asking = False
+        self._timer = QTimer(self)
+        self._timer.setInterval(WATCH_MS)
+        self._timer.timeout.connect(self._ask)
+
+    def start(self) -> None:
+        if self.c.core.db.server:
+            self._timer.start()
+
+    def stop(self) -> None:
+        self._timer.stop()
+
+    def _ask(self) -> None:
+        if self._asking or self.c.stream.busy:
+            return
+        self._asking = True
+        run_op(partial(conversation.generation, self.c.core), self._answered, self._failed)
+
+    def _answered(self, done: Done[tuple[int, ...]]) -> None:
+        self._asking = False
+        moved = done.value != self._seen  # (the first answer too: written before it)
+        self._seen = done.value
+        if moved and not self.c.stream.busy:
+            self.c.refresh(TALK, keep_place=True)
+
+    def _failed(self, _sentence: str) -> None:
+        self._asking = False  # (a server away: the next send says so in words)
