@@ -199,7 +199,7 @@ def test_a_day_marked_incognito_in_the_window_holds_for_a_librarian_process(
         watching.close()
 
 
-@pytest.mark.sqlite_only  # (backups of a server: issue 31, next)
+@pytest.mark.sqlite_only  # (a restore replaces a folder's history; a server's, never)
 def test_a_restore_waits_for_the_librarian_pass_under_way(  # type: ignore[no-untyped-def]
     qtbot, app_for, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -358,7 +358,7 @@ def test_the_incognito_mark_follows_the_day(  # type: ignore[no-untyped-def]
         c.close()
 
 
-@pytest.mark.sqlite_only  # (backups of a server: issue 31, next)
+@pytest.mark.sqlite_only  # (a restore replaces a folder's history; a server's, never)
 def test_monet_backup_copies_the_database_as_it_stands(tmp_path: Path) -> None:
     """A backup is the copy to go back to: not migrated first, and made even of a
     database a newer MONET wrote."""

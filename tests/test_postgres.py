@@ -227,3 +227,47 @@ def test_a_window_shows_another_devices_message_within_seconds(
     assert "shared history on" in c.window.windowTitle() and pg_url.rpartition("/")[2] in \
         c.window.windowTitle()
     other.close()
+
+
+@pytest.mark.slow
+def test_a_backup_of_a_server_is_the_same_archive_and_restores_into_either(
+        tmp_path: Path, pg_url: str, pg_server: str) -> None:
+    """monet backup makes the same archive from either store (the same database rows, the
+    same core text), and it restores into a data folder and into an empty server."""
+    import zipfile
+
+    from tests.conftest import _drop_database, _new_database
+    from tests.helpers import run_monet
+
+    exports = []
+    for store, url in (("sqlite", ""), ("postgresql", pg_url)):
+        home = tmp_path / store
+        run_monet("replay", TRACES / "synthetic-actions.jsonl", "--database-url", url,
+                  home=home, check=True)
+        run_monet("promote", "--category", "values", "I prefer short answers.",
+                  "--database-url", url, home=home, check=True)
+        run_monet("backup", "--database-url", url, home=home, check=True)
+        exports.append(run_monet("export", "--database-url", url, home=home,
+                                 check=True).stdout)
+    archives = [next((tmp_path / s / "backups").glob("*.zip")) for s in ("sqlite", "postgresql")]
+    with zipfile.ZipFile(archives[0]) as a, zipfile.ZipFile(archives[1]) as b:
+        assert sorted(a.namelist()) == sorted(b.namelist())
+        for name in ("system_prompt_core.txt", "context_summary.txt"):
+            assert a.read(name) == b.read(name)
+    assert exports[0] == exports[1]
+    run_monet("restore", archives[1], "--database-url", "", home=tmp_path / "folder",
+              check=True)
+    assert run_monet("export", "--database-url", "", home=tmp_path / "folder",
+                     check=True).stdout == exports[0]
+    empty = _new_database(pg_server)
+    try:
+        restored = run_monet("restore", archives[0], "--database-url", empty,
+                             home=tmp_path / "server", check=True)
+        assert "password" not in restored.stdout
+        assert run_monet("export", "--database-url", empty, home=tmp_path / "server",
+                         check=True).stdout == exports[0]
+        again = run_monet("restore", archives[0], "--database-url", empty,
+                          home=tmp_path / "server2")
+        assert again.returncode == 2 and "already holds a history" in again.stderr
+    finally:
+        _drop_database(pg_server, empty)

@@ -439,8 +439,9 @@ def _run(args: argparse.Namespace, home: Path) -> int:
                                force=args.force).value
         kept = "; the replaced files are kept as " + ", ".join(
             p.name for p in done.replaced) if done.replaced else ""
+        into = done.server or str(done.home)
         print(f"restored {done.messages:,} messages (schema {done.schema_revision}) into "
-              f"{done.home}; integrity checked before and after{kept}")
+              f"{into}; integrity checked before and after{kept}")
         return 0
     if args.command == "export":
         from monet_app.cli.export import checked_day, target_of, write_export

@@ -28,6 +28,8 @@ import shutil
 import sqlite3
 import tempfile
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -37,7 +39,7 @@ from storage import attachments as attachment_files
 from storage.database import DB_FILENAME
 from storage.errors import BackupError
 from storage.files import FolderInUse, process_lock, sole_use
-from storage.where import DEVICE_FILE
+from storage.where import DEVICE_FILE, database_url
 
 #: The files beside the database that a backup carries (Claude reads both).
 TEXT_FILES = ("system_prompt_core.txt", "context_summary.txt")
@@ -64,6 +66,7 @@ class RestoreResult:
     messages: int
     schema_revision: str
     replaced: tuple[Path, ...]  # the dated copies of what was there before
+    server: str = ""  # the server restored into (without its password), if any
 
 
 def _sha256(path: Path) -> str:
@@ -139,10 +142,54 @@ def database_in(home: Path) -> Path:
     return database
 
 
+@contextmanager
+def _history_file(home: Path) -> Iterator[tuple[Path, Path]]:
+    """(the SQLite file a backup is made of, the folder of its text files): the data
+    folder's own, or, for a history on a server (issue 31), a copy of it made now into a
+    temporary data folder (``storage/copy.py``, checked table by table), so that the
+    archive is the same whichever store holds the history, and restores into either."""
+    url = database_url(home)
+    if url is None:
+        yield database_in(home), home
+        return
+    from cms.context.core_prompt import core_path, read_core
+    from storage import Database
+    from storage.copy import copy_history, verify
+
+    with tempfile.TemporaryDirectory(prefix=".monet-snapshot-", dir=home) as tmp:
+        snapshot = Path(tmp) / "history"
+        source, target = Database(home, url=url), Database(snapshot, url="")
+        try:
+            report = copy_history(source, target)
+            problems = verify(report, target)
+            if problems:
+                raise BackupError("The copy of the server's history does not match it ("
+                                  + "; ".join(problems) + "); nothing was written.")
+            core = read_core(source)
+            if core:
+                core_path(snapshot).write_text(core, "utf-8")
+            # the daily context summary's file, as the librarian writes it beside a file
+            # history: the newest summary of the history (any device's librarian's)
+            with target.engine.connect() as conn:
+                latest = conn.exec_driver_sql(
+                    "SELECT text FROM contextsummary ORDER BY id DESC LIMIT 1").scalar()
+            if latest:
+                (snapshot / "context_summary.txt").write_text(latest.rstrip() + "\n", "utf-8")
+        finally:
+            source.close()
+            target.close()
+        yield snapshot / DB_FILENAME, snapshot
+
+
 def make_backup(home: Path, now: datetime, out: Path | None = None,
                 auto: bool = False) -> BackupResult:
     """Back ``home`` up into ``out`` (default: ``<home>/backups/monet-<when>.zip``)."""
-    database = database_in(home)
+    with _history_file(home) as (database, texts):
+        return _make_backup(home, database, texts, now, out, auto)
+
+
+def _make_backup(home: Path, database: Path, texts: Path, now: datetime, out: Path | None,
+                 auto: bool) -> BackupResult:
     target = out or home / BACKUP_FOLDER / default_name(now, auto)
     if target.is_dir():
         target = target / default_name(now, auto)
@@ -170,7 +217,7 @@ def make_backup(home: Path, now: datetime, out: Path | None = None,
             # copied first, then hashed and zipped from the copy: a librarian rewriting
             # the file meanwhile cannot make the archive disagree with its manifest
             try:
-                shutil.copyfile(home / name, Path(tmp) / name)
+                shutil.copyfile(texts / name, Path(tmp) / name)
             except FileNotFoundError:
                 continue
             files[name] = Path(tmp) / name
@@ -284,6 +331,9 @@ def restore(archive: Path, home: Path, now: datetime, force: bool = False) -> Re
     as its raw files."""
     if not archive.is_file():
         raise BackupError(f"{archive} does not exist or is not a file.")
+    url = database_url(home)
+    if url is not None:
+        return _restore_to_server(archive, home, url)
     database = home / DB_FILENAME
     if database.exists() and not force:
         raise BackupError(
@@ -309,6 +359,47 @@ def restore(archive: Path, home: Path, now: datetime, force: bool = False) -> Re
             raise BackupError(f"The restored database failed SQLite's integrity check "
                               f"({verdict}); the replaced one is kept as {replaced[:1]}.")
     return RestoreResult(home, messages, revision, tuple(replaced))
+
+
+def _restore_to_server(archive: Path, home: Path, url: str) -> RestoreResult:
+    """A backup restored into the (empty) PostgreSQL database this data folder's history
+    is on (issue 31): read and checked as for a folder, brought to this schema, copied in
+    table by table and checked. A database that holds a history is never replaced: other
+    devices may be writing it."""
+    from cms.context.core_prompt import CORE_KEY, core_path
+    from storage import Database, queries
+    from storage.copy import copy_history, verify
+
+    home.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=home, prefix=".monet-restore-") as tmp:
+        extracted = Path(tmp)
+        _read_archive(archive, extracted)
+        _bring_to_this_schema(extracted)
+        verdict, revision, messages = _integrity(extracted / DB_FILENAME)
+        if verdict != "ok":
+            raise BackupError(f"The backup's database failed SQLite's integrity check "
+                              f"({verdict}); nothing was changed.")
+        source, target = Database(extracted, url=""), Database(home, url=url)
+        try:
+            report = copy_history(source, target)
+            problems = verify(report, target)
+            if problems:
+                raise BackupError("The restored history does not match the backup ("
+                                  + "; ".join(problems) + ").")
+            core = core_path(extracted)
+            if core.is_file():
+                with target.session() as session:
+                    queries.write_value(session, CORE_KEY, core.read_text("utf-8"))
+            where = target.where
+        finally:
+            source.close()
+            target.close()
+        attached = extracted / ATTACHMENTS
+        if attached.is_dir():
+            (home / ATTACHMENTS).mkdir(exist_ok=True)
+            for path in attached.iterdir():
+                shutil.copyfile(path, home / ATTACHMENTS / path.name)
+    return RestoreResult(home, messages, revision, (), where)
 
 
 def _free_stamp(home: Path, now: datetime) -> str:
