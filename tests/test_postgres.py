@@ -271,3 +271,45 @@ def test_a_backup_of_a_server_is_the_same_archive_and_restores_into_either(
         assert again.returncode == 2 and "already holds a history" in again.stderr
     finally:
         _drop_database(pg_server, empty)
+
+
+@pytest.mark.slow
+def test_a_librarian_service_on_the_server_takes_the_windows_passes(
+        tmp_path: Path, pg_url: str) -> None:
+    """``monet librarian --watch`` beside a shared history says so in the history; a
+    window's pass is left to it while it runs, and runs again once it stops."""
+    import signal
+    import subprocess
+    import time
+
+    from monet_app.operations.librarian import librarian_pass
+    from monet_app.services.clock import SystemClock
+    from monet_app.services.wiring import build_core, no_model
+    from tests.helpers import monet_command, monet_env, run_monet
+
+    unit = run_monet("librarian", "install-schedule", "--kind", "service", "--database-url",
+                     pg_url, home=tmp_path / "nas", check=True).stdout
+    assert "librarian --watch" in unit and pg_url in unit and "Restart=on-failure" in unit
+    secret = pg_url.replace("monet@", "monet:hunter2@")
+    refused = run_monet("librarian", "install-schedule", "--kind", "service",
+                        "--database-url", secret, home=tmp_path / "nas")
+    assert refused.returncode == 2 and "hunter2" not in refused.stdout + refused.stderr
+
+    window = build_core(tmp_path / "laptop", clock=SystemClock(), database_url=pg_url,
+                        model_factory=no_model, summarizer="offline")
+    service = subprocess.Popen(
+        monet_command("librarian", "--watch", "--offline", "--interval", "60",
+                      "--database-url", pg_url, "--home", str(tmp_path / "nas")),
+        env=monet_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        report = librarian_pass(window).value
+        while not report.service and time.monotonic() < deadline:
+            time.sleep(0.3)
+            report = librarian_pass(window).value
+        assert report.service and "left to the librarian service" in report.text()
+    finally:
+        service.send_signal(signal.SIGTERM)
+        service.communicate(timeout=30)
+    assert not librarian_pass(window).value.service  # stopped: the window's own again
+    window.close()

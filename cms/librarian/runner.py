@@ -101,8 +101,11 @@ class LibrarianReport:
     held_back: int = 0  # jobs left for a later pass because the model kept failing
     embedded: int = 0  # messages given their vectors (recall by meaning)
     unembedded: int = 0  # messages still without them (a year's history, a new model)
+    service: str = ""  # left to the librarian service running there (a shared history)
 
     def text(self) -> str:
+        if self.service:
+            return f"left to the librarian service on {self.service}"
         parts = [f"summarized {self.written}"]
         if self.fallback:
             parts.append(f"{self.fallback} of them offline after repeated failures")

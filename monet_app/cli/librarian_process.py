@@ -20,12 +20,12 @@ import subprocess
 import sys
 import threading
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TextIO
 
 from cms.clock import Clock
-from monet_app.operations.librarian import librarian_pass
+from monet_app.operations.librarian import librarian_pass, service_beat, service_gone
 from monet_app.services.wiring import build_core, env_request_log
 from storage.errors import UserFacingError
 
@@ -50,6 +50,9 @@ def run(home: Path, *, watch: bool, interval_seconds: float | None, offline: boo
         first = True
         while True:
             try:
+                if watch and core.db.server:  # the windows leave the passes to this one
+                    service_beat(core, datetime.now().astimezone()
+                                 + timedelta(seconds=2 * wait + 60))
                 # after the first, a pass runs when due: while the model keeps failing,
                 # the wait doubles (Librarian.due) and a pass sends one probe
                 report = librarian_pass(core, when_due=not first).value
@@ -71,6 +74,8 @@ def run(home: Path, *, watch: bool, interval_seconds: float | None, offline: boo
                       file=out, flush=True)
             if not watch or stop.wait(wait):
                 break
+        if watch and core.db.server:
+            service_gone(core)
     finally:
         core.close()
     return 0
@@ -150,11 +155,57 @@ WantedBy=timers.target
             ["systemctl", "--user", "daemon-reload"],
             ["systemctl", "--user", "enable", "--now", "monet-librarian.timer"],
         ])
+    if kind == "service":
+        return _service(home, runner)
     if kind == "cron":
         command = " ".join(shlex.quote(a) for a in argv)
         line = f"{minute} {hour} * * * {command} >> {shlex.quote(str(log))} 2>&1"
         return Schedule(kind, {}, line + "\n", [])
-    raise UserFacingError(f"Unknown schedule kind {kind!r}: use launchd, systemd or cron.")
+    raise UserFacingError(
+        f"Unknown schedule kind {kind!r}: use launchd, systemd, cron or service.")
+
+
+def _service(home: Path, runner: list[str]) -> Schedule:
+    """The librarian as a service beside a shared history (issue 31): a systemd user unit
+    that runs ``monet librarian --watch`` against the history's server, restarted when it
+    stops; the windows of every device leave the passes to it while it runs. The URL goes
+    into the unit without a password: the password comes from ~/.pgpass (or the keyring)
+    of the user the unit runs as, never from a file others may read."""
+    from sqlalchemy.engine import make_url
+
+    from storage.where import database_url
+
+    url = database_url(home)
+    if url is None:
+        raise UserFacingError(
+            "The librarian service runs beside a history on a PostgreSQL server; this data "
+            "folder's history is its SQLite file (use --kind systemd for a daily pass, or "
+            "--database-url postgresql://...).")
+    if make_url(url).password:
+        raise UserFacingError(
+            "The database URL holds a password; a service unit is a file others may read. "
+            "Put the password in ~/.pgpass (host:port:database:user:password, mode 600) "
+            "and give the URL without it. Nothing was written.")
+    argv = [*runner, "librarian", "--watch", "--home", str(home), "--database-url", url]
+    command = " ".join(shlex.quote(a) for a in argv)
+    path = Path.home() / ".config" / "systemd" / "user" / "monet-librarian-service.service"
+    text = f"""[Unit]
+Description=MONET librarian service: summaries and memories of a shared history
+After=network-online.target
+
+[Service]
+Type=simple
+ExecStart={command}
+Restart=on-failure
+RestartSec=30
+
+[Install]
+WantedBy=default.target
+"""
+    return Schedule("service", {path: text}, f"# {path}\n{text}", [
+        ["systemctl", "--user", "daemon-reload"],
+        ["systemctl", "--user", "enable", "--now", "monet-librarian-service.service"],
+    ])
 
 
 def install(schedule: Schedule, out: TextIO = sys.stdout) -> int:

@@ -139,8 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="with --watch: seconds between passes (default: the setting)")
     lb.add_argument("--offline", action="store_true", help="use the offline summarizer")
     lb.add_argument("--write", action="store_true", help="with install-schedule: install it")
-    lb.add_argument("--kind", choices=["launchd", "systemd", "cron"],
-                    help="with install-schedule: which scheduler (default: this machine's)")
+    lb.add_argument("--kind", choices=["launchd", "systemd", "cron", "service"],
+                    help="with install-schedule: which scheduler (default: this machine's); "
+                         "service: a systemd service beside a history on a server")
 
     se = sub.add_parser("search", help="find messages across all days (Japanese substrings too)")
     se.add_argument("query", nargs="+",
