@@ -379,9 +379,10 @@ class Database:
     def session(self) -> Iterator[Session]:
         """A session that commits on success and turns SQLite errors into plain words."""
         session = Session(self.engine, expire_on_commit=False)
-        locked = self._history_lock(session.connection()) if self.server else None
+        locked = None
         try:
-            if locked is not None:
+            if self.server:  # (connecting: a server away is explained below too)
+                locked = self._history_lock(session.connection())
                 locked.__enter__()
             yield session
             session.commit()

@@ -73,9 +73,32 @@ def start(folder: Path) -> str:
     port = _free_port()
     options = (f"-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c fsync=off "
                "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
-    subprocess.run(_as_owner([pg_ctl, "-D", str(data), "-o", options, "-l",
-                              str(folder / "server.log"), "-w", "start"]), **quiet)  # type: ignore[call-overload]
+    (folder / "options").write_text(options, "utf-8")
+    _run(folder, "start")
     return f"postgresql://{USER}@127.0.0.1:{port}/postgres"
+
+
+def _run(folder: Path, verb: str) -> None:
+    pg_ctl = program("pg_ctl")
+    assert pg_ctl is not None
+    options = (folder / "options").read_text("utf-8")
+    command = [pg_ctl, "-D", str(folder / "data"), "-w", verb]
+    if verb == "start":
+        command[3:3] = ["-o", options, "-l", str(folder / "server.log")]
+    else:
+        command[3:3] = ["-m", "immediate"]
+    subprocess.run(_as_owner(command), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                   check=True)
+
+
+def pause(folder: Path) -> None:
+    """The server goes away (as a crash would), its data kept."""
+    _run(folder, "stop")
+
+
+def resume(folder: Path) -> None:
+    """The server back on the same port, with what it held."""
+    _run(folder, "start")
 
 
 def stop(folder: Path) -> None:

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 
 from monet_app.services.replay import replay
 from storage import Database
@@ -313,3 +314,40 @@ def test_a_librarian_service_on_the_server_takes_the_windows_passes(
         service.communicate(timeout=30)
     assert not librarian_pass(window).value.service  # stopped: the window's own again
     window.close()
+
+
+@pytest.mark.slow
+def test_a_server_gone_mid_session_leaves_the_window_usable_and_the_text_kept(
+        qtbot, app_for, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """The database server stops while the window is open (its own throwaway cluster): a
+    message sent then is refused in words, the typed text stays in the field, nothing
+    freezes; once the server is back the same Enter sends it."""
+    from tests import pg_cluster
+    from tests.conftest import _new_database
+    from tests.test_app import type_and_enter, wait_idle
+
+    if not pg_cluster.available():
+        pytest.skip("PostgreSQL is not installed")
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="monet-pg-gone-"))
+    server_url = pg_cluster.start(folder)
+    try:
+        url = _new_database(server_url)
+        monkeypatch.setenv("MONET_DATABASE_URL", url)
+        c = app_for(tmp_path / "laptop")
+        type_and_enter(qtbot, c, "first, while the server is there")
+        wait_idle(qtbot, c)
+        pg_cluster.pause(folder)
+        type_and_enter(qtbot, c, "typed while the server is away")
+        qtbot.waitUntil(lambda: c.window.error_box.isVisible(), timeout=30_000)
+        assert "cannot be reached" in c.window.error_label.text()
+        assert c.window.composer.toPlainText() == "typed while the server is away"
+        pg_cluster.resume(folder)
+        c.window.composer.setFocus()
+        qtbot.keyClick(c.window.composer, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: any(r.text == "typed while the server is away"
+                                    for r in c.window.model.rows), timeout=30_000)
+        assert c.window.composer.toPlainText() == ""
+    finally:
+        pg_cluster.stop(folder)

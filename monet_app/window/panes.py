@@ -22,6 +22,7 @@ from monet_app.window.navigator import Navigator
 from monet_app.window.run import run_op
 from monet_app.window.streaming import StreamPresenter
 from monet_app.window.words import Words
+from storage.errors import DatabaseError
 from ui.items import ALL_TABS, SearchItem
 from ui.main_window import MainWindow
 
@@ -46,7 +47,14 @@ class Panes(QObject):
                 scroll_to_end: bool = True) -> None:
         """Read again what ``changes`` names. ``keep_place``: the same day and tab with
         what just changed (a reply stored, a forget): the transcript stays where the person
-        is reading (``MainWindow.set_messages``)."""
+        is reading (``MainWindow.set_messages``). A database that cannot be read now (a
+        server gone away) is said in the window, which stays as it was and usable."""
+        try:
+            self._refresh(changes, keep_place, scroll_to_end)
+        except DatabaseError as exc:
+            self.window.show_error(self._words.problem(exc), can_retry=False)
+
+    def _refresh(self, changes: Changes, keep_place: bool, scroll_to_end: bool) -> None:
         nav = self.nav()
         nav.fresh()
         if changes.settings:  # (new tabs are set by whoever changed them, before this)
