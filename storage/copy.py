@@ -146,3 +146,14 @@ def verify(source: CopyReport, target: Database) -> list[str]:
             for name in source.rows
             if (source.rows[name], source.digests[name])
             != (found.rows.get(name), found.digests.get(name))]
+
+
+def copy_checked(source: Database, target: Database) -> CopyReport:
+    """``copy_history``, then ``verify``: a copy that does not match its source is said
+    (and must not be used)."""
+    report = copy_history(source, target)
+    problems = verify(report, target)
+    if problems:
+        raise DatabaseError(f"The copy in {target.where} does not match its source ("
+                            + "; ".join(problems) + "); do not use it.")
+    return report

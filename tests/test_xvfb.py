@@ -440,8 +440,10 @@ def test_a_pasted_picture_and_a_dropped_pdf_sent_from_a_real_window(display: str
             xdotool(app.env, "mousedown", "1")
             time.sleep(0.3)
             for step in range(1, 11):  # the drag crosses the screen to the window
-                xdotool(app.env, "mousemove", str(70 + (x + width // 2 - 70) * step // 10),
-                        str(45 + (y + height // 2 - 45) * step // 10))
+                # onto the message field (bottom of the middle column): the field hands
+                # files to the window, which attaches them (a drop elsewhere works too)
+                xdotool(app.env, "mousemove", str(70 + (x + width * 2 // 5 - 70) * step // 10),
+                        str(45 + (y + height - 60 - 45) * step // 10))
                 time.sleep(0.08)
             time.sleep(0.3)
             xdotool(app.env, "mouseup", "1")

@@ -6,7 +6,7 @@ file paths; ``image_given``: a pasted picture), never inserted as text."""
 from __future__ import annotations
 
 from PySide6.QtCore import QMimeData, Qt, Signal
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage, QInputMethodEvent, QKeyEvent
+from PySide6.QtGui import QDragEnterEvent, QImage, QInputMethodEvent, QKeyEvent
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 
@@ -53,17 +53,9 @@ class Composer(QPlainTextEdit):
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if local_files(event.mimeData()):
-            event.acceptProposedAction()
+            event.ignore()  # files go to the window, which attaches them (not as text)
             return
         super().dragEnterEvent(event)
-
-    def dropEvent(self, event: QDropEvent) -> None:
-        files = local_files(event.mimeData())
-        if files:
-            event.acceptProposedAction()
-            self.files_given.emit(files)
-            return
-        super().dropEvent(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):

@@ -18,7 +18,7 @@ from cms.context.core_prompt import CORE_KEY, core_path, read_core
 from monet_app.operations.changes import Done
 from storage import Database, queries
 from storage import attachments as attachment_files
-from storage.copy import CopyReport, copy_history, verify
+from storage.copy import CopyReport, copy_checked
 from storage.errors import DatabaseError
 from storage.files import write_text_atomic
 from storage.where import write_device
@@ -42,11 +42,7 @@ def migrate_to(home: Path, target: str, *, switch: bool = False) -> Done[Moved]:
         destination = (Database(home / ".migrate-to", url=target) if server
                        else Database(Path(target).expanduser(), url=""))
         try:
-            report = copy_history(source, destination)
-            problems = verify(report, destination)
-            if problems:
-                raise DatabaseError("The copy does not match its source (" +
-                                    "; ".join(problems) + "); do not use it.")
+            report = copy_checked(source, destination)
             core = read_core(source)
             if core:  # (after the check: on a server it is one more setting row)
                 if destination.server:

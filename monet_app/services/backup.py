@@ -154,17 +154,13 @@ def _history_file(home: Path) -> Iterator[tuple[Path, Path]]:
         return
     from cms.context.core_prompt import core_path, read_core
     from storage import Database
-    from storage.copy import copy_history, verify
+    from storage.copy import copy_checked
 
     with tempfile.TemporaryDirectory(prefix=".monet-snapshot-", dir=home) as tmp:
         snapshot = Path(tmp) / "history"
         source, target = Database(home, url=url), Database(snapshot, url="")
         try:
-            report = copy_history(source, target)
-            problems = verify(report, target)
-            if problems:
-                raise BackupError("The copy of the server's history does not match it ("
-                                  + "; ".join(problems) + "); nothing was written.")
+            copy_checked(source, target)
             core = read_core(source)
             if core:
                 core_path(snapshot).write_text(core, "utf-8")
@@ -368,7 +364,7 @@ def _restore_to_server(archive: Path, home: Path, url: str) -> RestoreResult:
     devices may be writing it."""
     from cms.context.core_prompt import CORE_KEY, core_path
     from storage import Database, queries
-    from storage.copy import copy_history, verify
+    from storage.copy import copy_checked
 
     home.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=home, prefix=".monet-restore-") as tmp:
@@ -381,11 +377,7 @@ def _restore_to_server(archive: Path, home: Path, url: str) -> RestoreResult:
                               f"({verdict}); nothing was changed.")
         source, target = Database(extracted, url=""), Database(home, url=url)
         try:
-            report = copy_history(source, target)
-            problems = verify(report, target)
-            if problems:
-                raise BackupError("The restored history does not match the backup ("
-                                  + "; ".join(problems) + ").")
+            copy_checked(source, target)
             core = core_path(extracted)
             if core.is_file():
                 with target.session() as session:
