@@ -67,6 +67,7 @@ BEGIN
     DELETE FROM message_vector WHERE message_id = OLD.id;
     DELETE FROM reply_version WHERE user_message_id = OLD.id;
     DELETE FROM attachment WHERE message_id = OLD.id;
+    DELETE FROM message_gram WHERE message_id = OLD.id;
     RETURN OLD;
 END $$;
 CREATE TRIGGER message_gone AFTER DELETE ON message

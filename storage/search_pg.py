@@ -33,8 +33,6 @@ from collections.abc import Iterable, Sequence
 from sqlalchemy import text
 from sqlmodel import Session
 
-from storage.grams import gram_tokens
-
 #: BM25's constants in FTS5 (fts5_aux.c).
 K1 = 1.2
 B = 0.75
@@ -44,9 +42,6 @@ _GRAM_STATS = text("SELECT count(*), coalesce(sum(grams), 0) FROM message "
                    "WHERE role IN ('user', 'assistant')")
 _RAW_CANDIDATES = text(
     "SELECT id, text FROM message WHERE lower(text) LIKE ANY(:patterns)")
-_NORM_CANDIDATES = text(
-    "SELECT id, text FROM message WHERE role IN ('user', 'assistant') "
-    "AND norm LIKE ANY(:patterns)")
 
 
 def fold(value: str) -> str:
@@ -112,19 +107,30 @@ def gram_matches(session: Session, phrases: Sequence[tuple[str, bool]], most: in
                  ) -> list[tuple[int, float]]:
     """(id, bm25) of the ``most`` best said messages holding any of ``phrases`` among
     their ``gram_tokens`` ((token, prefix): a prefix phrase matches every token starting
-    with it), as FTS5's pair index ranks them."""
+    with it), as FTS5's pair index ranks them: from the postings (``message_gram``), not
+    the texts."""
     if not phrases:
         return []
     conn = session.connection()
     rows, tokens = conn.execute(_GRAM_STATS).one()
-    patterns = sorted({_like(token) for token, _prefix in phrases})
+    exact = sorted({token for token, prefix in phrases if not prefix})
+    starts = sorted({token for token, prefix in phrases if prefix})
+    where = ["g.term = ANY(:exact)"] + [f"g.term LIKE :p{i}" for i in range(len(starts))]
+    values: dict[str, object] = {"exact": exact}
+    values.update({f"p{i}": _like(t)[1:] for i, t in enumerate(starts)})  # (t%)
+    postings: dict[int, dict[str, int]] = {}
+    lengths: dict[int, int] = {}
+    for mid, term, tf, length in conn.execute(text(
+            "SELECT g.message_id, g.term, g.tf, m.grams FROM message_gram g "
+            f"JOIN message m ON m.id = g.message_id WHERE {' OR '.join(where)}"), values):
+        postings.setdefault(int(mid), {})[term] = int(tf)
+        lengths[int(mid)] = int(length)
     found = []
-    for mid, body in conn.execute(_NORM_CANDIDATES, {"patterns": patterns}):
-        grams = gram_tokens(body)
-        freq = [sum(1 for g in grams if g.startswith(token)) if prefix
-                else grams.count(token) for token, prefix in phrases]
+    for mid, terms in postings.items():
+        freq = [sum(tf for term, tf in terms.items() if term.startswith(token)) if prefix
+                else terms.get(token, 0) for token, prefix in phrases]
         if any(freq):
-            found.append((int(mid), freq, len(grams)))
+            found.append((mid, freq, lengths[mid]))
     hits = [sum(1 for _m, f, _n in found if f[i]) for i in range(len(phrases))]
     idfs = [_idf(int(rows), h) for h in hits]
     avgdl = float(tokens) / float(rows) if rows else 1.0
@@ -154,13 +160,9 @@ def document_counts(session: Session, terms: Sequence[str]) -> dict[str, int]:
     """How many said messages hold each of ``terms`` among their ``gram_tokens``."""
     if not terms:
         return {}
-    wanted = set(terms)
-    counts = dict.fromkeys(terms, 0)
-    for _mid, body in session.connection().execute(
-            _NORM_CANDIDATES, {"patterns": sorted({_like(t) for t in wanted})}):
-        for token in wanted.intersection(gram_tokens(body)):
-            counts[token] += 1
-    return {t: n for t, n in counts.items() if n}
+    return {str(term): int(n) for term, n in session.connection().execute(text(
+        "SELECT term, count(*) FROM message_gram WHERE term = ANY(:terms) GROUP BY term"),
+        {"terms": sorted(set(terms))})}
 
 
 #: The columns and the trigger that keep what the search needs on PostgreSQL
@@ -189,6 +191,45 @@ BEGIN
 END $$;
 CREATE TRIGGER message_search BEFORE INSERT OR UPDATE OF text, role ON message
     FOR EACH ROW EXECUTE FUNCTION monet_search_columns();
+
+-- The pair index's postings: each said message's gram_tokens and how often each occurs
+-- (storage/grams.py, here in SQL over the NFKC-folded text), kept by a trigger.
+CREATE TABLE message_gram (
+    term TEXT NOT NULL,
+    message_id INTEGER NOT NULL,
+    tf INTEGER NOT NULL,
+    PRIMARY KEY (term, message_id)
+);
+CREATE INDEX ix_message_gram_message ON message_gram (message_id);
+CREATE INDEX ix_message_gram_prefix ON message_gram (term text_pattern_ops);
+
+CREATE FUNCTION monet_gram_postings(t TEXT) RETURNS TABLE (term TEXT, tf INTEGER)
+LANGUAGE sql IMMUTABLE AS $$
+    WITH runs AS (
+        SELECT m[1] AS r FROM regexp_matches(t,
+            '[\u3005\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[0-9a-z]+', 'g')
+            AS m),
+    tokens AS (
+        SELECT r AS token FROM runs WHERE r ~ '^[0-9a-z]+$' OR char_length(r) = 1
+        UNION ALL
+        SELECT substr(r, i, 2) FROM runs, generate_series(1, char_length(r) - 1) AS i
+        WHERE r !~ '^[0-9a-z]+$' AND char_length(r) > 1)
+    SELECT token, count(*)::integer FROM tokens GROUP BY token
+$$;
+
+CREATE FUNCTION monet_gram_index() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'UPDATE' THEN
+        DELETE FROM message_gram WHERE message_id = OLD.id;
+    END IF;
+    IF NEW.role IN ('user', 'assistant') THEN
+        INSERT INTO message_gram (term, message_id, tf)
+            SELECT p.term, NEW.id, p.tf FROM monet_gram_postings(NEW.norm) AS p;
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER message_gram_index AFTER INSERT OR UPDATE OF text, role ON message
+    FOR EACH ROW EXECUTE FUNCTION monet_gram_index();
 """
 
 #: Made when the server has pg_trgm (its contrib package): the LIKE scans above then read
