@@ -282,7 +282,9 @@ def test_promotion_groups_statements_and_rebuilds_the_next_request(tmp_path: Pat
                      "猫を二匹飼っている").returncode == 0
     assert run_monet("promote", "--category", "values", "--home", str(home),
                      "急がば回れ").returncode == 0
-    core = (home / "system_prompt_core.txt").read_text("utf-8")
+    from cms.context.core_prompt import read_core
+
+    core = read_core(w.db)  # (the file here; the history's own row on a server)
     assert core.index("## 価値観・判断基準") < core.index("- 正直さを何より大事にする")
     assert core.index("- 急がば回れ") < core.index("## 永続的な事実") < core.index("- 猫を二匹飼っている")
     body = w.later().turn("覚えてる？")
