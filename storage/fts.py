@@ -16,6 +16,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col
 
 from storage.grams import gram_tokens as gram_tokens  # (re-exported: the search's tokens)
+from storage.grams import like_pattern
 from storage.models import Message, MessageRole
 
 #: Search looks at what was said, never at tool rows.
@@ -82,8 +83,7 @@ def _phrase(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
-def _like(term: str) -> str:
-    return "%" + term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+_like = like_pattern  # (the name the scans and their tests use)
 
 
 _HITS = sa_select(*(col(getattr(Message, name)) for name in (

@@ -28,3 +28,9 @@ def gram_tokens(text_: str) -> list[str]:
         else:
             found.extend(run[i:i + 2] for i in range(len(run) - 1))
     return found
+
+
+def like_pattern(term: str) -> str:
+    """``%term%`` for ``LIKE ... ESCAPE '\\'``, its own ``%``, ``_`` and ``\\`` escaped
+    (both searches: ``storage/fts.py``, ``storage/search_pg.py``)."""
+    return "%" + term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"

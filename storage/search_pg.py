@@ -33,6 +33,8 @@ from collections.abc import Iterable, Sequence
 from sqlalchemy import text
 from sqlmodel import Session
 
+from storage.grams import like_pattern
+
 #: BM25's constants in FTS5 (fts5_aux.c).
 K1 = 1.2
 B = 0.75
@@ -48,10 +50,6 @@ def fold(value: str) -> str:
     """FTS5's case folding of the trigram index (the unicode61 fold, without removing
     diacritics), as Python's ``lower`` does it for every letter MONET meets."""
     return value.lower()
-
-
-def _like(term: str) -> str:
-    return "%" + term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
 def _occurrences(haystack: str, needle: str) -> int:
@@ -92,7 +90,7 @@ def trigram_matches(session: Session, terms: Sequence[str], most: int
     conn = session.connection()
     rows, tokens = conn.execute(_TRIGRAM_STATS).one()
     candidates = [(int(mid), fold(body)) for mid, body in conn.execute(
-        _RAW_CANDIDATES, {"patterns": [_like(t) for t in folded]})]
+        _RAW_CANDIDATES, {"patterns": [like_pattern(t) for t in folded]})]
     freqs = {mid: [_occurrences(body, t) for t in folded] for mid, body in candidates}
     matched = {mid: f for mid, f in freqs.items() if any(f)}
     hits = [sum(1 for f in matched.values() if f[i]) for i in range(len(folded))]
@@ -117,7 +115,7 @@ def gram_matches(session: Session, phrases: Sequence[tuple[str, bool]], most: in
     starts = sorted({token for token, prefix in phrases if prefix})
     where = ["g.term = ANY(:exact)"] + [f"g.term LIKE :p{i}" for i in range(len(starts))]
     values: dict[str, object] = {"exact": exact}
-    values.update({f"p{i}": _like(t)[1:] for i, t in enumerate(starts)})  # (t%)
+    values.update({f"p{i}": like_pattern(t)[1:] for i, t in enumerate(starts)})  # (t%)
     postings: dict[int, dict[str, int]] = {}
     lengths: dict[int, int] = {}
     for mid, term, tf, length in conn.execute(text(
@@ -144,7 +142,7 @@ def trigrams_starting(session: Session, term: str, most: int) -> list[str] | Non
     found: set[str] = set()
     for (body,) in session.connection().execute(
             text("SELECT text FROM message WHERE lower(text) LIKE :like"),
-            {"like": _like(low)}):
+            {"like": like_pattern(low)}):
         body = fold(body)
         at = body.find(low)
         while at != -1:

@@ -171,6 +171,12 @@ def test_an_exchange_set_aside_by_a_send_keeps_its_attachments(core: Core) -> No
 
 
 # ----- replay: a trace turn may carry files ----------------------------------------------
+def _request_bodies(log: Path) -> list[dict]:  # type: ignore[type-arg]
+    """The bodies of the requests a replay logged, in order."""
+    return [record["body"] for record in map(json.loads, log.read_text("utf-8").splitlines())
+            if record.get("kind") == "request"]
+
+
 def _trace(folder: Path, lines: list[dict[str, object]]) -> Path:
     trace = folder / "trace.jsonl"
     trace.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines),
@@ -198,8 +204,7 @@ def test_a_replay_carries_day_one_files_byte_for_byte_and_leaves_them_at_sunset(
     ])
     log = tmp_path / "requests.jsonl"
     replay(trace, tmp_path / "home", log, librarian=False, meaning=False)
-    bodies = [json.loads(line)["body"] for line in log.read_text("utf-8").splitlines()
-              if json.loads(line).get("kind") == "request"]
+    bodies = _request_bodies(log)
     assert len(bodies) == 4
 
     def first_user(body: dict) -> list[dict]:  # type: ignore[type-arg]
@@ -296,8 +301,7 @@ def test_the_timeline_index_line_names_the_files_it_folded(tmp_path: Path) -> No
     ])
     log = tmp_path / "requests.jsonl"
     replay(trace, tmp_path / "home", log, librarian=True, meaning=False)
-    bodies = [json.loads(line)["body"] for line in log.read_text("utf-8").splitlines()
-              if json.loads(line).get("kind") == "request"]
+    bodies = _request_bodies(log)
     system = " ".join(b["text"] for b in bodies[-1]["system"])
     assert "menu.png (picture, " in system and "school.pdf (PDF, 2 pages, " in system
     assert " KB)" in system  # name, kind and size, whichever summarizer wrote the line
