@@ -2,7 +2,7 @@
 
     python benchmarks/year_home.py make DIR [--days 365] [--messages 100000] [--seed 1]
                                             [--today-messages 60] [--end-day YYYY-MM-DD]
-    python benchmarks/year_home.py measure DIR [--runs 20] [--cold-runs 5]
+    python benchmarks/year_home.py measure DIR [--runs 20] [--cold-runs 5] [--database-url URL]
     python benchmarks/year_home.py measure DIR --profile NAME
         (NAME: open_day, timeline, search, request, cold or window)
 
@@ -36,6 +36,9 @@ work, and the cold start of a fresh process to a painted window (``QT_QPA_PLATFO
 as ``benchmarks/gui_paint.py --cold-start``). The clock is fixed two minutes after the
 home's newest message, so the figures do not depend on the day they are taken. Measuring
 adds what using the window adds (a few ``open_day`` and ``app_started`` events) to DIR.
+With ``--database-url`` (or the home's device.json / ``MONET_DATABASE_URL``) the history
+measured is the one on that PostgreSQL server, put there by ``monet migrate-to URL --home
+DIR``; the writing measurements then run on a database made from it as a template.
 ``--profile`` runs one of them under cProfile and prints the 25 most cumulative functions
 (``cold``: the child process from its first import to the painted window; ``window``: the
 window's open-day, Timeline Index and search work in that child).
@@ -65,7 +68,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sqlalchemy import func, insert, select, text
+from sqlalchemy import create_engine, func, insert, select, text
 from sqlmodel import Session
 
 from cms.clock import ManualClock, day_of, parse_ts
@@ -90,6 +93,7 @@ from storage.models import (
     TimelineEntry,
     UsageRecord,
 )
+from storage.where import URL_ENV, database_url
 
 # ----- targets (issue 13) -------------------------------------------------------------
 TARGET_MS = 50.0
@@ -778,9 +782,48 @@ def memory_mb() -> tuple[float, float]:
 
 def home_now(home: Path) -> datetime:
     """Two minutes after the home's newest message: the clock of every measurement."""
-    with sqlite3.connect(f"file:{home / 'monet.db'}?mode=ro", uri=True) as conn:
-        (newest,) = conn.execute("SELECT ts FROM message ORDER BY id DESC LIMIT 1").fetchone()
+    db = Database(home, migrate=False)
+    try:
+        with db.session() as session:
+            newest = session.connection().execute(
+                select(Message.ts).order_by(Message.id.desc()).limit(1)).scalar_one()
+    finally:
+        db.close()
     return parse_ts(newest) + timedelta(minutes=2)
+
+
+@contextmanager
+def history_copy(home: Path, core: Any) -> Iterator[tuple[Path, str | None]]:
+    """A throwaway copy of the history for the measurements that write: a folder with a
+    copy of ``monet.db``, or, for a history on a server, a database made from it as a
+    template (``CREATE DATABASE ... TEMPLATE``; the source's connections are closed
+    first, as PostgreSQL requires). Yields the copy's folder and URL (None: the file)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp)
+        if not core.db.server:
+            src = sqlite3.connect(home / "monet.db")
+            dst = sqlite3.connect(copy / "monet.db")
+            src.backup(dst)
+            src.close()
+            dst.close()
+            yield copy, None
+            return
+        from sqlalchemy.engine import make_url
+
+        source = make_url(core.db.url)
+        name = f"{source.database}_measure_copy"
+        admin = create_engine(source.set(drivername="postgresql+psycopg", database="postgres"),
+                              isolation_level="AUTOCOMMIT")
+        core.db.engine.dispose()
+        try:
+            with admin.connect() as conn:
+                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+                conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{source.database}"'))
+            yield copy, source.set(database=name).render_as_string(hide_password=False)
+        finally:
+            with admin.connect() as conn:
+                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            admin.dispose()
 
 
 @contextmanager
@@ -830,6 +873,7 @@ def measure(home: Path, runs: int, cold_runs: int, profile: str | None) -> None:
         n_messages = session.connection().execute(select(func.count(Message.id))).scalar()
     print(f"home {home}: {n_messages:,} messages over {len(days) + 1} days, today {today}, "
           f"clock {now.isoformat()}")
+    print(f"the history: {core.db.where}")
     print(f"build_core + Navigator: {build_ms:.0f} ms; python {sys.version.split()[0]}; "
           f"{os.cpu_count()} CPUs")
     print()
@@ -914,27 +958,26 @@ def measure(home: Path, runs: int, cold_runs: int, profile: str | None) -> None:
 
     # ----- prepare_request for a turn today (on a copy) --------------------------------
     if only in (None, "request"):
-        with tempfile.TemporaryDirectory() as tmp:
-            copy = Path(tmp)
-            src = sqlite3.connect(home / "monet.db")
-            dst = sqlite3.connect(copy / "monet.db")
-            src.backup(dst)
-            src.close()
-            dst.close()
+        with history_copy(home, core) as (copy, copy_url):
             clock = ManualClock(now)
-            other = build_core(copy, clock=clock, model_factory=no_model, summarizer="offline")
+            other = build_core(copy, clock=clock, model_factory=no_model, summarizer="offline",
+                               database_url=copy_url)
             try:
-                samples = []
+                samples, turns = [], []
                 tab = "chat"
                 with profiled(only == "request"):
                     for i in range(runs):
                         clock.set(now + timedelta(minutes=2 * i))
+                        started = time.perf_counter()
                         other.context.commit_user_message(f"今日の{i}番目の質問です。京都の天気は？",
                                                           tab)
                         samples.append(timed(other.context.prepare_request)[0])
                         clock.set(now + timedelta(minutes=2 * i, seconds=30))
                         other.context.record_reply("晴れの予報です。" * 20, tab)
+                        turns.append((time.perf_counter() - started) * 1000)
                 Row.add("prepare_request, a turn today (no rebuild)", samples, TARGET_MS)
+                Row.add("a whole turn: commit + prepare + reply", turns, None,
+                        f"({1000 / statistics.mean(turns):.0f} turns/s without the model)")
                 sunsets = []
                 for i in range(3):
                     morning = datetime.combine(date.fromisoformat(today) + timedelta(days=i + 1),
@@ -1077,6 +1120,9 @@ def main() -> None:
     meas.add_argument("home", type=Path, metavar="DIR")
     meas.add_argument("--runs", type=int, default=20)
     meas.add_argument("--cold-runs", type=int, default=5)
+    meas.add_argument("--database-url", metavar="URL",
+                      help="measure the history on this server (a copy made by "
+                           "`monet migrate-to URL --home DIR`); \"\" is the file")
     meas.add_argument("--profile", choices=["open_day", "timeline", "search", "request", "cold",
                                             "window"])
     args = parser.parse_args()
@@ -1101,7 +1147,9 @@ def main() -> None:
         YearMaker(home, args.days, args.messages, args.seed, args.today_messages, end,
                   now).make()
         return
-    if not (args.home / "monet.db").exists():
+    if args.database_url is not None:  # for this process and the window's children
+        os.environ[URL_ENV] = args.database_url
+    if database_url(args.home) is None and not (args.home / "monet.db").exists():
         raise SystemExit(f"no MONET home in {args.home}: make one first")
     measure(args.home, args.runs, args.cold_runs, args.profile)
 

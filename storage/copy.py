@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Table, text
+from sqlalchemy import Table, bindparam, text
 from sqlmodel import SQLModel
 
 import storage.models  # noqa: F401  (the tables)
@@ -107,6 +107,14 @@ def _empty(db: Database) -> bool:
                                 "usagerecord"))
 
 
+def _self_references(name: str) -> list[str]:
+    """The columns of table ``name`` that name a row of the same table."""
+    if name == "message_vector":
+        return []
+    table = _table(name)
+    return [fk.parent.name for fk in table.foreign_keys if fk.column.table is table]
+
+
 def copy_history(source: Database, target: Database) -> CopyReport:
     """Copy every row of ``source`` into the empty ``target``; returns what was copied."""
     if not _empty(target):
@@ -129,8 +137,19 @@ def copy_history(source: Database, target: Database) -> CopyReport:
             named = ", ".join(f":{c}" for c in columns)
             statement: Any = (_table(name).insert() if name != "message_vector"
                               else text(f"INSERT INTO {name} ({quoted}) VALUES ({named})"))
+            # a column naming a row of its own table (a Timeline Index line's roll-up) may
+            # name a later row: written empty first, then set once every row is there
+            later = _self_references(name)
+            inserted = [{**row, **dict.fromkeys(later)} for row in rows] if later else rows
             for start in range(0, len(rows), BATCH):
-                write.execute(statement, rows[start:start + BATCH])
+                write.execute(statement, inserted[start:start + BATCH])
+            for column in later:
+                table = _table(name)
+                values = [{"row_id": row["id"], "value": row[column]} for row in rows
+                          if row[column] is not None]
+                if values:
+                    write.execute(table.update().where(table.c.id == bindparam("row_id"))
+                                  .values({column: bindparam("value")}), values)
         if target.server:  # the next ids follow the copied ones, as SQLite's rowids do
             for name in (*[n for n in ORDER if n != "setting"], "message_vector"):
                 write.exec_driver_sql(

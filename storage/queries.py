@@ -80,6 +80,18 @@ def add_event(db: Db, ts: str, name: str, detail: dict[str, Any]) -> int:
                       detail_json=json.dumps(detail, ensure_ascii=False))
 
 
+def events_after(db: Db, after_id: int | None) -> list[tuple[int, str, str, dict[str, Any]]]:
+    """The events stored after ``after_id`` (id, ts, name, detail), oldest first; None:
+    none, only the newest id (as ``[(id, "", "", {})]``, or ``[]`` in a history without
+    events)."""
+    if after_id is None:
+        newest = run(db, sa_select(func.max(Event.id))).scalar()
+        return [] if newest is None else [(int(newest), "", "", {})]
+    rows = run(db, sa_select(Event.id, Event.ts, Event.name, Event.detail_json)
+               .where(Event.id > after_id).order_by(Event.id)).all()
+    return [(int(i), ts, name, json.loads(detail)) for i, ts, name, detail in rows]
+
+
 # ----- the hot path: what one chat turn reads and writes ------------------------------
 @dataclass(frozen=True, slots=True)
 class Talk:

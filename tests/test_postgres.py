@@ -5,6 +5,7 @@ installed)."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -147,70 +148,90 @@ def test_migrate_to_a_server_and_back_gives_the_same_export(tmp_path: Path, pg_u
 
 
 @pytest.mark.slow
-def test_two_devices_writing_one_day_lose_nothing_and_fold_once(
+def test_two_device_processes_writing_one_day_lose_nothing_and_fold_once(
         tmp_path: Path, pg_url: str) -> None:
-    """Two devices (each its own data folder) send into one day on one PostgreSQL
-    database at the same moments, across a sunset, with a librarian service beside them:
-    every message is stored once, in one conversation, and the sunset folds once."""
-    import threading
-    from datetime import timedelta
+    """Two processes, each a device with its own data folder, send into one day on one
+    PostgreSQL database at the same moments and across a sunset, with the librarian
+    service (``monet librarian --watch``'s loop) as a third process beside them. Every
+    message is stored once, in one conversation; the sunset folds once; and each device's
+    request log explains every change of its bodies: a rebuild another process made is in
+    it as an event from elsewhere (``RequestLog.catch_up``), so 0 are unexplained."""
+    import signal
+    import subprocess
+    import time
 
     from sqlmodel import select
 
-    from cms.clock import ManualClock, parse_ts
-    from cms.tokens import CharEstimator
-    from monet_app.services.gateway import AnthropicModel, make_client
     from monet_app.services.standin_server import StandInServer
-    from monet_app.services.wiring import build_core
     from storage.models import Event, Message
+    from tests.helpers import monet_env
+    from tests.logcheck import check_log, read_log
 
-    clock = ManualClock(parse_ts("2026-03-02T09:00:00+09:00"))
-    estimator = CharEstimator()
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    clock = folder / "clock.txt"
+    clock.write_text("2026-03-02T09:00:00+09:00", "utf-8")
     server = StandInServer().start()
-    cores = [build_core(tmp_path / name, clock=clock, database_url=pg_url,
-                        estimator=estimator, summarizer="offline",
-                        model_factory=lambda _s: AnthropicModel(make_client(
-                            "sk-ant-test", base_url=server.url, max_retries=0)))
-             for name in ("laptop", "desktop", "server")]
-    laptop, desktop, service = cores
-    for core in cores:
-        core.chat_model()
-    problems: list[BaseException] = []
+    child = [sys.executable, "-m", "tests.device_process"]
+    devices = {who: subprocess.Popen(
+        [*child, "device", str(tmp_path / who), pg_url, server.url, who, "8", str(folder)],
+        env=monet_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for who in ("laptop", "desktop")}
+    service = subprocess.Popen([*child, "librarian", str(tmp_path / "nas"), pg_url, str(folder)],
+                               env=monet_env(), stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
 
-    def send(core: object, who: str, count: int, day: int) -> None:
-        try:
-            for i in range(count):
-                core.runner.send(f"{who} day {day} message {i}", "chat")  # type: ignore[attr-defined]
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            problems.append(exc)
+    def wait_done(day: int) -> None:
+        deadline = time.monotonic() + 180
+        while not all((folder / f"done-{who}-{day}").exists() for who in devices):
+            for who, process in devices.items():
+                if process.poll() is not None and not (folder / f"done-{who}-2").exists():
+                    raise AssertionError(f"{who} ended: {process.communicate()[0]}")
+            assert time.monotonic() < deadline, f"day {day} never finished"
+            time.sleep(0.05)
 
-    def librarian() -> None:
-        try:
-            for _ in range(3):
-                service.librarian.run_pass()
-        except BaseException as exc:  # noqa: BLE001
-            problems.append(exc)
-
-    for day in (1, 2):
-        if day == 2:
-            clock.set(clock.now() + timedelta(days=1))  # the sunset: both send at once
-        threads = [threading.Thread(target=send, args=(laptop, "laptop", 8, day)),
-                   threading.Thread(target=send, args=(desktop, "desktop", 8, day)),
-                   threading.Thread(target=librarian)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(120)
-    assert problems == []
-    with laptop.db.session() as session:
-        users = [m.text for m in session.exec(select(Message).where(Message.role == "user"))]
+    try:
+        (folder / "go-1").touch()
+        wait_done(1)
+        clock.write_text("2026-03-03T09:00:00+09:00", "utf-8")  # the sunset: both at once
+        (folder / "go-2").touch()
+        wait_done(2)
+        for process in devices.values():
+            output = process.communicate(timeout=60)[0]
+            assert process.returncode == 0, output
+        time.sleep(1)  # a few of the service's passes after the last message
+    finally:
+        service.send_signal(signal.SIGTERM)
+        said = service.communicate(timeout=60)[0]
+        for process in devices.values():
+            if process.poll() is None:
+                process.kill()
+                process.communicate()
+        server.stop()
+    assert service.returncode == 0, said
+    db = Database(tmp_path / "laptop", url=pg_url)
+    with db.session() as session:
+        messages = list(session.exec(select(Message)))
         folds = [e for e in session.exec(select(Event)) if e.name == "sunset_fold"]
-    assert sorted(users) == sorted(f"{who} day {day} message {i}" for who in ("laptop", "desktop")
+    db.close()
+    users = [m.text for m in messages if m.role == "user"]
+    assert sorted(users) == sorted(f"{who} day {day} message {i}" for who in devices
                                    for day in (1, 2) for i in range(8))
+    assert len([m for m in messages if m.role == "assistant"]) == 32
+    for day in (1, 2):  # one conversation a day, whichever device wrote
+        assert len({m.thread_id for m in messages if f" day {day} " in m.text}) == 1
     assert len(folds) == 1
-    for core in cores:
-        core.close()
-    server.stop()
+    own_folds = 0
+    for who in devices:
+        records = read_log(folder / f"{who}.jsonl")
+        report = check_log(records)
+        assert report.chat_requests >= 16
+        assert report.breaks == [], f"{who}: a body changed with no rebuild event before it"
+        assert report.pinned_changes == 0
+        assert report.events.get("sunset_fold") == 1  # its own, or one from elsewhere
+        own_folds += sum(1 for r in records if r["kind"] == "event"
+                         and r["name"] == "sunset_fold" and not r.get("elsewhere"))
+    assert own_folds == 1
 
 
 def test_a_window_shows_another_devices_message_within_seconds(

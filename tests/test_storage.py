@@ -256,3 +256,36 @@ def test_the_prompt_state_made_by_two_processes_at_once_is_one_row(tmp_path: Pat
     finally:
         first.close()
         second.close()
+
+
+def test_a_copy_keeps_roll_ups_made_after_the_lines_they_gather(tmp_path: Path) -> None:
+    """A Timeline Index roll-up is written after the lines it gathers, so a line names a
+    later row as its parent: the copy writes every row, then the parents (a year-size
+    history could not be moved before)."""
+    from storage.copy import copy_checked
+    from storage.models import TimelineEntry, TimelineLevel
+
+    source = Database(tmp_path / "source")
+    with source.session() as session:
+        lines = [TimelineEntry(level=TimelineLevel.SEGMENT, day_from="2026-03-0" + str(d),
+                               day_to="2026-03-0" + str(d), start_ts="t", end_ts="t",
+                               tabs="chat", first_message_id=d, summary=f"day {d}")
+                 for d in (1, 2)]
+        session.add_all(lines)
+        session.flush()
+        week = TimelineEntry(level=TimelineLevel.WEEK, day_from="2026-03-01",
+                             day_to="2026-03-07", start_ts="t", end_ts="t", tabs="chat",
+                             first_message_id=1, summary="the week")
+        session.add(week)
+        session.flush()
+        for line in lines:
+            line.parent_id = week.id
+    target = Database(tmp_path / "target")
+    report = copy_checked(source, target)
+    assert report.rows["timelineentry"] == 3
+    with target.session() as session:
+        parents = {e.summary: e.parent_id for e in session.exec(select(TimelineEntry))}
+    assert parents["day 1"] == parents["day 2"] != None  # noqa: E711
+    assert parents["the week"] is None
+    source.close()
+    target.close()

@@ -55,6 +55,8 @@ class RequestLog:
         self.path = Path(path) if path else None
         self._lock = threading.Lock()
         self._handle: TextIO | None = None
+        self._own: set[int] = set()  # ids of the events written here, not yet caught up
+        self._caught_up: int | None = None  # the newest event id this log has accounted for
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._handle = self.path.open("a", encoding="utf-8")
@@ -69,8 +71,34 @@ class RequestLog:
                 self._handle.flush()
 
     def event(self, db: queries.Db, ts: str, name: EventName, detail: dict[str, Any]) -> None:
-        queries.add_event(db, ts, name, detail)
+        event_id = queries.add_event(db, ts, name, detail)
+        if self.path is not None:
+            with self._lock:
+                self._own.add(event_id)
         self.write({"kind": "event", "ts": ts, "name": name, "detail": detail})
+
+    def catch_up(self, db: queries.Db) -> None:
+        """Write the events that another process stored since this log last looked (another
+        device on a shared history, a librarian service, ``monet forget`` from a shell), so
+        that the log explains every rebuild its requests show. They carry ``"elsewhere":
+        true``; the events this log wrote itself are not written twice. Called before each
+        chat request is built; nothing is read when no log is kept."""
+        if self.path is None:
+            return
+        with self._lock:
+            after, own = self._caught_up, set(self._own)
+        if after is None and own:
+            after = min(own) - 1  # from this process's first event (app_started)
+        found = queries.events_after(db, after)
+        if after is None:  # nothing logged yet: what was stored before is history
+            found, after = [], found[0][0] if found else 0
+        for event_id, ts, name, detail in found:
+            if event_id not in own:
+                self.write({"kind": "event", "ts": ts, "name": name, "detail": detail,
+                            "elsewhere": True})
+        with self._lock:
+            self._caught_up = max([after, *(event_id for event_id, *_ in found)])
+            self._own = {i for i in self._own if i > self._caught_up}
 
     def request(
         self, ts: str, purpose: str, body: RequestBody, usage: dict[str, Any]

@@ -461,6 +461,7 @@ class ContextManager:
         connection. (SQLite's transaction begins at the first write: the reads before it
         hold no lock.)"""
         with self.db.transaction(defer_checkpoint=True) as conn:
+            self.log.catch_up(conn)
             read = SteadyRead()
             prepared = self._steady(conn, read)
             if prepared is None:
