@@ -85,10 +85,11 @@ def events_after(db: Db, after_id: int | None) -> list[tuple[int, str, str, dict
     none, only the newest id (as ``[(id, "", "", {})]``, or ``[]`` in a history without
     events)."""
     if after_id is None:
-        newest = run(db, sa_select(func.max(Event.id))).scalar()
+        newest = run(db, sa_select(func.max(col(Event.id)))).scalar()
         return [] if newest is None else [(int(newest), "", "", {})]
-    rows = run(db, sa_select(Event.id, Event.ts, Event.name, Event.detail_json)
-               .where(Event.id > after_id).order_by(Event.id)).all()
+    rows = run(db, sa_select(col(Event.id), col(Event.ts), col(Event.name),
+                             col(Event.detail_json))
+               .where(col(Event.id) > after_id).order_by(col(Event.id))).all()
     return [(int(i), ts, name, json.loads(detail)) for i, ts, name, detail in rows]
 
 
