@@ -138,9 +138,11 @@ def _short_term_ids(session: Session, term: str, params: dict[str, object], befo
     term is found through the trigram index (the trigrams it starts, and the messages that
     end with it, migration 0010); a common one, or one character, by the LIKE scan."""
     conn = session.connection()
-    if _on_server(session):  # the scan, as SQLite's LIKE (ASCII letters in any case)
+    if _on_server(session):  # the scan, as SQLite's LIKE (ASCII letters in any case:
+        # lower() under the C collation folds only those)
         sql = (f"SELECT m.id FROM message m WHERE {SEARCHED_ROLES} "
-               f"AND lower(m.text) LIKE lower(:like) {before} ORDER BY m.id DESC LIMIT :most")
+               f"AND lower(m.text COLLATE \"C\") LIKE lower(:like COLLATE \"C\") {before} "
+               "ORDER BY m.id DESC LIMIT :most")
         values = dict(params, like=_like(term), most=SHORT_TERM_HITS)
         return [row[0] for row in conn.execute(text(sql), values)]
     if len(term) == 2 and indexed:
@@ -209,20 +211,21 @@ def _best_matches_pg(session: Session, params: dict[str, object], before: str, p
                      index: str) -> list[tuple[int, str, float]]:
     """``_best_matches`` on PostgreSQL: every match ranked as FTS5 ranks it
     (``storage/search_pg.py``), then the filter; the first ``pool`` kept, as SQLite's
-    filtered ranking gives them."""
+    filtered ranking gives them. (The pair index's are ranked, filtered and cut on the
+    server.)"""
     from storage import search_pg
 
     phrases = params["phrases"]
     assert isinstance(phrases, list)
-    if index == "message_grams":
-        found = search_pg.gram_matches(session, phrases, 1 << 30)
-    else:
-        found = search_pg.trigram_matches(session, [t for t, _p in phrases], 1 << 30)
+    values = {k: v for k, v in params.items() if k == "before"}
+    if index == "message_grams":  # ranked and filtered on the server
+        return search_pg.gram_matches(session, phrases, pool, f"{SEARCHED_ROLES} {before}",
+                                      values)
+    found = search_pg.trigram_matches(session, [t for t, _p in phrases], 1 << 30)
     if not found:
         return []
     keep = text(f"SELECT m.id, m.role FROM message m WHERE m.id IN :ids "
                 f"AND {SEARCHED_ROLES} {before}").bindparams(bindparam("ids", expanding=True))
-    values = {k: v for k, v in params.items() if k == "before"}
     roles = {row[0]: row[1] for row in session.connection().execute(
         keep, {**values, "ids": [mid for mid, _s in found]})}
     return [(mid, roles[mid], score) for mid, score in found if mid in roles][:pool]

@@ -99,6 +99,8 @@ def create(conn: Any, revision: str) -> None:
             "ENCODING 'UTF8' TEMPLATE template0; nothing was changed.")
     SQLModel.metadata.create_all(conn)
     conn.exec_driver_sql(EXTRA)
+    icu = conn.exec_driver_sql(search_pg.HAS_ICU).first() is not None
+    conn.exec_driver_sql(search_pg.FOLD_ICU if icu else search_pg.FOLD_LOCALE)
     conn.exec_driver_sql(search_pg.SCHEMA)
     try:
         with conn.begin_nested():

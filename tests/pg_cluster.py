@@ -68,8 +68,14 @@ def start(folder: Path) -> str:
         shutil.chown(folder, "postgres", "postgres")
         shutil.chown(sockets, "postgres", "postgres")
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE, "check": True}
-    subprocess.run(_as_owner([initdb, "-D", str(data), "-U", USER, "-A", "trust",
-                              "-E", "UTF8", "--no-locale"]), **quiet)  # type: ignore[call-overload]
+    # C.UTF-8 as a packaged server's default locale would be: pg_trgm then takes Japanese
+    # letters for letters (in the C locale it indexes none of them)
+    command = [initdb, "-D", str(data), "-U", USER, "-A", "trust", "-E", "UTF8"]
+    try:
+        subprocess.run(_as_owner([*command, "--locale=C.UTF-8"]), **quiet)  # type: ignore[call-overload]
+    except subprocess.CalledProcessError:  # a system without that locale
+        shutil.rmtree(data, ignore_errors=True)
+        subprocess.run(_as_owner([*command, "--no-locale"]), **quiet)  # type: ignore[call-overload]
     port = _free_port()
     options = (f"-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c fsync=off "
                "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")

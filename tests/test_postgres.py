@@ -372,3 +372,39 @@ def test_a_server_gone_mid_session_leaves_the_window_usable_and_the_text_kept(
         assert c.window.composer.toPlainText() == ""
     finally:
         pg_cluster.stop(folder)
+
+
+def test_the_search_totals_follow_every_insert_edit_and_delete(
+        tmp_path: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """BM25's N and total lengths are read from one row (``message_totals``, kept per
+    statement by triggers), as FTS5 keeps them: after turns, an edit, a forgotten day and a
+    deleted message they are what a scan of every message counts."""
+    from sqlalchemy import text
+
+    from cms.settings import Settings
+    from tests.helpers import World
+
+    monkeypatch.setenv("MONET_DATABASE_URL", pg_url)
+    w = World(tmp_path / "home", Settings())
+    for i in range(6):
+        w.later(3).turn(f"京都の話 {i} and a meeting about the museum", reply="それはいいですね")
+    w.later(60 * 24).turn("next day", reply="ok")
+    scan = text("SELECT count(*), coalesce(sum(trigrams), 0), "
+                "count(*) FILTER (WHERE role IN ('user', 'assistant')), "
+                "coalesce(sum(grams), 0) FROM message")
+    kept = text("SELECT messages, trigrams, said, grams FROM message_totals")
+
+    def same() -> tuple[int, ...]:
+        with w.db.session() as session:
+            counted = tuple(session.connection().execute(scan).one())
+            assert tuple(session.connection().execute(kept).one()) == counted
+        return counted
+
+    assert same()[0] >= 14
+    with w.db.session() as session:
+        session.connection().execute(text(
+            "UPDATE message SET text = text || ' 美術館へ行った' WHERE id % 2 = 0"))
+    same()
+    with w.db.session() as session:
+        session.connection().execute(text("DELETE FROM message WHERE id = 3"))
+    assert same()[0] >= 13

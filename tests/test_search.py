@@ -147,6 +147,21 @@ def test_short_non_ascii_terms_keep_their_case(tmp_path: Path) -> None:
         assert texts(find(session, "EST", 50)) == ["Émile est venu"]  # ASCII: any case
 
 
+def test_the_trigram_index_folds_every_letter_and_counts_overlaps(tmp_path: Path) -> None:
+    """FTS5's trigram index folds É, Σ as Python's lower does (on PostgreSQL too: ICU's
+    fold, whatever the database's locale), and counts overlapping occurrences ("aaa" twice
+    in "aaaa"), which rank the message with more of them first."""
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-01T10:00:00+09:00").turn("L'ÉCOLE de ΣΟΦΊΑ", reply="ok")
+    w.later(60).turn("aaaa then nothing", reply="ok")
+    w.later(60).turn("aaa once, and other words to make it longer", reply="ok")
+    with w.db.session() as session:
+        assert texts(find(session, "école", 50)) == ["L'ÉCOLE de ΣΟΦΊΑ"]
+        assert texts(find(session, "σοφία", 50)) == ["L'ÉCOLE de ΣΟΦΊΑ"]
+        assert texts(fts.search_any(session, ["aaa"], 5)) == [
+            "aaaa then nothing", "aaa once, and other words to make it longer"]
+
+
 def test_search_history_ranks_by_bm25_not_by_recency(tmp_path: Path) -> None:
     """"How many bikes do I own?": the message about bikes ranks above newer messages that
     only share a common word; a plural in the question finds the singular too."""
