@@ -155,6 +155,9 @@ def copy_history(source: Database, target: Database) -> CopyReport:
                 write.exec_driver_sql(
                     f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
                     f"coalesce((SELECT max(id) FROM {name}), 0) + 1, false)")
+    if target.server:  # the planner's statistics, and index-only scans of the new rows
+        with target.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            conn.exec_driver_sql("VACUUM ANALYZE")
     return report
 
 

@@ -138,13 +138,11 @@ def _short_term_ids(session: Session, term: str, params: dict[str, object], befo
     term is found through the trigram index (the trigrams it starts, and the messages that
     end with it, migration 0010); a common one, or one character, by the LIKE scan."""
     conn = session.connection()
-    if _on_server(session):  # the scan, as SQLite's LIKE (ASCII letters in any case:
-        # lower() under the C collation folds only those)
-        sql = (f"SELECT m.id FROM message m WHERE {SEARCHED_ROLES} "
-               f"AND lower(m.text COLLATE \"C\") LIKE lower(:like COLLATE \"C\") {before} "
-               "ORDER BY m.id DESC LIMIT :most")
-        values = dict(params, like=_like(term), most=SHORT_TERM_HITS)
-        return [row[0] for row in conn.execute(text(sql), values)]
+    if _on_server(session):
+        from storage import search_pg
+
+        return search_pg.short_term_ids(session, term, f"{SEARCHED_ROLES} {before}", params,
+                                        SHORT_TERM_HITS)
     if len(term) == 2 and indexed:
         trigrams = _trigrams_starting(session, term, COMMON_PREFIX_TRIGRAMS)
         if trigrams is not None:
@@ -211,24 +209,19 @@ def _best_matches_pg(session: Session, params: dict[str, object], before: str, p
                      index: str) -> list[tuple[int, str, float]]:
     """``_best_matches`` on PostgreSQL: every match ranked as FTS5 ranks it
     (``storage/search_pg.py``), then the filter; the first ``pool`` kept, as SQLite's
-    filtered ranking gives them. (The pair index's are ranked, filtered and cut on the
-    server.)"""
+    filtered ranking gives them."""
     from storage import search_pg
 
     phrases = params["phrases"]
     assert isinstance(phrases, list)
     values = {k: v for k, v in params.items() if k == "before"}
-    if index == "message_grams":  # ranked and filtered on the server
-        return search_pg.gram_matches(session, phrases, pool, f"{SEARCHED_ROLES} {before}",
-                                      values)
-    found = search_pg.trigram_matches(session, [t for t, _p in phrases], 1 << 30)
-    if not found:
-        return []
-    keep = text(f"SELECT m.id, m.role FROM message m WHERE m.id IN :ids "
-                f"AND {SEARCHED_ROLES} {before}").bindparams(bindparam("ids", expanding=True))
-    roles = {row[0]: row[1] for row in session.connection().execute(
-        keep, {**values, "ids": [mid for mid, _s in found]})}
-    return [(mid, roles[mid], score) for mid, score in found if mid in roles][:pool]
+    where = f"{SEARCHED_ROLES} {before}"
+    if index == "message_grams":
+        before_id = params.get("before")
+        return search_pg.gram_matches(
+            session, phrases, pool, before_id=before_id if isinstance(before_id, int) else None,
+            hidden_too=bool(params.get("hidden_too")))
+    return search_pg.trigram_matches(session, [t for t, _p in phrases], pool, where, values)
 
 
 def _preferred(rows: list[tuple[int, str, float]], prefer: MessageRole | None,
@@ -245,7 +238,7 @@ def _preferred(rows: list[tuple[int, str, float]], prefer: MessageRole | None,
 
 def _filters(limit: int, before_id: int | None,
              include_hidden: bool) -> tuple[dict[str, object], str]:
-    params: dict[str, object] = {"limit": int(limit)}
+    params: dict[str, object] = {"limit": int(limit), "hidden_too": include_hidden}
     before = "" if include_hidden else "AND NOT m.hidden"  # forgotten: never for Claude
     if before_id is not None:
         before += " AND m.id < :before"

@@ -33,12 +33,13 @@ by "école" there).
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 
 from sqlalchemy import text
 from sqlmodel import Session
 
-from storage.grams import like_pattern
+from storage.grams import RUN, like_pattern
 
 #: BM25's constants in FTS5 (fts5_aux.c).
 K1 = 1.2
@@ -104,49 +105,56 @@ def _are_literal(term: str) -> str:
     return "".join(c if c.isalnum() else "\\" + c for c in term)
 
 
-def trigram_matches(session: Session, terms: Sequence[str], most: int
-                    ) -> list[tuple[int, float]]:
-    """(id, bm25) of the ``most`` best messages (any role: the index holds every row)
-    matching any of ``terms`` (three characters or more), as FTS5's trigram index ranks
-    ``"t1" OR "t2" ...``.
+def trigram_matches(session: Session, terms: Sequence[str], most: int,
+                    where: str = "TRUE", values: Mapping[str, object] | None = None
+                    ) -> list[tuple[int, str, float]]:
+    """(id, role, bm25) of the ``most`` best messages matching any of ``terms`` (three
+    characters or more) and meeting ``where`` (a condition on ``m``, the message), as
+    FTS5's trigram index ranks ``"t1" OR "t2" ...`` (every row of any role; then
+    filtered: the filtered ranking is the whole one with rows left out).
 
-    The server finds the candidates (one ``pg_trgm`` index scan a term, where the index
-    is there; else one scan for all) and counts each term in each of them (overlapping
-    occurrences, as FTS5's phrase matches count), so only ids and numbers come back: a
-    Japanese question on a year of history matched 13,515 messages, whose texts took
-    1.4 s to send and count here."""
+    The server finds the candidates and counts the terms in them (overlapping
+    occurrences, as FTS5's phrase matches count), so only ids and numbers come back. With
+    the ``pg_trgm`` index, one index scan a term, each counting its own term in the rows
+    it found; without it, one scan of every message counting every term. (A Japanese
+    question on a year of history: 14 terms, 10,569 messages; sending their texts to be
+    counted here took 1.4 s, counting every term in every candidate 0.4 s on the server,
+    each term in its own rows 0.1 s.)"""
     folded = list(dict.fromkeys(fold(t) for t in terms))
     if not folded:
         return []
     conn = session.connection()
     rows, tokens = conn.execute(_TRIGRAM_STATS).one()
-    values: dict[str, object] = {}
+    values = dict(values or {})
     counts = []
     for i, term in enumerate(folded):
         values[f"t{i}"] = term
+        values[f"p{i}"] = like_pattern(term)
         if _overlaps(term):
             values[f"r{i}"] = "(?=" + _are_literal(term) + ")"
-            counts.append(f"regexp_count(f, :r{i})")
+            counts.append(f"regexp_count(m.folded, :r{i})")
         else:
-            counts.append(f"(char_length(f) - char_length(replace(f, :t{i}, ''))) / {len(term)}")
-    patterns = [like_pattern(t) for t in folded]
+            counts.append(f"(char_length(m.folded) - char_length(replace(m.folded, :t{i}, '')))"
+                          f" / {len(term)}")
+    row = f"m.id, m.role, ({where}) AS kept, m.trigrams"
+    found: dict[int, tuple[str, bool, int, list[int]]] = {}
     if conn.execute(_TRGM_INDEX).first() is not None:
-        values.update({f"p{i}": p for i, p in enumerate(patterns)})
-        where = "id IN (" + " UNION ".join(
-            f"SELECT id FROM message WHERE folded LIKE :p{i}"
-            for i in range(len(patterns))) + ")"
+        for mid, role, kept, length, i, count in conn.execute(text(" UNION ALL ".join(
+                f"SELECT {row}, {i}, {count} FROM message m WHERE m.folded LIKE :p{i}"
+                for i, count in enumerate(counts))), values):
+            found.setdefault(int(mid), (str(role), bool(kept), int(length),
+                                        [0] * len(folded)))[3][int(i)] = int(count)
     else:
-        values["patterns"] = patterns
-        where = "folded LIKE ANY(:patterns)"
-    found = [(int(mid), int(length), [int(n) for n in freq]) for mid, length, *freq in
-             conn.execute(text(
-                 f"SELECT id, trigrams, {', '.join(counts)} FROM (SELECT id, trigrams, "
-                 f"folded AS f FROM message WHERE {where}) AS candidates"), values)]
-    matched = [(mid, length, freq) for mid, length, freq in found if any(freq)]
-    hits = [sum(1 for _m, _n, f in matched if f[i]) for i in range(len(folded))]
+        for mid, role, kept, length, *freq in conn.execute(text(
+                f"SELECT {row}, {', '.join(counts)} FROM message m WHERE "
+                + " OR ".join(f"m.folded LIKE :p{i}" for i in range(len(folded)))), values):
+            found[int(mid)] = (str(role), bool(kept), int(length), [int(n) for n in freq])
+    hits = [sum(1 for *_r, f in found.values() if f[i]) for i in range(len(folded))]
     idfs = [_idf(int(rows), h) for h in hits]
     avgdl = float(tokens) / float(rows) if rows else 1.0
-    return _ranked(((mid, _bm25(f, idfs, length, avgdl)) for mid, length, f in matched), most)
+    ranked = _ranked(((mid, _bm25(f, idfs, length, avgdl))
+                      for mid, (_r, kept, length, f) in found.items() if kept), most)
+    return [(mid, found[mid][0], score) for mid, score in ranked]
 
 
 def _score_sql(count: int, length: str) -> str:
@@ -169,46 +177,94 @@ def _score_values(idfs: Sequence[float], avgdl: float) -> dict[str, float]:
     return values
 
 
-def gram_matches(session: Session, phrases: Sequence[tuple[str, bool]], most: int,
-                 where: str = "TRUE", values: Mapping[str, object] | None = None
+def gram_matches(session: Session, phrases: Sequence[tuple[str, bool]], most: int, *,
+                 before_id: int | None = None, hidden_too: bool = False
                  ) -> list[tuple[int, str, float]]:
     """(id, role, bm25) of the ``most`` best said messages holding any of ``phrases``
     among their ``gram_tokens`` ((token, prefix): a prefix phrase matches every token
-    starting with it) and meeting ``where`` (a condition on ``m``, the message), as FTS5's
-    pair index ranks them (then filtered: the filtered ranking is the whole one with rows
-    left out).
+    starting with it), as FTS5's pair index ranks them, then filtered (ids below
+    ``before_id``; forgotten messages only with ``hidden_too``): the filtered ranking is
+    the whole one with rows left out.
 
-    From the postings (``message_gram``), on the server: how many messages hold each
-    phrase (the idfs, computed here), then every candidate's frequencies, its score and
-    the order, so only the ``most`` best come back. A Japanese question's common pairs
-    (どこ, 食べ) hold tens of thousands of postings at a year."""
+    All from the postings' index (``message_gram``: term, message, count, the message's
+    length), on the server: how many messages hold each phrase (the idfs, computed here),
+    then every candidate's frequencies, score and order, so only the ``most`` best come
+    back. A Japanese question's common pairs (さい, 食べ) hold tens of thousands of
+    postings at a year: reading the message of each cost 60 ms more."""
     if not phrases:
         return []
     conn = session.connection()
     rows, tokens = conn.execute(_GRAM_STATS).one()
-    params: dict[str, object] = dict(values or {})
-    conditions, sums, hit_counts = [], [], []
+    params: dict[str, object] = {}
+    branches = []  # (message_id, i, tf, len): each message holding phrase i, once
     for i, (token, prefix) in enumerate(phrases):
-        params[f"g{i}"] = like_pattern(token)[1:] if prefix else token  # (t%)
-        condition = f"term LIKE :g{i}" if prefix else f"term = :g{i}"
-        conditions.append(condition)
-        sums.append(f"coalesce(sum(tf) FILTER (WHERE {condition}), 0) AS f{i}")
-        hit_counts.append(f"count(DISTINCT message_id) FILTER (WHERE {condition})")
-    holding = " OR ".join(conditions)
-    hits = conn.execute(text(f"SELECT {', '.join(hit_counts)} FROM message_gram "
-                             f"WHERE {holding}"), params).one()
-    if not any(hits):
+        if prefix:
+            params[f"g{i}"] = like_pattern(token)[1:]  # (t%)
+            branches.append(f"SELECT message_id, {i} AS i, sum(tf) AS tf, max(len) AS len "
+                            f"FROM message_gram WHERE term LIKE :g{i} GROUP BY message_id")
+        else:
+            params[f"g{i}"] = token
+            branches.append(f"SELECT message_id, {i} AS i, tf, len FROM message_gram "
+                            f"WHERE term = :g{i}")
+    postings = " UNION ALL ".join(branches)
+    held: dict[int, int] = {int(i): int(n) for i, n in conn.execute(text(
+        f"SELECT i, count(*) FROM ({postings}) AS p GROUP BY i"), params)}
+    if not held:
         return []
-    idfs = [_idf(int(rows), int(h)) for h in hits]
+    idfs = [_idf(int(rows), held.get(i, 0)) for i in range(len(phrases))]
     avgdl = float(tokens) / float(rows) if rows else 1.0
     params.update(_score_values(idfs, avgdl))
     params["most"] = most
-    found = conn.execute(text(
-        f"SELECT m.id, m.role, {_score_sql(len(phrases), 'm.grams')} AS score "
-        f"FROM (SELECT message_id, {', '.join(sums)} FROM message_gram WHERE {holding} "
-        f"GROUP BY message_id) AS p JOIN message m ON m.id = p.message_id "
-        f"WHERE {where} ORDER BY score, m.id DESC LIMIT :most"), params)
-    return [(int(mid), str(role), float(score)) for mid, role, score in found]
+    where = ["TRUE"]
+    if before_id is not None:
+        where.append("message_id < :before")
+        params["before"] = int(before_id)
+    if not hidden_too:
+        where.append("message_id NOT IN (SELECT id FROM message WHERE hidden)")
+    sums = ", ".join(f"coalesce(sum(tf) FILTER (WHERE i = {i}), 0) AS f{i}"
+                     for i in range(len(phrases)))
+    best = [(int(mid), float(score)) for mid, score in conn.execute(text(
+        f"SELECT message_id, {_score_sql(len(phrases), 'len')} AS score FROM "
+        f"(SELECT message_id, max(len) AS len, {sums} FROM ({postings}) AS p "
+        f"WHERE {' AND '.join(where)} GROUP BY message_id) AS p "
+        f"ORDER BY score, message_id DESC LIMIT :most"), params)]
+    roles = {int(mid): str(role) for mid, role in conn.execute(
+        text("SELECT id, role FROM message WHERE id = ANY(:ids)"),
+        {"ids": [mid for mid, _s in best]})}
+    return [(mid, roles[mid], score) for mid, score in best]
+
+
+_VOICED_MARKS = ("\u3099", "\u309a")
+
+
+def pair_indexed(term: str) -> bool:
+    """Whether every said message whose text holds ``term`` (two characters) holds it among
+    its ``gram_tokens`` too, so that the postings find all of them: both characters of the
+    pair index's Japanese class, left alone by NFKC and by lowering, and the second one
+    not a kana that a following voiced mark composes with (か + ゛ is が under NFKC)."""
+    return (len(term) == 2 and RUN.fullmatch(term) is not None and not term.isascii()
+            and unicodedata.normalize("NFKC", term).lower() == term
+            and term[0] not in _VOICED_MARKS
+            and all(unicodedata.normalize("NFC", term[1] + mark) == term[1] + mark
+                    for mark in _VOICED_MARKS))
+
+
+def short_term_ids(session: Session, term: str, where: str, values: Mapping[str, object],
+                   most: int) -> list[int]:
+    """The newest ``most`` messages meeting ``where`` (a condition on ``m``) whose text holds
+    ``term`` (one or two characters) as SQLite's ``LIKE`` finds it (ASCII letters in any
+    case: ``lower`` under the C collation folds only those). A Japanese pair the postings
+    hold whole (``pair_indexed``) is looked up there and checked against the text; any
+    other term scans every message (no trigram holds fewer than three characters)."""
+    params = dict(values, like=like_pattern(term), most=most)
+    matching = "lower(m.text COLLATE \"C\") LIKE lower(:like COLLATE \"C\")"
+    if pair_indexed(term):
+        params["pair"] = term
+        matching = ("m.id IN (SELECT message_id FROM message_gram WHERE term = :pair) "
+                    f"AND {matching}")
+    return [int(mid) for (mid,) in session.connection().execute(text(
+        f"SELECT m.id FROM message m WHERE {matching} AND {where} "
+        "ORDER BY m.id DESC LIMIT :most"), params)]
 
 
 def trigrams_starting(session: Session, term: str, most: int) -> list[str] | None:
@@ -312,10 +368,15 @@ CREATE TABLE message_gram (
     term TEXT NOT NULL,
     message_id INTEGER NOT NULL,
     tf INTEGER NOT NULL,
+    len INTEGER NOT NULL,  -- the message's grams: BM25's length, without a join
     PRIMARY KEY (term, message_id)
 );
 CREATE INDEX ix_message_gram_message ON message_gram (message_id);
-CREATE INDEX ix_message_gram_prefix ON message_gram (term text_pattern_ops);
+-- (what a search reads is in the index: a scan of it alone, not of scattered rows)
+CREATE INDEX ix_message_gram_prefix ON message_gram (term text_pattern_ops)
+    INCLUDE (message_id, tf, len);
+-- the few forgotten messages, which Claude's search leaves out
+CREATE INDEX ix_message_hidden ON message (id) WHERE hidden;
 
 CREATE FUNCTION monet_gram_postings(t TEXT) RETURNS TABLE (term TEXT, tf INTEGER)
 LANGUAGE sql IMMUTABLE AS $$
@@ -337,8 +398,8 @@ BEGIN
         DELETE FROM message_gram WHERE message_id = OLD.id;
     END IF;
     IF NEW.role IN ('user', 'assistant') THEN
-        INSERT INTO message_gram (term, message_id, tf)
-            SELECT p.term, NEW.id, p.tf FROM monet_gram_postings(NEW.norm) AS p;
+        INSERT INTO message_gram (term, message_id, tf, len)
+            SELECT p.term, NEW.id, p.tf, NEW.grams FROM monet_gram_postings(NEW.norm) AS p;
     END IF;
     RETURN NULL;
 END $$;

@@ -442,3 +442,14 @@ def test_an_older_home_gets_the_pair_index_filled(tmp_path: Path) -> None:
         assert [h.text for h in fts.search_grams(session, "竹林の話", 5)] == [
             "京都の嵐山で竹林を歩きました"]
     db.close()
+
+
+def test_which_pairs_the_postings_hold_whole() -> None:
+    """On PostgreSQL a two-character Japanese term is looked up in the pair postings only
+    where every text holding it holds the pair too (``search_pg.pair_indexed``)."""
+    from storage.search_pg import pair_indexed
+
+    assert pair_indexed("盆栽") and pair_indexed("京都") and pair_indexed("ラー")
+    assert not pair_indexed("いか")  # か + a following ゛ is が under NFKC
+    assert not pair_indexed("ab") and not pair_indexed("ＡＢ") and not pair_indexed("京")
+    assert not pair_indexed("\uf900京")  # a compatibility ideograph: NFKC changes it
