@@ -73,7 +73,7 @@ def _server_problem(where: str, text: str) -> DatabaseError | None:
             "the connection is lost", "ssl connection has been closed")):
         return DatabaseError(
             f"The database server {where} cannot be reached. Check that it is running and "
-            "that this device can reach it; what you typed is kept.")
+            "that this device can reach it.")
     return None
 
 

@@ -4,6 +4,7 @@ installed)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -408,3 +409,57 @@ def test_the_search_totals_follow_every_insert_edit_and_delete(
     with w.db.session() as session:
         session.connection().execute(text("DELETE FROM message WHERE id = 3"))
     assert same()[0] >= 13
+
+
+def test_the_window_reaches_its_server_on_a_worker_and_says_when_it_cannot(
+        qtbot, tmp_path: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """Before the window is built, a history on a server is opened on a worker: the event
+    loop keeps turning (a server that accepts and never answers holds the connection for
+    its 10 s timeout), a dialog says where it connects, Cancel ends the start; a refused
+    connection comes back as a sentence without the password."""
+    import socket
+    import time
+
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from monet_app.window.reach import ReachingDialog, reach_once
+
+    monkeypatch.setenv("MONET_DATABASE_URL", pg_url)
+    assert reach_once(tmp_path / "laptop", "here") == (True, None)
+
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(1)  # accepts, never answers
+    port = silent.getsockname()[1]
+    monkeypatch.setenv("MONET_DATABASE_URL", f"postgresql://me:hunter2@127.0.0.1:{port}/monet")
+    ticks: list[float] = []
+    beat = QTimer()
+    beat.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    beat.start(20)
+    seen: list[bool] = []
+
+    def cancel() -> None:
+        dialogs = [w for w in QApplication.topLevelWidgets()
+                   if isinstance(w, ReachingDialog) and w.isVisible()]
+        seen.append(bool(dialogs) and "127.0.0.1" in dialogs[0].label.text())
+        for dialog in dialogs:
+            dialog.reject()
+
+    QTimer.singleShot(1200, cancel)
+    started = time.perf_counter()
+    assert reach_once(tmp_path / "laptop", f"127.0.0.1:{port}") == (False, None)
+    beat.stop()
+    assert seen == [True]
+    assert time.perf_counter() - started < 5  # not the 10 s the connection waits
+    gaps = [b - a for a, b in itertools.pairwise(ticks)]
+    assert len(ticks) >= 30 and max(gaps) < 0.25  # the loop turned all along
+    silent.close()
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        closed = free.getsockname()[1]
+    monkeypatch.setenv("MONET_DATABASE_URL", f"postgresql://me:hunter2@127.0.0.1:{closed}/monet")
+    reached, problem = reach_once(tmp_path / "laptop", "there")
+    assert not reached and problem and "hunter2" not in problem
+    assert "reach" in problem.lower() or "connect" in problem.lower()

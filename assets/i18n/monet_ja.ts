@@ -12,6 +12,32 @@
         <source>MONET is already running on this data folder ({home}) but did not answer; it may be starting or closing. No second window was opened.</source>
         <translation>このデータフォルダ ({home}) の MONET はすでに起動していますが、応答がありません。起動中か終了中かもしれません。2つ目のウィンドウは開きませんでした。</translation>
     </message>
+    <message>
+        <location filename="../../monet_app/window/reach.py" line="42" />
+        <source>Connecting to the shared history on {where}…</source>
+        <extracomment>A server that answers at once opens without a dialog flashing by.</extracomment>
+        <translation>共有の履歴 {where} に接続しています…</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/reach.py" line="47" />
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/reach.py" line="107" />
+        <source>MONET cannot open the shared history.</source>
+        <translation>MONET は共有の履歴を開けません。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/reach.py" line="109" />
+        <source>Try again</source>
+        <translation>もう一度試す</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/reach.py" line="110" />
+        <source>Quit</source>
+        <translation>終了</translation>
+    </message>
 </context>
 <context>
     <name>AboutDialog</name>
@@ -926,7 +952,7 @@
 <context>
     <name>Panes</name>
     <message>
-        <location filename="../../monet_app/window/panes.py" line="112" />
+        <location filename="../../monet_app/window/panes.py" line="120" />
         <source>Thread {n}</source>
         <translation>スレッド {n}</translation>
     </message>

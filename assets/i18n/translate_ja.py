@@ -19,6 +19,14 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 JA = {
+    'Cancel':
+        'キャンセル',
+    'Connecting to the shared history on {where}…':
+        '共有の履歴 {where} に接続しています…',
+    'MONET cannot open the shared history.':
+        'MONET は共有の履歴を開けません。',
+    'Try again':
+        'もう一度試す',
     'No message has these words':
         'この言葉を含むメッセージはありません',
     '{n} related by meaning':

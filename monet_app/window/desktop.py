@@ -152,6 +152,15 @@ def close_on_signals(window: QWidget) -> QTimer:
     return ticker
 
 
+def shared_where(home: Path) -> str | None:
+    """Where this device's history is when it is on a server (the URL without its
+    password), else None: the file in the data folder."""
+    from storage.where import database_url, redact_url
+
+    url = database_url(home)
+    return None if url is None else redact_url(url)
+
+
 def run_app(home: Path, demo_url: str | None = None, *, smoke: bool | None = None) -> int:
     """The window on ``home``. ``demo_url``: the demo's stand-in server; replies come
     from it (any key), and the window says it is a demo. ``smoke``: close the window
@@ -171,6 +180,11 @@ def run_app(home: Path, demo_url: str | None = None, *, smoke: bool | None = Non
         app.setApplicationName("MONET")
         app.setWindowIcon(app_icon())
         app.setDesktopFileName("monet")  # monet install-desktop's entry (Wayland's app id)
+        if demo_url is None and (where := shared_where(home)) is not None:
+            from monet_app.window.reach import reach_history
+
+            if not reach_history(home, where):  # cancelled, or Quit after the reason
+                return 0
         if demo_url is None:
             controller = AppController(home)
         else:
