@@ -61,7 +61,8 @@ def _server_problem(where: str, text: str) -> DatabaseError | None:
     if "password authentication failed" in lowered or "no password supplied" in lowered:
         return DatabaseError(
             f"The database server {where} refused the login. Check the user and the password "
-            "(the system keyring or ~/.pgpass); nothing was changed.")
+            "(`monet server-password` keeps it in the system keyring; ~/.pgpass works too); "
+            "nothing was changed.")
     if "does not exist" in lowered and ("database" in lowered or "role" in lowered):
         return DatabaseError(f"The database server {where} has no such database or user "
                              f"({text.strip().splitlines()[0][:160]}).")
@@ -228,9 +229,14 @@ class Database:
         target = make_url(self.url or "").set(drivername="postgresql+psycopg")
         self.read_only = False
         self._found_empty = False
+        connect: dict[str, object] = {"connect_timeout": 10, "application_name": "MONET"}
+        from storage.server_password import keyring_password
+
+        password = keyring_password(self.url or "")
+        if password is not None:  # (never part of the URL, a log or an error)
+            connect["password"] = password
         self.engine = create_engine(
-            target, pool_pre_ping=True, pool_size=4, max_overflow=4,
-            connect_args={"connect_timeout": 10, "application_name": "MONET"})
+            target, pool_pre_ping=True, pool_size=4, max_overflow=4, connect_args=connect)
         event.listen(self.engine, "connect", _custom_plans)
         self._in_use = None
         try:

@@ -55,9 +55,10 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start(folder: Path) -> str:
+def start(folder: Path, password: str | None = None) -> str:
     """Make and start a cluster in ``folder``; returns its URL (the ``postgres``
-    database, as the superuser)."""
+    database, as the superuser). With ``password``, logins need it (SCRAM) and the URL
+    does not carry it; without, any login is trusted."""
     initdb, pg_ctl = program("initdb"), program("pg_ctl")
     if initdb is None or pg_ctl is None:
         raise RuntimeError("PostgreSQL's initdb and pg_ctl are not installed")
@@ -71,6 +72,13 @@ def start(folder: Path) -> str:
     # C.UTF-8 as a packaged server's default locale would be: pg_trgm then takes Japanese
     # letters for letters (in the C locale it indexes none of them)
     command = [initdb, "-D", str(data), "-U", USER, "-A", "trust", "-E", "UTF8"]
+    if password is not None:
+        secret = folder / "pwfile"
+        secret.write_text(password + "\n", "utf-8")
+        if os.geteuid() == 0:
+            shutil.chown(secret, "postgres", "postgres")
+        command[command.index("trust")] = "scram-sha-256"
+        command.append(f"--pwfile={secret}")
     try:
         subprocess.run(_as_owner([*command, "--locale=C.UTF-8"]), **quiet)  # type: ignore[call-overload]
     except subprocess.CalledProcessError:  # a system without that locale

@@ -205,6 +205,12 @@ def build_parser() -> argparse.ArgumentParser:
                          "only, or this data folder itself")
     mv.add_argument("--home", dest="sub_home")
 
+    pw = sub.add_parser("server-password",
+                        help="keep the history server's password in the OS keyring (read "
+                             "from standard input, or asked for without echo)")
+    pw.add_argument("--forget", action="store_true", help="remove it from the keyring")
+    pw.add_argument("--home", dest="sub_home")
+
     from monet_app.mixing import add_parser as add_check_mixing
 
     add_check_mixing(sub)
@@ -365,6 +371,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserFacingError as exc:
         print(f"monet: {exc}", file=sys.stderr)
         return 2
+    if args.command == "server-password":
+        return _server_password(home, forget=args.forget)
     if args.command in READING and not on_server and not (home / "monet.db").is_file():
         print(f"monet: there is no MONET data folder at {home} (no monet.db); check --home. "
               "Nothing was created.", file=sys.stderr)
@@ -394,6 +402,35 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 1
+
+
+def _server_password(home: Path, *, forget: bool) -> int:
+    """``monet server-password``: the password of this device's history server into the OS
+    keyring (or out of it). Nothing is opened; the password is never printed."""
+    import getpass
+
+    from storage.server_password import forget_password, store_password
+    from storage.where import database_url, redact_url
+
+    try:
+        url = database_url(home)
+        if url is None:
+            print("monet: this device's history is the SQLite file in its data folder; give "
+                  "the server with --database-url (or device.json). Nothing was stored.",
+                  file=sys.stderr)
+            return 2
+        if forget:
+            print(f"forgot the password of {forget_password(url)} (OS keyring)")
+            return 0
+        if sys.stdin.isatty():
+            secret = getpass.getpass(f"password for {redact_url(url)}: ")
+        else:
+            secret = sys.stdin.readline().rstrip("\r\n")
+        print(f"kept the password of {store_password(url, secret)} in the OS keyring")
+        return 0
+    except UserFacingError as exc:
+        print(f"monet: {exc}", file=sys.stderr)
+        return 2
 
 
 def _run(args: argparse.Namespace, home: Path) -> int:

@@ -52,8 +52,10 @@ class ReachingDialog(QDialog):
 
 def _probe(home: Path, relay: _Relay) -> None:
     from storage import Database
+    from storage.server_password import drop_kept
 
     try:
+        drop_kept()  # the keyring is asked here, on the worker, and kept for the window
         Database(home).close()
     except UserFacingError as exc:
         relay.answered.emit(str(exc))
