@@ -1,4 +1,5 @@
-"""Attached files in the data folder, by content (migration 0019).
+"""Attached files in the data folder, by content (migration 0019); on a server, in the
+history too.
 
 Each file is ``attachments/<sha256>`` under the data folder, written once (a second copy
 of the same bytes is the same file) and atomically (a temporary name, then a rename), so
@@ -9,6 +10,13 @@ trigger). Files are written before the message's transaction: a failed transacti
 leaves only files that the next ``sweep`` removes. ``purge_backups`` then takes the
 removed files out of the backups kept in the data folder: a forgotten picture leaves no
 byte of itself anywhere there.
+
+A history on a PostgreSQL server (issue 31) is shared by devices with a data folder
+each, so there the bytes are in the history as well: ``attachment_blob`` (by SHA-256,
+written in the message's transaction: ``keep_on_server``), and each device's folder is a
+cache of them, filled by ``fetch_missing`` (before a request names a file, and when the
+window sees another device's writes) and emptied by ``sweep`` of what the history no
+longer names, so a forgotten file leaves every device that looks.
 """
 
 from __future__ import annotations
@@ -77,6 +85,61 @@ def _in(db: object, statement: str, ids: dict[str, object]) -> tuple[str, dict[s
             {**ids, "ids": json.loads(str(ids["ids"]))})
 
 
+def _on_server(db: object) -> bool:
+    dialect = getattr(db, "dialect", None) or db.get_bind().dialect  # type: ignore[attr-defined]
+    return bool(dialect.name != "sqlite")
+
+
+#: How many files' bytes one query brings (each may be megabytes).
+FETCH_BATCH = 16
+
+_NAMED = "SELECT sha256 FROM attachment UNION SELECT sent_sha256 FROM attachment"
+
+
+def keep_on_server(db: object, files: Mapping[str, bytes]) -> None:
+    """On a server, the bytes of ``files`` ({sha256: bytes}) into the history, once (in
+    the transaction of the rows that name them); nothing on SQLite."""
+    if not files or not _on_server(db):
+        return
+    for sha, data in files.items():
+        db.execute(sql(  # type: ignore[attr-defined]
+            "INSERT INTO attachment_blob (sha256, data) VALUES (:sha, :data) "
+            "ON CONFLICT (sha256) DO NOTHING"), {"sha": sha, "data": data})
+
+
+def upload_folder(db: object, home: Path) -> int:
+    """On a server, every file the history names that ``home``'s folder holds, into the
+    history (a copy or a restore onto a server); returns how many were sent."""
+    if not _on_server(db):
+        return 0
+    named = {sha for (sha,) in db.execute(sql(_NAMED))}  # type: ignore[attr-defined]
+    sent = {sha: read(home, sha) for sha in sorted(named) if path_of(home, sha).is_file()}
+    keep_on_server(db, sent)
+    return len(sent)
+
+
+def fetch_missing(db: object, home: Path, message_ids: Sequence[int] | None = None) -> int:
+    """On a server, the files the history names (those of ``message_ids``, or all) that
+    ``home``'s folder lacks, fetched into it; returns how many. Nothing on SQLite."""
+    if not _on_server(db):
+        return 0
+    if message_ids is None:
+        named = {sha for (sha,) in db.execute(sql(_NAMED))}  # type: ignore[attr-defined]
+    else:
+        named = {sha for row in db.execute(sql(  # type: ignore[attr-defined]
+            "SELECT sha256, sent_sha256 FROM attachment WHERE message_id = ANY(:ids)"),
+            {"ids": [int(i) for i in message_ids]}) for sha in row}
+    missing = sorted(sha for sha in named if not path_of(home, sha).is_file())
+    fetched = 0
+    for start in range(0, len(missing), FETCH_BATCH):  # a few at a time: pictures are big
+        for _sha, data in db.execute(sql(  # type: ignore[attr-defined]
+                "SELECT sha256, data FROM attachment_blob WHERE sha256 = ANY(:shas)"),
+                {"shas": missing[start:start + FETCH_BATCH]}):
+            put(home, bytes(data))
+            fetched += 1
+    return fetched
+
+
 def put(home: Path, data: bytes) -> str:
     """Store ``data`` under its SHA-256 (once); returns the hash."""
     digest = hashlib.sha256(data).hexdigest()
@@ -128,9 +191,11 @@ def refs_in(home: Path, content_json: str | None) -> tuple[Attached, ...]:
 
 def of_messages(db: object, home: Path, message_ids: Sequence[int]
                 ) -> Mapping[int, tuple[Attached, ...]]:
-    """{message id: its attachments as sent, in order} for those that have any."""
+    """{message id: its attachments as sent, in order} for those that have any (on a
+    server, their files fetched into ``home`` first if another device attached them)."""
     if not message_ids:
         return {}
+    fetch_missing(db, home, message_ids)
     statement, ids = _in(db, "SELECT message_id, sent_media_type, sent_sha256, name FROM "
                          f"attachment WHERE message_id {IN_IDS} ORDER BY message_id, position",
                          _ids(message_ids))
@@ -211,13 +276,21 @@ def forget(db: object, message_ids: Sequence[int]) -> None:
 
 def sweep(db: object, home: Path) -> int:
     """Remove the files no attachment row names (after a delete or a forget, and any a
-    failed send left); returns how many went."""
+    failed send left; on a server, from the history too); returns how many went from the
+    folder."""
+    if _on_server(db):
+        db.execute(sql(  # type: ignore[attr-defined]
+            f"DELETE FROM attachment_blob WHERE sha256 NOT IN ({_NAMED})"))
+    return sweep_folder(db, home)
+
+
+def sweep_folder(db: object, home: Path) -> int:
+    """``sweep`` of ``home``'s folder alone: the files the history no longer names (on a
+    server: forgotten on another device) leave this device's cache."""
     where = folder(home)
     if not where.is_dir():
         return 0
-    named = {sha for row in db.execute(  # type: ignore[attr-defined]
-        sql("SELECT sha256 FROM attachment UNION SELECT sent_sha256 FROM attachment"))
-        for sha in row}
+    named = {sha for row in db.execute(sql(_NAMED)) for sha in row}  # type: ignore[attr-defined]
     gone = 0
     for path in where.iterdir():
         if path.name not in named:

@@ -25,6 +25,7 @@ from sqlalchemy import Table, bindparam, text
 from sqlmodel import SQLModel
 
 import storage.models  # noqa: F401  (the tables)
+from storage import attachments
 from storage.database import Database
 from storage.errors import DatabaseError
 
@@ -115,6 +116,27 @@ def _self_references(name: str) -> list[str]:
     return [fk.parent.name for fk in table.foreign_keys if fk.column.table is table]
 
 
+def _copy_files(read: Any, write: Any, source: Database, target: Database) -> None:
+    """The attached files' bytes go with the rows: from the source's folder (a file
+    history) or its ``attachment_blob`` (a server) into the target's folder or its
+    ``attachment_blob`` (``storage/attachments.py``). Folder to folder is the caller's
+    (``monet_app/operations/moving.py`` copies the files themselves)."""
+    if target.server and not source.server:
+        attachments.upload_folder(write, source.home)
+    elif target.server:
+        after = ""
+        while True:  # a few files at a time: a year of pictures is gigabytes
+            batch = {str(sha): bytes(data) for sha, data in read.execute(text(
+                "SELECT sha256, data FROM attachment_blob WHERE sha256 > :after "
+                "ORDER BY sha256 LIMIT :n"), {"n": attachments.FETCH_BATCH, "after": after})}
+            attachments.keep_on_server(write, batch)
+            if len(batch) < attachments.FETCH_BATCH:
+                break
+            after = max(batch)
+    elif source.server:
+        attachments.fetch_missing(read, target.home)
+
+
 def copy_history(source: Database, target: Database) -> CopyReport:
     """Copy every row of ``source`` into the empty ``target``; returns what was copied."""
     if not _empty(target):
@@ -150,6 +172,7 @@ def copy_history(source: Database, target: Database) -> CopyReport:
                 if values:
                     write.execute(table.update().where(table.c.id == bindparam("row_id"))
                                   .values({column: bindparam("value")}), values)
+        _copy_files(read, write, source, target)
         if target.server:  # the next ids follow the copied ones, as SQLite's rowids do
             for name in (*[n for n in ORDER if n != "setting"], "message_vector"):
                 write.exec_driver_sql(

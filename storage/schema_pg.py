@@ -44,6 +44,8 @@ CREATE INDEX ix_timelineentry_pending ON timelineentry (level, id) WHERE summary
 CREATE UNIQUE INDEX ix_reply_version_user ON reply_version (user_message_id, number);
 CREATE UNIQUE INDEX ix_attachment_message ON attachment (message_id, position);
 CREATE INDEX ix_attachment_sha ON attachment (sha256);
+-- the attached files' bytes, by content, for every device (storage/attachments.py)
+CREATE TABLE attachment_blob (sha256 TEXT PRIMARY KEY, data BYTEA NOT NULL);
 
 CREATE FUNCTION monet_new_rev() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

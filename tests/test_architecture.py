@@ -185,7 +185,7 @@ def test_one_error_tree() -> None:
 #: enter the gate (``core.gate.hold``) or hand over to one that does.
 READ_ONLY = {
     "conversation": {"stop", "exchange_ids", "prepare_files", "prepare_pasted",
-                     "file_to_open", "generation"},
+                     "file_to_open", "generation", "shared_files"},
     "memory": {"memory_rows", "all_items", "item_with_sources"},
     "settings": {"settings_values"},
     "search": {"search", "search_items", "related"},

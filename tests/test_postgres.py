@@ -518,3 +518,50 @@ def test_the_password_comes_from_the_keyring_and_is_never_said(
         server_password.forget_password(url)
         keyring.set_keyring(previous)
         pg_cluster.stop(folder)
+
+
+def test_a_file_attached_on_one_device_reaches_and_leaves_the_others(
+        tmp_path: Path, pg_url: str) -> None:
+    """A picture attached on the laptop is in the shared history (``attachment_blob``):
+    the desktop's request carries its bytes (fetched into its folder), a copy of the
+    history into a new folder carries the file, and once the laptop forgets the message
+    the bytes leave the server and, at the desktop's next look, the desktop's folder."""
+    from datetime import datetime
+
+    from cms.attachments import prepare
+    from cms.clock import ManualClock, parse_ts
+    from cms.memory.forget import delete_messages
+    from cms.tokens import CharEstimator
+    from monet_app.operations import conversation
+    from monet_app.operations.moving import migrate_to
+    from monet_app.services.wiring import build_core, no_model
+    from storage.attachments import path_of
+    from tests.test_attachments import png
+
+    clock = ManualClock(parse_ts("2026-03-02T09:00:00+09:00"))
+    laptop, desktop = (build_core(tmp_path / name, clock=clock, database_url=pg_url,
+                                  estimator=CharEstimator(), model_factory=no_model,
+                                  summarizer="offline") for name in ("laptop", "desktop"))
+    picture = prepare(png(900, 700, (10, 200, 30)), "menu.png")
+    message = laptop.context.commit_user_message("What does the menu say?", "chat", [picture])
+    assert not path_of(desktop.home, picture.sent_sha256).exists()
+    import base64
+
+    body = desktop.context.prepare_request().body
+    image = body["messages"][0]["content"][0]
+    assert base64.b64decode(image["source"]["data"]) == picture.sent  # type: ignore[index]
+    assert path_of(desktop.home, picture.sent_sha256).read_bytes() == picture.sent
+
+    migrate_to(laptop.home, str(tmp_path / "copy"), switch=False)
+    assert path_of(tmp_path / "copy", picture.sha256).read_bytes() == picture.original
+
+    delete_messages(laptop.db, [message.id], datetime.now().astimezone())
+    with laptop.db.session() as session:
+        left = session.connection().exec_driver_sql(
+            "SELECT count(*) FROM attachment_blob").scalar()
+    assert left == 0
+    assert not path_of(laptop.home, picture.sha256).exists()
+    assert conversation.shared_files(desktop).value >= 1
+    assert not path_of(desktop.home, picture.sent_sha256).exists()
+    laptop.close()
+    desktop.close()

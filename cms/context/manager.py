@@ -313,6 +313,8 @@ class ContextManager:
                     or prepared.media_type, len(prepared.original), prepared.sha256,
                     prepared.media_type, prepared.sent_sha256, width=prepared.width,
                     height=prepared.height, pages=prepared.pages, tokens=prepared.tokens)
+                attachment_files.keep_on_server(conn, {prepared.sha256: prepared.original,
+                                                       prepared.sent_sha256: prepared.sent})
             queries.set_turn_state(conn, **changes)
         return message
 

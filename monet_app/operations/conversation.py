@@ -37,6 +37,7 @@ from cms.memory import forget
 from monet_app.operations.changes import NOTHING, TALK, Changes, Done
 from monet_app.services.gate import Ticket, Work
 from monet_app.services.wiring import Core
+from storage import attachments as attachment_files
 from storage import queries
 from storage.errors import AttachmentError
 from storage.models import Message, MessageRole, MessageStatus, ReplyVersion
@@ -114,6 +115,16 @@ def generation(core: Core) -> Done[tuple[int, ...]]:
             "(SELECT coalesce(sum(rev), 0) FROM message), (SELECT count(*) FROM timelineentry), "
             "(SELECT coalesce(sum(rev), 0) FROM timelineentry)").one()
     return Done(tuple(int(v) for v in row))
+
+
+def shared_files(core: Core) -> Done[int]:
+    """A shared history's attached files in this device's folder as the history names them
+    now (``storage/attachments.py``): another device's fetched, a forgotten one's removed.
+    Writes nothing of the history; returns how many files changed."""
+    with core.db.transaction() as conn:
+        fetched = attachment_files.fetch_missing(conn, core.db.home)
+        gone = attachment_files.sweep_folder(conn, core.db.home)
+    return Done(fetched + gone)
 
 
 def reply(core: Core, tab: str, on_text: Callable[[str], None], cancel: threading.Event,

@@ -206,7 +206,8 @@ def _make_backup(home: Path, database: Path, texts: Path, now: datetime, out: Pa
                 "backup was not written. Keep your older backups.")
         files = {DB_FILENAME: copy}
         for sha in _attachments_named(copy):
-            source = home / ATTACHMENTS / sha
+            # (a server's history: its files were fetched into the snapshot's folder)
+            source = texts / ATTACHMENTS / sha
             if source.is_file():  # (one forgotten meanwhile is gone, as it should be)
                 files[f"{ATTACHMENTS}/{sha}"] = source
         for name in TEXT_FILES:

@@ -2,8 +2,10 @@
 server is shared by several devices, each with its own window. Every ``WATCH_MS`` the
 window asks the server, on a worker, how far the history has come (one small query:
 ``conversation.generation``); when it moved and no reply is streaming here, the
-transcript, the days and the Timeline Index are read again, keeping the place. A window
-on a SQLite file (one device) never asks.
+transcript, the days and the Timeline Index are read again, keeping the place, after the
+files another device attached are fetched into this device's folder (and the ones it
+forgot removed: ``conversation.shared_files``). A window on a SQLite file (one device)
+never asks.
 """
 
 from __future__ import annotations
@@ -45,10 +47,17 @@ class SharedWatch(QObject):
         run_op(partial(conversation.generation, self.c.core), self._answered, self._failed)
 
     def _answered(self, done: Done[tuple[int, ...]]) -> None:
-        self._asking = False
         moved = done.value != self._seen  # (the first answer too: written before it)
         self._seen = done.value
-        if moved and not self.c.stream.busy:
+        if not moved or self.c.stream.busy:
+            self._asking = False
+            return
+        # the files another device attached (or forgot) first, then the transcript
+        run_op(partial(conversation.shared_files, self.c.core), self._files_done, self._failed)
+
+    def _files_done(self, _done: Done[int]) -> None:
+        self._asking = False
+        if not self.c.stream.busy:
             self.c.refresh(TALK, keep_place=True)
 
     def _failed(self, _sentence: str) -> None:
