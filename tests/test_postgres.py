@@ -565,3 +565,13 @@ def test_a_file_attached_on_one_device_reaches_and_leaves_the_others(
     assert not path_of(desktop.home, picture.sent_sha256).exists()
     laptop.close()
     desktop.close()
+
+
+def test_the_server_schema_is_written_for_the_head_migration() -> None:
+    """A new SQLite migration must also be written for a history on a server (its
+    upgrade, then ``schema_pg.WRITTEN_FOR``): until then this fails, not a server's
+    history refused at its next opening."""
+    from storage import schema_pg
+    from storage.database import HEAD_REVISION
+
+    assert schema_pg.WRITTEN_FOR == HEAD_REVISION
