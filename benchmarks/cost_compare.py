@@ -1,6 +1,6 @@
 """Dollars and cache hit ratio per public trace: MONET, the thread model, the naive way.
 
-    python benchmarks/cost_compare.py [--strategy] [TRACE_DIR]
+    python benchmarks/cost_compare.py [--strategy | --rhythm] [TRACE_DIR]
 
 MONET (sunset on) and the thread model (sunset off) are replayed through the real context
 manager; the stand-in model prices each request with the prompt-cache simulator. The
@@ -8,6 +8,10 @@ naive way sends the whole history every turn (same tools and pinned block, a rol
 5-minute breakpoint on the newest turn), priced by the same simulator on the same clock.
 ``--strategy`` instead compares cache lifetimes of the pinned and TI breakpoints and a
 few ceilings and low-water marks, and prints the markdown tables kept in docs/.
+``--rhythm`` compares the conversation breakpoint's lifetime (issue 32): always 5 minutes,
+always 1 hour, or chosen from the person's pauses, on the traces as recorded, re-timed
+with pauses (``PAUSES``: where the spread comes from is written there), and one paused
+day made from each real trace, with where the chosen lifetime's cache writes go.
 """
 
 from __future__ import annotations
@@ -155,6 +159,140 @@ def sporadic_copy(trace: Path, folder: Path, seed: int = 7) -> Path:
     return out
 
 
+#: How long a person leaves between two messages, for the paused re-timing: a mixture of
+#: (share, shortest, longest seconds). An assumption written down, not a measurement: the
+#: public traces keep no pauses (LongMemEval's turns are seconds apart, RealPersonaChat's
+#: a dialogue without clock), and issue 32's held-back "day of turns 1-55 minutes apart"
+#: is its middle part alone. Quick answers while reading (under 5 minutes), pauses for
+#: reading, cooking or work (5-55 minutes), and breaks of an hour or more.
+PAUSES = ((0.55, 20, 240), (0.35, 300, 3300), (0.10, 3600, 3 * 3600))
+
+
+def paused_copy(trace: Path, folder: Path, seed: int = 11) -> Path:
+    """The same turns, each day from 08:00, with the pauses between the person's messages
+    drawn from ``PAUSES``; a reply and tool rounds 20-90 seconds after the message. A
+    day's turns that would run past 23:00 are compressed into the day (a quick answer)."""
+    import json
+    import random
+    from datetime import datetime, timedelta
+
+    rng = random.Random(seed)
+    start = Settings().day_start_time
+    out = folder / f"{trace.stem}-paused.jsonl"
+    lines = []
+    current_day, clock = "", datetime.min
+    for line in read_trace(trace):
+        ts = parse_ts(line.ts)
+        day = day_of(ts, start)
+        if day != current_day:
+            current_day = day
+            clock = datetime.fromisoformat(f"{day}T08:00:00").replace(tzinfo=ts.tzinfo)
+            end = clock.replace(hour=23)
+        elif "user" in line.data:
+            pick, low, high = rng.random(), 20, 240
+            for share, shortest, longest in PAUSES:
+                if pick < share:
+                    low, high = shortest, longest
+                    break
+                pick -= share
+            step = timedelta(seconds=rng.randint(low, high))
+            clock += step if clock + step < end else timedelta(seconds=rng.randint(20, 240))
+        else:
+            clock += timedelta(seconds=rng.randint(20, 90))
+        lines.append(json.dumps({**line.data, "ts": clock.isoformat()}, ensure_ascii=False))
+    out.write_text("\n".join(lines) + "\n", "utf-8")
+    return out
+
+
+def paused_day(trace: Path, folder: Path, turns: int = 40, seed: int = 5) -> Path:
+    """One day of ``turns`` of the trace's messages, 1-55 minutes apart (uniform), from
+    08:00: issue 32's held-back paused day, remade from public text."""
+    import json
+    import random
+    from datetime import datetime, timedelta
+
+    rng = random.Random(seed)
+    out = folder / f"{trace.stem}-pausedday.jsonl"
+    clock = datetime.fromisoformat("2026-03-02T08:00:00+09:00")
+    lines, users = [], 0
+    for line in read_trace(trace):
+        if "user" not in line.data:
+            continue  # (the day's own actions are left out: a day of talk)
+        if users:
+            clock += timedelta(seconds=rng.randint(60, 55 * 60))
+        users += 1
+        lines.append(json.dumps({**line.data, "ts": clock.isoformat()}, ensure_ascii=False))
+        if users >= turns:
+            break
+    out.write_text("\n".join(lines) + "\n", "utf-8")
+    return out
+
+
+def where_writes_go(log: Path) -> dict[str, int]:
+    """The cache writes of a replay's chat requests, by why they were written: after a
+    rebuild (a fold, a re-render), after a pause of 5-60 or over 60 minutes since the
+    previous chat request (an entry expired), or new content (what came since)."""
+    import json
+
+    from cms.context.events import REBUILD_EVENTS
+
+    found = {"new": 0, "pause 5-60 min": 0, "pause > 60 min": 0, "rebuild": 0}
+    previous = None
+    rebuilt = False
+    for raw in log.read_text("utf-8").splitlines():
+        record = json.loads(raw)
+        if record["kind"] == "event":
+            rebuilt = rebuilt or record["name"] in REBUILD_EVENTS
+            continue
+        if record.get("purpose") != "chat":
+            continue
+        when = parse_ts(record["ts"])
+        written = int(record["usage"].get("cache_creation_input_tokens", 0))
+        gap = (when - previous).total_seconds() if previous is not None else 0.0
+        kind = ("rebuild" if rebuilt else "pause > 60 min" if gap > 3600
+                else "pause 5-60 min" if gap > 300 else "new")
+        found[kind] += written
+        previous, rebuilt = when, False
+    return found
+
+
+def rhythm(traces: list[Path]) -> None:
+    """Issue 32: the conversation breakpoint's lifetime, always 5 minutes (as before),
+    always 1 hour, or chosen from the person's pauses (auto), on the traces as recorded,
+    re-timed with pauses (``PAUSES``), and one paused day per trace."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        sets = [("as recorded", traces),
+                ("re-timed with pauses", [paused_copy(t, folder) for t in traces]),
+                ("one day of turns 1-55 minutes apart",
+                 [paused_day(t, folder) for t in traces[:3] if "synthetic" not in t.stem]
+                 + [paused_day(t, folder) for t in traces if t.stem == "rpc-pair-ja"])]
+        for title, group in sets:
+            print(f"\n### {title}\n")
+            print("| trace | 5m $ (hit) | 1h $ (hit) | auto $ (hit) | auto / 5m | auto's writes: "
+                  "new / after 5-60 min / after > 60 min / rebuilds (tokens) |")
+            print("|---|---|---|---|---|---|")
+            totals = [0.0, 0.0, 0.0]
+            for trace in group:
+                cells = []
+                for i, ttl in enumerate(("5m", "1h", "auto")):
+                    log = folder / f"{trace.stem}-{ttl}.log"
+                    with tempfile.TemporaryDirectory() as home:
+                        replay(trace, Path(home) / "home", log, overrides={"turn_ttl": ttl},
+                               estimator=ESTIMATOR)
+                        db = Database(Path(home) / "home")
+                        report = usage_report(db).totals
+                        db.close()
+                    totals[i] += report.dollars
+                    cells.append((report.dollars, report.cache_hit_ratio))
+                writes = where_writes_go(folder / f"{trace.stem}-auto.log")
+                print(f"| {trace.stem} | " + " | ".join(f"${d:.3f} ({h:.0%})" for d, h in cells)
+                      + f" | {cells[2][0] / cells[0][0] - 1:+.1%} | "
+                      + " / ".join(f"{v:,}" for v in writes.values()) + " |", flush=True)
+            print(f"| **total** | **${totals[0]:.3f}** | **${totals[1]:.3f}** | "
+                  f"**${totals[2]:.3f}** | **{totals[2] / totals[0] - 1:+.1%}** | |")
+
+
 def strategy(traces: list[Path]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         sporadic = [sporadic_copy(t, Path(tmp)) for t in traces]
@@ -205,6 +343,8 @@ def main() -> None:
     traces = sorted(folder.glob("*.jsonl"))
     if "--strategy" in sys.argv:
         strategy(traces)
+    elif "--rhythm" in sys.argv:
+        rhythm(traces)
     else:
         compare(traces)
 

@@ -84,6 +84,9 @@ class Settings:
     context_window_tokens: int = 0  # 0: from CONTEXT_WINDOWS by model
     pinned_ttl: str = "1h"  # cache lifetime of the pinned breakpoint: "5m" | "1h"
     ti_ttl: str = "1h"  # cache lifetime of the Timeline Index breakpoint
+    # of the newest turn's breakpoint: "auto" (chosen from the person's pauses,
+    # cms/context/rhythm.py), "5m" or "1h"
+    turn_ttl: str = "auto"
     max_retries: int = 2  # SDK retries of 408/409/429/5xx, honouring retry-after
     request_timeout_seconds: float = 600.0
     # {"model-prefix": {"input": $/MTok, "output": $/MTok, "write_5m": x, ...}}
@@ -152,6 +155,11 @@ class Settings:
                 problems.append(f"the {name} cache lifetime must be 5m or 1h (got {ttl!r})")
         if self.pinned_ttl == "5m" and self.ti_ttl == "1h":
             problems.append("a 1-hour breakpoint cannot follow a 5-minute one (pinned 5m, TI 1h)")
+        if self.turn_ttl not in ("auto", "5m", "1h"):
+            problems.append(f"the conversation's cache lifetime must be auto, 5m or 1h "
+                            f"(got {self.turn_ttl!r})")
+        elif self.turn_ttl == "1h" and "5m" in (self.pinned_ttl, self.ti_ttl):
+            problems.append("a 1-hour breakpoint cannot follow a 5-minute one (turn 1h)")
         if self.max_retries < 0 or self.request_timeout_seconds <= 0:
             problems.append("retries must be 0 or more and the timeout above 0 seconds")
         if not 0 <= self.backup_keep <= 3650:

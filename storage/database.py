@@ -50,7 +50,7 @@ HISTORY_LOCK = 0x4D4F4E48
 WAL_AUTOCHECKPOINT = 1000
 #: The newest migration (storage/migrations/versions); tests/test_storage.py checks that
 #: it is alembic's head, so a new migration cannot forget it.
-HEAD_REVISION = "0019"
+HEAD_REVISION = "0020"
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 
 
@@ -288,7 +288,7 @@ class Database:
     def _migrate_server(self) -> None:
         """The head schema on a new PostgreSQL database, made in one transaction under an
         advisory lock (several devices opening it at once take turns); a database at
-        another revision is refused (the migrations after 0019 will upgrade it)."""
+        an older revision is upgraded (``schema_pg.UPGRADES``); one it does not know is refused."""
         from storage import schema_pg
 
         try:
@@ -298,6 +298,12 @@ class Database:
                     "SELECT to_regclass('alembic_version') IS NOT NULL").scalar()
                 current = conn.exec_driver_sql(
                     "SELECT version_num FROM alembic_version").scalar() if exists else None
+                while current in schema_pg.UPGRADES and current != HEAD_REVISION:
+                    current, statements = schema_pg.UPGRADES[current]
+                    for statement in statements:
+                        conn.exec_driver_sql(statement)
+                    conn.exec_driver_sql("UPDATE alembic_version SET version_num = %(v)s",
+                                         {"v": current})
                 if current == HEAD_REVISION:
                     return
                 if current is not None:

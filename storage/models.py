@@ -279,6 +279,8 @@ class UsageRecord(SQLModel, table=True):
     output_tokens: int
     dollars: float
     estimated_input: int = 0  # our estimate of the same input, for calibration
+    # a chat request's conversation breakpoint lifetime: "5m" | "1h" (migration 0020)
+    turn_ttl: str = Field(default="", sa_column_kwargs={"server_default": ""})
 
 
 class ContextSummary(SQLModel, table=True):

@@ -93,6 +93,19 @@ def events_after(db: Db, after_id: int | None) -> list[tuple[int, str, str, dict
     return [(int(i), ts, name, json.loads(detail)) for i, ts, name, detail in rows]
 
 
+_USER_TIMES = (sa_select(col(Message.day), col(Message.ts))
+               .where(col(Message.role) == MessageRole.USER,
+                      col(Message.day) >= bindparam("since"), col(Message.day) < bindparam("until"))
+               .order_by(col(Message.id)))
+
+
+def user_times(db: Db, since: str, until: str) -> list[tuple[str, str]]:
+    """(day, ts) of the person's messages of the days from ``since`` to before ``until``,
+    oldest first: the pauses they left (``cms/context/rhythm.py``)."""
+    return [(str(day), str(ts)) for day, ts in run(db, _USER_TIMES,
+                                                    {"since": since, "until": until})]
+
+
 # ----- the hot path: what one chat turn reads and writes ------------------------------
 @dataclass(frozen=True, slots=True)
 class Talk:
@@ -868,6 +881,17 @@ def usage_rows(session: Session, day: str | None = None) -> list[UsageRow]:
         )
         for d, n, inp, w5, w1, read, out, usd in session.connection().execute(query).all()
     ]
+
+
+def turn_lifetimes(session: Session, day: str | None = None) -> dict[str, int]:
+    """How many chat requests had their conversation breakpoint at each lifetime ("5m",
+    "1h"; lines before migration 0020 say none)."""
+    query = (select(UsageRecord.turn_ttl, func.count(col(UsageRecord.id)))
+             .where(UsageRecord.purpose == "chat", UsageRecord.turn_ttl != "")
+             .group_by(UsageRecord.turn_ttl))
+    if day is not None:
+        query = query.where(UsageRecord.day == day)
+    return {str(ttl): int(n) for ttl, n in session.exec(query).all()}
 
 
 def usage_by_purpose(session: Session, day: str | None = None) -> dict[str, float]:

@@ -157,7 +157,7 @@ CREATE TABLE usagerecord (
 	cache_read INTEGER NOT NULL, 
 	output_tokens INTEGER NOT NULL, 
 	dollars FLOAT NOT NULL, 
-	estimated_input INTEGER NOT NULL, 
+	estimated_input INTEGER NOT NULL, turn_ttl VARCHAR DEFAULT '' NOT NULL, 
 	PRIMARY KEY (id)
 );
 

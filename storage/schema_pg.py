@@ -25,10 +25,17 @@ from sqlmodel import SQLModel
 
 import storage.models  # noqa: F401  (the tables)
 
+#: How a server's history at an older revision is brought to the next one (under the
+#: migration lock, in one transaction): {from: (to, statements)}.
+UPGRADES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "0019": ("0020", (
+        "ALTER TABLE usagerecord ADD COLUMN turn_ttl VARCHAR NOT NULL DEFAULT ''",)),
+}
+
 #: The SQLite revision this schema is. A migration after it must also say how a server's
 #: history gets it (``Database._migrate_server`` refuses any revision but the head), and
 #: then move this; ``tests/test_postgres.py`` fails until both are done.
-WRITTEN_FOR = "0019"
+WRITTEN_FOR = "0020"
 
 EXTRA = r"""
 CREATE TABLE message_vector (

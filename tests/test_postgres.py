@@ -575,3 +575,28 @@ def test_the_server_schema_is_written_for_the_head_migration() -> None:
     from storage.database import HEAD_REVISION
 
     assert schema_pg.WRITTEN_FOR == HEAD_REVISION
+    reached = "0019"  # the first revision a server's history was made at
+    while reached in schema_pg.UPGRADES:
+        reached = schema_pg.UPGRADES[reached][0]
+    assert reached == HEAD_REVISION  # every later migration has its server upgrade
+
+
+def test_a_server_history_at_0019_is_upgraded_once(tmp_path: Path, pg_url: str) -> None:
+    """A history made on a server at 0019 gets migration 0020 (the ledger's turn_ttl) at
+    the next opening, as a file's gets it from alembic."""
+    from storage.database import HEAD_REVISION
+
+    db = Database(tmp_path / "laptop", url=pg_url)
+    with db.transaction() as conn:
+        conn.exec_driver_sql("ALTER TABLE usagerecord DROP COLUMN turn_ttl")
+        conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0019'")
+    db.close()
+    again = Database(tmp_path / "desktop", url=pg_url)
+    with again.session() as session:
+        conn = session.connection()
+        assert conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == \
+            HEAD_REVISION
+        assert conn.exec_driver_sql(
+            "SELECT count(*) FROM information_schema.columns WHERE table_name = 'usagerecord' "
+            "AND column_name = 'turn_ttl'").scalar() == 1
+    again.close()

@@ -17,6 +17,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from typing import Any
 
 from sqlalchemy.engine import Connection
@@ -24,7 +25,7 @@ from sqlmodel import col, select
 
 from cms.attachments import Prepared, sniff
 from cms.clock import Clock, day_of, parse_ts
-from cms.context import context_block, timeline
+from cms.context import context_block, rhythm, timeline
 from cms.context.core_prompt import core_path, pinned_text, read_core
 from cms.context.events import FOLD_EVENT, EventName, RequestLog
 from cms.context.notes import Note, expired_since, shown_notes
@@ -90,6 +91,8 @@ class PreparedRequest:
     raw_tokens: int
     #: The newest stored message when the body was built (what a streaming draft follows).
     newest_id: int = 0
+    #: The lifetime of the breakpoint on the newest turn ("5m" | "1h"; rhythm.py).
+    turn_ttl: str = "5m"
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,7 @@ class UsageNote:
     estimated_input: int
     source: str
     model: str | None = None
+    turn_ttl: str = ""  # a chat request's conversation breakpoint lifetime
 
 
 class ContextManager:
@@ -126,6 +130,8 @@ class ContextManager:
         self._day_threads: dict[str, int] = {}
         self._prices = prices_from_settings(self.settings.prices)
         self._notes_memo: tuple[tuple[Any, ...], str] | None = None
+        # (the day, the pauses of the days before it): read once a day (rhythm.py)
+        self._pauses: tuple[str, list[tuple[int, float]]] | None = None
         self.ratio = self._load_calibration()
 
     @property
@@ -407,9 +413,10 @@ class ContextManager:
         estimated_input: int,
         source: str,
         model: str | None = None,
+        turn_ttl: str = "",
     ) -> UsageRecord:
         """Write one request to the ledger; real usage also refines the token estimate."""
-        note = UsageNote(purpose, usage, estimated_input, source, model)
+        note = UsageNote(purpose, usage, estimated_input, source, model, turn_ttl)
         with self.db.session() as session:
             current_day, _tab, _thread = queries.turn_state(session)
             record_id, values = self._write_usage(session, current_day or self.today(), note)
@@ -427,6 +434,7 @@ class ContextManager:
             estimated_input=estimated_input,
             source=note.source,
             prices=self._prices,
+            turn_ttl=note.turn_ttl,
         )
         record_id = queries.insert_usage(db, values)
         reported = (
@@ -794,6 +802,7 @@ class ContextManager:
             pinned_ttl=self.settings.pinned_ttl,
             ti_ttl=self.settings.ti_ttl,
             attached=attached,
+            turn_ttl=(turn_ttl := self._turn_ttl(db, raw, state.context_tokens)),
         )
         raw_tokens = sum(m.token_estimate for m in raw)
         estimate = (
@@ -803,7 +812,26 @@ class ContextManager:
             + state.ti_tokens
             + raw_tokens
         )
-        return PreparedRequest(body=body, estimated_input_tokens=estimate, raw_tokens=raw_tokens)
+        return PreparedRequest(body=body, estimated_input_tokens=estimate, raw_tokens=raw_tokens,
+                               turn_ttl=turn_ttl)
+
+    def _turn_ttl(self, db: queries.Db, raw: Sequence[Talk], context_tokens: int) -> str:
+        """The newest turn's breakpoint lifetime: the setting, or with "auto" the cheaper
+        expected one from the person's pauses (``rhythm.turn_ttl``); never 1 hour after a
+        5-minute breakpoint (the API's order)."""
+        chosen = self.settings.turn_ttl
+        if "5m" in (self.settings.pinned_ttl, self.settings.ti_ttl):
+            return "5m"
+        if chosen != "auto":
+            return chosen
+        users = [m for m in raw if m.role == MessageRole.USER]
+        if not users:
+            return "5m"
+        day = users[-1].day
+        if self._pauses is None or self._pauses[0] != day:
+            since = (date.fromisoformat(day) - timedelta(days=rhythm.HISTORY_DAYS)).isoformat()
+            self._pauses = (day, rhythm.history_pauses(queries.user_times(db, since, day)))
+        return rhythm.turn_ttl(raw, context_tokens, self._pauses[1])
 
     # ----- counted ahead ----------------------------------------------------------------
     def count_ahead(self) -> None:

@@ -2,7 +2,8 @@
 
 tools -> system [pinned | TI head | TI tail (while there is one) | context] -> messages.
 Cache breakpoints: the end of the pinned block, of the TI's head and of its tail (1
-hour), and the newest turn (5 minutes, rolling): four at most. The TI comes before the
+hour), and the newest turn (rolling; 5 minutes or 1 hour, from the person's pauses:
+``cms/context/rhythm.py``): four at most. The TI comes before the
 context block, and its head stays byte-identical from one sunset to the next (no date in
 it; new lines go to the tail), so a sunset reads the head from the cache and writes only
 the tail, the context block (today's date and the notes about the person) and today's
@@ -116,10 +117,11 @@ def _turns_of(message: Talk, attached: tuple[Attached, ...] = ()
 
 
 def build_messages(raw: Sequence[Talk],
-                   attached: Mapping[int, tuple[Attached, ...]] | None = None
-                   ) -> list[MessageParam]:
+                   attached: Mapping[int, tuple[Attached, ...]] | None = None,
+                   turn_ttl: str = "5m") -> list[MessageParam]:
     """The conversation's turns; ``attached``: the files of the person's messages, by
-    message id (``storage.attachments.of_messages``)."""
+    message id (``storage.attachments.of_messages``); ``turn_ttl``: the lifetime of the
+    breakpoint on the newest turn (``cms/context/rhythm.py``)."""
     attached = attached or {}
     messages: list[MessageParam] = []
     for message in raw:
@@ -137,7 +139,7 @@ def build_messages(raw: Sequence[Talk],
     if messages:
         content = messages[-1]["content"]
         # a copy of the shared block, with the breakpoint
-        content[-1] = {**content[-1], "cache_control": TURN_CACHE.copy()}
+        content[-1] = {**content[-1], "cache_control": cache_marker(turn_ttl)}
     return messages
 
 
@@ -153,6 +155,7 @@ def build_body(
     pinned_ttl: str = "1h",
     ti_ttl: str = "1h",
     attached: Mapping[int, tuple[Attached, ...]] | None = None,
+    turn_ttl: str = "5m",
 ) -> RequestBody:
     head, tail = timeline
     system: list[TextBlock] = [
@@ -168,7 +171,7 @@ def build_body(
         "max_tokens": max_tokens,
         "tools": list(tools),  # shared, as the turns' blocks are: a body is never changed
         "system": system,
-        "messages": build_messages(raw, attached),
+        "messages": build_messages(raw, attached, turn_ttl),
     }
 
 

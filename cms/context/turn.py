@@ -122,7 +122,8 @@ class TurnRunner:
             except ModelError as exc:
                 # a stream cut after it started is billed: its usage goes in the ledger
                 # (and the request log) with what arrived, or by itself
-                billed = self._billed(billed_from, prepared.estimated_input_tokens)
+                billed = self._billed(billed_from, prepared.estimated_input_tokens,
+                                      prepared.turn_ttl)
                 if billed_from is not None:
                     self.log.request(request_ts, "chat", prepared.body, billed_from.as_dict())
                 if pieces:
@@ -142,7 +143,8 @@ class TurnRunner:
                 self.log.request(request_ts, "chat", prepared.body, usage.as_dict())
                 result.reply = self.cm.record_reply(
                     "".join(pieces), tab, status=MessageStatus.INCOMPLETE,
-                    usage=self._billed(billed_from, prepared.estimated_input_tokens),
+                    usage=self._billed(billed_from, prepared.estimated_input_tokens,
+                                      prepared.turn_ttl),
                 )
                 result.cancelled = True
                 return result
@@ -155,7 +157,7 @@ class TurnRunner:
                 return result
             # the ledger line goes in with what the reply stored: one transaction
             note = UsageNote("chat", usage, prepared.estimated_input_tokens,
-                             self.model.usage_source)
+                             self.model.usage_source, turn_ttl=prepared.turn_ttl)
             try:
                 if calls and rounds < MAX_TOOL_ROUNDS:
                     rounds += 1
@@ -167,18 +169,20 @@ class TurnRunner:
                 raise
             return result
 
-    def _billed(self, started: Usage | None, estimated_input: int) -> UsageNote | None:
+    def _billed(self, started: Usage | None, estimated_input: int,
+                turn_ttl: str = "") -> UsageNote | None:
         """The ledger line of a stream that started but did not complete."""
         if started is None:
             return None
-        return UsageNote("chat", started, estimated_input, self.model.usage_source)
+        return UsageNote("chat", started, estimated_input, self.model.usage_source,
+                         turn_ttl=turn_ttl)
 
     def _keep_usage(self, note: UsageNote) -> None:
         """The request was made and paid for: its ledger line is kept even when storing
         what it brought failed (it goes in with that, normally)."""
         try:
             self.cm.record_usage(note.purpose, note.usage, note.estimated_input, note.source,
-                                 note.model)
+                                 note.model, turn_ttl=note.turn_ttl)
         except Exception:  # noqa: BLE001 - the original error is the one to report
             pass
 

@@ -21,6 +21,7 @@ def usage_values(
     estimated_input: int,
     source: str,
     prices: Mapping[str, Price] | None = None,
+    turn_ttl: str = "",
 ) -> dict[str, Any]:
     """A ledger line's columns (``UsageRecord`` without its id)."""
     unsplit = usage.cache_creation_input_tokens - usage.cache_creation_5m - usage.cache_creation_1h
@@ -37,6 +38,7 @@ def usage_values(
         "output_tokens": usage.output_tokens,
         "dollars": dollars(usage, model, prices),
         "estimated_input": estimated_input,
+        "turn_ttl": turn_ttl,
     }
 
 

@@ -6,7 +6,7 @@ Cache hit ratio = cache reads / all input tokens (uncached + cache writes + read
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from storage import Database, queries
@@ -18,6 +18,8 @@ class UsageReport:
     days: tuple[UsageRow, ...]  # oldest day first
     totals: UsageRow  # over every day of the report; its ``day`` is "total"
     dollars_by_purpose: dict[str, float]
+    #: chat requests by their conversation breakpoint's lifetime ({"5m": n, "1h": m})
+    turn_lifetimes: dict[str, int] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         """The report as ``monet usage --json`` prints it."""
@@ -25,6 +27,7 @@ class UsageReport:
             "totals": _row_dict(self.totals),
             "days": [{"day": row.day, **_row_dict(row)} for row in self.days],
             "dollars_by_purpose": self.dollars_by_purpose,
+            "turn_lifetimes": self.turn_lifetimes,
         }
 
 
@@ -46,6 +49,7 @@ def usage_report(db: Database, day: str | None = None) -> UsageReport:
     with db.session() as session:
         days = queries.usage_rows(session, day)
         purposes = queries.usage_by_purpose(session, day)
+        lifetimes = queries.turn_lifetimes(session, day)
     totals = UsageRow(
         day="total",
         requests=sum(r.requests for r in days),
@@ -57,7 +61,8 @@ def usage_report(db: Database, day: str | None = None) -> UsageReport:
         # A sum of no days stays the integer 0, as the report has always printed it.
         dollars=sum(r.dollars for r in days),
     )
-    return UsageReport(days=tuple(days), totals=totals, dollars_by_purpose=purposes)
+    return UsageReport(days=tuple(days), totals=totals, dollars_by_purpose=purposes,
+                       turn_lifetimes=lifetimes)
 
 
 def usage_text(report: UsageReport) -> str:
@@ -83,6 +88,14 @@ def usage_text(report: UsageReport) -> str:
     if report.dollars_by_purpose:
         parts = ", ".join(f"{k} ${v:.4f}" for k, v in sorted(report.dollars_by_purpose.items()))
         lines.append(f"by purpose: {parts}")
+    chosen = report.turn_lifetimes
+    if chosen:
+        total = report.totals
+        lines.append(
+            f"the conversation's cache lifetime, chosen from your pauses: 1 hour on "
+            f"{chosen.get('1h', 0):,} of {sum(chosen.values()):,} chat requests, 5 minutes "
+            f"on the rest; cache writes {total.cache_write_5m_tokens:,} tokens at 5 minutes, "
+            f"{total.cache_write_1h_tokens:,} at 1 hour")
     return "\n".join(lines)
 
 
