@@ -131,7 +131,7 @@ class ContextManager:
         self._prices = prices_from_settings(self.settings.prices)
         self._notes_memo: tuple[tuple[Any, ...], str] | None = None
         # (the day, the pauses of the days before it): read once a day (rhythm.py)
-        self._pauses: tuple[str, list[tuple[int, float]]] | None = None
+        self._pauses: tuple[str, rhythm.History] | None = None
         self.ratio = self._load_calibration()
 
     @property

@@ -72,10 +72,38 @@ def _minute_of_day(when: datetime) -> int:
     return when.hour * 60 + when.minute
 
 
-def history_pauses(times: Sequence[tuple[str, str]]) -> list[tuple[int, float]]:
-    """(minute of the day it began, seconds) of each pause between the person's
-    consecutive messages of one day, from their (day, timestamp) pairs, oldest first
-    (``storage.queries.user_times``)."""
+SLOT_MIN = 10  # the past pauses are counted in slots of the day, once
+
+
+class History:
+    """The past days' pauses by the time of day they began, counted in ``SLOT_MIN``-minute
+    slots once (``around`` is then a few additions, not a pass over every pause)."""
+
+    def __init__(self, pauses: Sequence[tuple[int, float]] = ()) -> None:
+        self.slots = [Pauses()] * (1440 // SLOT_MIN)
+        for began, seconds in pauses:
+            slot = began // SLOT_MIN
+            self.slots[slot] = self.slots[slot].add(seconds)
+        self._around: dict[int, Pauses] = {}
+
+    def around(self, minute: int) -> Pauses:
+        """The pauses that began within ``HOUR_WINDOW_MIN`` of ``minute`` (to the slot;
+        the day wraps)."""
+        slot = minute // SLOT_MIN
+        found = self._around.get(slot)
+        if found is None:
+            reach = HOUR_WINDOW_MIN // SLOT_MIN
+            found = Pauses()
+            for offset in range(-reach, reach + 1):
+                found = found + self.slots[(slot + offset) % len(self.slots)]
+            self._around[slot] = found
+        return found
+
+
+def history_pauses(times: Sequence[tuple[str, str]]) -> History:
+    """The pauses between the person's consecutive messages of one day, from their (day,
+    timestamp) pairs, oldest first (``storage.queries.user_times``), by the minute of the
+    day each began."""
     found: list[tuple[int, float]] = []
     previous: datetime | None = None
     previous_day = ""
@@ -84,21 +112,11 @@ def history_pauses(times: Sequence[tuple[str, str]]) -> list[tuple[int, float]]:
         if previous is not None and day == previous_day:
             found.append((_minute_of_day(previous), (when - previous).total_seconds()))
         previous, previous_day = when, day
-    return found
-
-
-def around(pauses: Sequence[tuple[int, float]], minute: int) -> Pauses:
-    """The pauses that began within ``HOUR_WINDOW_MIN`` of ``minute`` (the day wraps)."""
-    counted = Pauses()
-    for began, seconds in pauses:
-        distance = abs(began - minute)
-        if min(distance, 1440 - distance) <= HOUR_WINDOW_MIN:
-            counted = counted.add(seconds)
-    return counted
+    return History(found)
 
 
 def turn_ttl(raw: Sequence[Talk], context_tokens: int,
-             history: Sequence[tuple[int, float]]) -> str:
+             history: History | Sequence[tuple[int, float]] = ()) -> str:
     """"1h" or "5m" for the breakpoint on the newest turn of ``raw`` (today's turns),
     after ``context_tokens`` of uncached system text (the context block), with ``history``
     the past days' pauses (``history_pauses``). The choices of today's earlier requests
@@ -107,6 +125,8 @@ def turn_ttl(raw: Sequence[Talk], context_tokens: int,
     users = [i for i, m in enumerate(raw) if m.role == MessageRole.USER]
     if not users:
         return "5m"
+    if not isinstance(history, History):
+        history = History(history)
     prefix = [0]
     for message in raw:
         prefix.append(prefix[-1] + message.token_estimate)
@@ -124,7 +144,7 @@ def turn_ttl(raw: Sequence[Talk], context_tokens: int,
                        else context_tokens + prefix[index + 1])
             today = today.add(gap, TODAY_WEIGHT)
         conversation = context_tokens + prefix[index + 1]
-        chance = (today + around(history, _minute_of_day(when))).mid_chance()
+        chance = (today + history.around(_minute_of_day(when))).mid_chance()
         ttl = ("1h" if (WRITE_1H - WRITE_5M) * written < chance * (WRITE_5M - READ) * conversation
                else "5m")
         previous = index
