@@ -16,8 +16,11 @@ day made from each real trace, with where the chosen lifetime's cache writes go.
 
 from __future__ import annotations
 
+import json
+import random
 import sys
 import tempfile
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -48,8 +51,6 @@ def monet_run(trace: Path, **overrides: Any) -> tuple[float, float, int, float]:
     """Dollars, hit ratio, requests, and the 1-hour cache writes per sunset: the tokens
     written to the 1-hour cache by the first request after each sunset fold and after its
     pending_resolved re-render, averaged over the sunsets."""
-    import json
-
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "log.jsonl"
         replay(trace, Path(tmp) / "home", log, overrides=overrides, estimator=ESTIMATOR)
@@ -131,10 +132,6 @@ def sporadic_copy(trace: Path, folder: Path, seed: int = 7) -> Path:
     turns a minute or three apart, 10-50 minutes between sessions, each day from 08:00.
     The public traces have almost no 5-60 minute gaps, the very range where a 1-hour
     cache lifetime can pay, so lifetimes are measured on both timings."""
-    import json
-    import random
-    from datetime import datetime, timedelta
-
     rng = random.Random(seed)
     start = Settings().day_start_time
     out = folder / f"{trace.stem}-sporadic.jsonl"
@@ -172,10 +169,6 @@ def paused_copy(trace: Path, folder: Path, seed: int = 11) -> Path:
     """The same turns, each day from 08:00, with the pauses between the person's messages
     drawn from ``PAUSES``; a reply and tool rounds 20-90 seconds after the message. A
     day's turns that would run past 23:00 are compressed into the day (a quick answer)."""
-    import json
-    import random
-    from datetime import datetime, timedelta
-
     rng = random.Random(seed)
     start = Settings().day_start_time
     out = folder / f"{trace.stem}-paused.jsonl"
@@ -207,10 +200,6 @@ def paused_copy(trace: Path, folder: Path, seed: int = 11) -> Path:
 def paused_day(trace: Path, folder: Path, turns: int = 40, seed: int = 5) -> Path:
     """One day of ``turns`` of the trace's messages, 1-55 minutes apart (uniform), from
     08:00: issue 32's held-back paused day, remade from public text."""
-    import json
-    import random
-    from datetime import datetime, timedelta
-
     rng = random.Random(seed)
     out = folder / f"{trace.stem}-pausedday.jsonl"
     clock = datetime.fromisoformat("2026-03-02T08:00:00+09:00")
@@ -232,8 +221,6 @@ def where_writes_go(log: Path) -> dict[str, int]:
     """The cache writes of a replay's chat requests, by why they were written: after a
     rebuild (a fold, a re-render), after a pause of 5-60 or over 60 minutes since the
     previous chat request (an entry expired), or new content (what came since)."""
-    import json
-
     from cms.context.events import REBUILD_EVENTS
 
     found = {"new": 0, "pause 5-60 min": 0, "pause > 60 min": 0, "rebuild": 0}

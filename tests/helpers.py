@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
@@ -195,3 +196,33 @@ def blank_pdf(pages: int) -> bytes:
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+@contextmanager
+def memory_keyring() -> Iterator[dict[tuple[str, str], str]]:
+    """The OS keyring replaced, for the block, by one in this process's memory (a real
+    ``keyring`` backend: what MONET calls goes through the keyring module); yields its
+    store, {(service, account): secret}."""
+    import keyring
+    from keyring.backend import KeyringBackend
+
+    store: dict[tuple[str, str], str] = {}
+
+    class Memory(KeyringBackend):
+        priority = 1  # type: ignore[assignment]
+
+        def get_password(self, service: str, username: str) -> str | None:
+            return store.get((service, username))
+
+        def set_password(self, service: str, username: str, password: str) -> None:
+            store[(service, username)] = password
+
+        def delete_password(self, service: str, username: str) -> None:
+            store.pop((service, username), None)
+
+    previous = keyring.get_keyring()
+    keyring.set_keyring(Memory())
+    try:
+        yield store
+    finally:
+        keyring.set_keyring(previous)

@@ -6,7 +6,6 @@ import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import ClassVar
 
 import pytest
 from sqlmodel import select
@@ -266,27 +265,10 @@ def test_token_estimate_is_calibrated_from_reported_usage(tmp_path: Path) -> Non
 
 
 def test_key_from_environment_first_then_keyring(monkeypatch: pytest.MonkeyPatch) -> None:
-    import keyring
-    from keyring.backend import KeyringBackend
-
     from monet_app.services import keys
+    from tests.helpers import memory_keyring
 
-    class Memory(KeyringBackend):
-        priority = 1  # type: ignore[assignment]
-        store: ClassVar[dict[tuple[str, str], str]] = {}
-
-        def get_password(self, service: str, username: str) -> str | None:
-            return self.store.get((service, username))
-
-        def set_password(self, service: str, username: str, password: str) -> None:
-            self.store[(service, username)] = password
-
-        def delete_password(self, service: str, username: str) -> None:
-            self.store.pop((service, username), None)
-
-    previous = keyring.get_keyring()
-    keyring.set_keyring(Memory())
-    try:
+    with memory_keyring():
         monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
         assert keys.load_api_key() == (None, "none")
         keys.store_api_key("  sk-ant-stored-key-123456  ")
@@ -296,8 +278,6 @@ def test_key_from_environment_first_then_keyring(monkeypatch: pytest.MonkeyPatch
         keys.delete_api_key()
         monkeypatch.delenv("ANTHROPIC_API_KEY")
         assert keys.load_api_key() == (None, "none")
-    finally:
-        keyring.set_keyring(previous)
 
 
 def test_no_keyring_backend_is_said_plainly_and_nothing_is_written(

@@ -472,51 +472,33 @@ def test_the_password_comes_from_the_keyring_and_is_never_said(
     is refused in words; once ``store_password`` (``monet server-password``) put it in the
     OS keyring, the same URL opens, and no sentence or log holds it."""
     import tempfile
-    from typing import ClassVar
-
-    import keyring
-    from keyring.backend import KeyringBackend
 
     from storage import server_password
     from tests import pg_cluster
+    from tests.helpers import memory_keyring
 
     if not pg_cluster.available():
         pytest.skip("PostgreSQL is not installed")
-
-    class Memory(KeyringBackend):
-        priority = 1  # type: ignore[assignment]
-        store: ClassVar[dict[tuple[str, str], str]] = {}
-
-        def get_password(self, service: str, username: str) -> str | None:
-            return self.store.get((service, username))
-
-        def set_password(self, service: str, username: str, password: str) -> None:
-            self.store[(service, username)] = password
-
-        def delete_password(self, service: str, username: str) -> None:
-            self.store.pop((service, username), None)
-
-    previous = keyring.get_keyring()
-    keyring.set_keyring(Memory())
     folder = Path(tempfile.mkdtemp(prefix="monet-pg-pw-"))
     url = pg_cluster.start(folder, password="s3cret-pw")
     try:
-        server_password.forget_password(url)
-        with pytest.raises(DatabaseError) as refused:
-            Database(tmp_path / "laptop", url=url)
-        assert "refused the login" in str(refused.value)
-        assert "s3cret-pw" not in str(refused.value)
-        assert server_password.store_password(url, "s3cret-pw").startswith("monet@127.0.0.1:")
-        db = Database(tmp_path / "laptop", url=url)
-        with db.session() as session:
-            assert session.connection().exec_driver_sql("SELECT 1").scalar() == 1
-        assert "s3cret-pw" not in db.where
-        db.close()
-        log = (tmp_path / "laptop" / "monet.log")
-        assert not log.exists() or "s3cret-pw" not in log.read_text("utf-8")
+        with memory_keyring():
+            server_password.forget_password(url)
+            with pytest.raises(DatabaseError) as refused:
+                Database(tmp_path / "laptop", url=url)
+            assert "refused the login" in str(refused.value)
+            assert "s3cret-pw" not in str(refused.value)
+            assert server_password.store_password(url, "s3cret-pw").startswith(
+                "monet@127.0.0.1:")
+            db = Database(tmp_path / "laptop", url=url)
+            with db.session() as session:
+                assert session.connection().exec_driver_sql("SELECT 1").scalar() == 1
+            assert "s3cret-pw" not in db.where
+            db.close()
+            log = tmp_path / "laptop" / "monet.log"
+            assert not log.exists() or "s3cret-pw" not in log.read_text("utf-8")
+            server_password.forget_password(url)
     finally:
-        server_password.forget_password(url)
-        keyring.set_keyring(previous)
         pg_cluster.stop(folder)
 
 

@@ -359,26 +359,15 @@ def test_a_command_line_store_without_a_keyring_is_refused(no_keyring) -> None: 
 
 def test_a_keyring_key_comes_before_the_session_key(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from monet_app.services import keys
-
-    class Ring:
-        store: dict[tuple[str, str], str] = {}  # noqa: RUF012 - a test double
-
-        def get_password(self, service: str, username: str) -> str | None:
-            return self.store.get((service, username))
-
-        def set_password(self, service: str, username: str, password: str) -> None:
-            self.store[(service, username)] = password
-
-        def delete_password(self, service: str, username: str) -> None:
-            self.store.pop((service, username), None)
+    from tests.helpers import memory_keyring
 
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     monkeypatch.setattr(keys, "_session_key", "sk-ant-old-session-key-1")
-    monkeypatch.setattr(keys, "_keyring", lambda: Ring())
-    assert keys.load_api_key() == ("sk-ant-old-session-key-1", "session")
-    assert keys.store_api_key("sk-ant-ring-key-12345678") == "keyring"
-    assert keys.load_api_key() == ("sk-ant-ring-key-12345678", "keyring")
-    assert keys._session_key is None  # storing in the keyring drops the session copy
+    with memory_keyring():
+        assert keys.load_api_key() == ("sk-ant-old-session-key-1", "session")
+        assert keys.store_api_key("sk-ant-ring-key-12345678") == "keyring"
+        assert keys.load_api_key() == ("sk-ant-ring-key-12345678", "keyring")
+        assert keys._session_key is None  # storing in the keyring drops the session copy
 
 
 def test_the_settings_dialog_says_when_the_key_is_only_for_this_session(qtbot) -> None:  # type: ignore[no-untyped-def]
