@@ -20,6 +20,7 @@ import json
 import random
 import sys
 import tempfile
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -127,33 +128,49 @@ def compare(traces: list[Path]) -> None:
               f"{t:.3f} | {th:.1%} | {n:.3f} | {nh:.1%} | {m / n:.2f} |", flush=True)
 
 
+def _retimed(trace: Path, folder: Path, suffix: str,
+             gap: Callable[[Any, bool, datetime], timedelta]) -> Path:
+    """The trace's lines with new times, each day from 08:00: ``gap(line, first of its
+    day, the time so far)`` is how long after the line before it a line comes."""
+    start = Settings().day_start_time
+    out = folder / f"{trace.stem}-{suffix}.jsonl"
+    lines = []
+    current_day, clock = "", datetime.min
+    for line in read_trace(trace):
+        ts = parse_ts(line.ts)
+        day = day_of(ts, start)
+        first = day != current_day
+        if first:
+            current_day = day
+            clock = datetime.fromisoformat(f"{day}T08:00:00").replace(tzinfo=ts.tzinfo)
+        clock += gap(line, first, clock)
+        lines.append(json.dumps({**line.data, "ts": clock.isoformat()}, ensure_ascii=False))
+    out.write_text("\n".join(lines) + "\n", "utf-8")
+    return out
+
+
 def sporadic_copy(trace: Path, folder: Path, seed: int = 7) -> Path:
     """The same turns re-timed the way a person might talk through a day: sessions of 3-6
     turns a minute or three apart, 10-50 minutes between sessions, each day from 08:00.
     The public traces have almost no 5-60 minute gaps, the very range where a 1-hour
     cache lifetime can pay, so lifetimes are measured on both timings."""
     rng = random.Random(seed)
-    start = Settings().day_start_time
-    out = folder / f"{trace.stem}-sporadic.jsonl"
-    lines = []
-    current_day, clock, left_in_session = "", datetime.min, 0
-    for line in read_trace(trace):
-        ts = parse_ts(line.ts)
-        day = day_of(ts, start)
-        if day != current_day:
-            current_day = day
-            clock = datetime.fromisoformat(f"{day}T08:00:00").replace(tzinfo=ts.tzinfo)
-            left_in_session = rng.randint(3, 6)
-        elif left_in_session == 0:
-            clock += timedelta(minutes=rng.randint(10, 50))
-            left_in_session = rng.randint(3, 6)
+    left = [0]  # turns left in this session
+
+    def gap(line: Any, first: bool, _clock: datetime) -> timedelta:
+        step = timedelta(0)
+        if first:
+            left[0] = rng.randint(3, 6)
+        elif left[0] == 0:
+            step = timedelta(minutes=rng.randint(10, 50))
+            left[0] = rng.randint(3, 6)
         else:
-            clock += timedelta(seconds=rng.randint(60, 180))
+            step = timedelta(seconds=rng.randint(60, 180))
         if "user" in line.data:
-            left_in_session -= 1
-        lines.append(json.dumps({**line.data, "ts": clock.isoformat()}, ensure_ascii=False))
-    out.write_text("\n".join(lines) + "\n", "utf-8")
-    return out
+            left[0] -= 1
+        return step
+
+    return _retimed(trace, folder, "sporadic", gap)
 
 
 #: How long a person leaves between two messages, for the paused re-timing: a mixture of
@@ -170,31 +187,26 @@ def paused_copy(trace: Path, folder: Path, seed: int = 11) -> Path:
     drawn from ``PAUSES``; a reply and tool rounds 20-90 seconds after the message. A
     day's turns that would run past 23:00 are compressed into the day (a quick answer)."""
     rng = random.Random(seed)
-    start = Settings().day_start_time
-    out = folder / f"{trace.stem}-paused.jsonl"
-    lines = []
-    current_day, clock = "", datetime.min
-    for line in read_trace(trace):
-        ts = parse_ts(line.ts)
-        day = day_of(ts, start)
-        if day != current_day:
-            current_day = day
-            clock = datetime.fromisoformat(f"{day}T08:00:00").replace(tzinfo=ts.tzinfo)
-            end = clock.replace(hour=23)
-        elif "user" in line.data:
-            pick, low, high = rng.random(), 20, 240
-            for share, shortest, longest in PAUSES:
-                if pick < share:
-                    low, high = shortest, longest
-                    break
-                pick -= share
-            step = timedelta(seconds=rng.randint(low, high))
-            clock += step if clock + step < end else timedelta(seconds=rng.randint(20, 240))
-        else:
-            clock += timedelta(seconds=rng.randint(20, 90))
-        lines.append(json.dumps({**line.data, "ts": clock.isoformat()}, ensure_ascii=False))
-    out.write_text("\n".join(lines) + "\n", "utf-8")
-    return out
+    end = [datetime.min]  # 23:00 of the day being re-timed
+
+    def gap(line: Any, first: bool, clock: datetime) -> timedelta:
+        if first:
+            end[0] = clock.replace(hour=23)
+            return timedelta(0)
+        if "user" not in line.data:
+            return timedelta(seconds=rng.randint(20, 90))
+        pick, low, high = rng.random(), 20, 240
+        for share, shortest, longest in PAUSES:
+            if pick < share:
+                low, high = shortest, longest
+                break
+            pick -= share
+        step = timedelta(seconds=rng.randint(low, high))
+        if clock + step < end[0]:
+            return step
+        return timedelta(seconds=rng.randint(20, 240))
+
+    return _retimed(trace, folder, "paused", gap)
 
 
 def paused_day(trace: Path, folder: Path, turns: int = 40, seed: int = 5) -> Path:
