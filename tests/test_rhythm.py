@@ -77,6 +77,9 @@ def test_a_request_that_writes_the_whole_talk_needs_a_likely_pause() -> None:
     assert rhythm.turn_ttl(talk([]), 20_000, rhythm.history_pauses(half)) == "5m"
     assert rhythm.turn_ttl(talk([]), 20_000, rhythm.history_pauses(mostly)) == "1h"
     assert rhythm.turn_ttl(talk([1]), 20_000, rhythm.history_pauses(half)) == "1h"
+    # after a rebuild point (a fold, a re-render) the request writes all of it again
+    assert rhythm.turn_ttl(talk([1]), 20_000, rhythm.history_pauses(half),
+                           rebuilt=True) == "5m"
 
 
 def _paused_world(tmp_path: Path, **settings: Any) -> World:
@@ -101,9 +104,13 @@ def test_the_lifetime_is_in_the_body_and_bodies_still_only_grow(tmp_path: Path) 
     assert all(extends(a, b) for a, b in zip(w.bodies, w.bodies[1:], strict=False))
 
 
-def test_the_setting_fixes_the_lifetime(tmp_path: Path) -> None:
-    w = _paused_world(tmp_path, turn_ttl="5m")
-    assert all(_turn_marks(b) == [{"type": "ephemeral"}] for b in w.bodies)
+def test_the_setting_fixes_the_lifetime_and_the_thread_model_keeps_five_minutes(
+        tmp_path: Path) -> None:
+    """A tab switch in the thread model rebuilds the prompt: one thread's pauses do not
+    say what the next request reads, so "auto" keeps 5 minutes there."""
+    for i, settings in enumerate(({"turn_ttl": "5m"}, {"sunset_model": False})):
+        w = _paused_world(tmp_path / str(i), **settings)
+        assert all(_turn_marks(b) == [{"type": "ephemeral"}] for b in w.bodies)
     with pytest.raises(SettingsError, match="1-hour breakpoint cannot follow"):
         Settings(turn_ttl="1h", ti_ttl="5m", pinned_ttl="5m").validated()
 

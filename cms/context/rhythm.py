@@ -116,12 +116,14 @@ def history_pauses(times: Sequence[tuple[str, str]]) -> History:
 
 
 def turn_ttl(raw: Sequence[Talk], context_tokens: int,
-             history: History | Sequence[tuple[int, float]] = ()) -> str:
+             history: History | Sequence[tuple[int, float]] = (), *,
+             rebuilt: bool = False) -> str:
     """"1h" or "5m" for the breakpoint on the newest turn of ``raw`` (today's turns),
     after ``context_tokens`` of uncached system text (the context block), with ``history``
     the past days' pauses (``history_pauses``). The choices of today's earlier requests
     are made again on the way (whether the previous entry still lives decides what this
-    request writes)."""
+    request writes). ``rebuilt``: this request follows a rebuild point (a fold, a
+    re-render): it writes the whole conversation again, whatever came before."""
     users = [i for i, m in enumerate(raw) if m.role == MessageRole.USER]
     if not users:
         return "5m"
@@ -143,6 +145,8 @@ def turn_ttl(raw: Sequence[Talk], context_tokens: int,
             written = (prefix[index + 1] - prefix[previous + 1] if gap <= lived
                        else context_tokens + prefix[index + 1])
             today = today.add(gap, TODAY_WEIGHT)
+        if rebuilt and index == users[-1]:
+            written = context_tokens + prefix[index + 1]
         conversation = context_tokens + prefix[index + 1]
         chance = (today + history.around(_minute_of_day(when))).mid_chance()
         ttl = ("1h" if (WRITE_1H - WRITE_5M) * written < chance * (WRITE_5M - READ) * conversation
