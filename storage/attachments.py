@@ -113,9 +113,10 @@ def upload_folder(db: object, home: Path) -> int:
     if not _on_server(db):
         return 0
     named = {sha for (sha,) in db.execute(sql(_NAMED))}  # type: ignore[attr-defined]
-    sent = {sha: read(home, sha) for sha in sorted(named) if path_of(home, sha).is_file()}
-    keep_on_server(db, sent)
-    return len(sent)
+    held = [sha for sha in sorted(named) if path_of(home, sha).is_file()]
+    for start in range(0, len(held), FETCH_BATCH):  # a few at a time: pictures are big
+        keep_on_server(db, {sha: read(home, sha) for sha in held[start:start + FETCH_BATCH]})
+    return len(held)
 
 
 def fetch_missing(db: object, home: Path, message_ids: Sequence[int] | None = None) -> int:

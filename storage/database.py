@@ -247,7 +247,11 @@ class Database:
                 f"MONET cannot open {self.home}: a restore into it did not end, or its "
                 f"lock file cannot be used ({exc}). Try again in a moment.") from exc
         if migrate:
-            self.migrate()
+            try:
+                self.migrate()
+            except BaseException:  # refused or unreachable: nothing left open behind it
+                self.close()
+                raise
 
     def migrate(self) -> None:
         """Bring the schema to head. Several processes opening one home at once (the app, a
@@ -298,6 +302,13 @@ class Database:
                     "SELECT to_regclass('alembic_version') IS NOT NULL").scalar()
                 current = conn.exec_driver_sql(
                     "SELECT version_num FROM alembic_version").scalar() if exists else None
+                if current == "0019" and conn.exec_driver_sql(
+                        "SELECT to_regclass('message_totals') IS NULL").scalar():
+                    raise DatabaseTooNewError(
+                        f"The database {self.where} was made by a development build of MONET "
+                        "(before its search and shared files were complete). Copy it into a "
+                        "data folder with that build (monet migrate-to FOLDER), then onto a "
+                        "new database with this one; it was not changed.")
                 while current in schema_pg.UPGRADES and current != HEAD_REVISION:
                     current, statements = schema_pg.UPGRADES[current]
                     for statement in statements:
@@ -392,6 +403,20 @@ class Database:
                 finally:
                     if driver is not None:
                         driver.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT}")
+        except (OperationalError, SADatabaseError) as exc:
+            explained = explain_db_error(self.where, exc)
+            if explained is None:
+                raise
+            raise explained from exc
+
+    @contextmanager
+    def unlocked_reads(self) -> Iterator[Connection]:
+        """A connection for reads that need not wait their turn behind the history's
+        writers (``HISTORY_LOCK`` on a server): what changes nothing of the history, such
+        as fetching a shared history's files into this device's folder."""
+        try:
+            with self.engine.connect() as conn:
+                yield conn
         except (OperationalError, SADatabaseError) as exc:
             explained = explain_db_error(self.where, exc)
             if explained is None:

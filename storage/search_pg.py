@@ -79,7 +79,7 @@ def _bm25(freqs: Sequence[int], idfs: Sequence[float], length: int, avgdl: float
     """FTS5's ``fts5Bm25Function`` for one row: the same operations in the same order."""
     score = 0.0
     for freq, idf in zip(freqs, idfs, strict=True):
-        score += idf * (freq * (K1 + 1.0)) / (freq + K1 * (1 - B + B * length / avgdl))
+        score += idf * ((freq * (K1 + 1.0)) / (freq + K1 * (1 - B + B * length / avgdl)))
     return -1.0 * score
 
 
@@ -120,7 +120,7 @@ def trigram_matches(session: Session, terms: Sequence[str], most: int,
     question on a year of history: 14 terms, 10,569 messages; sending their texts to be
     counted here took 1.4 s, counting every term in every candidate 0.4 s on the server,
     each term in its own rows 0.1 s.)"""
-    folded = list(dict.fromkeys(fold(t) for t in terms))
+    folded = [fold(t) for t in terms]  # a phrase given twice weighs twice, as in FTS5
     if not folded:
         return []
     conn = session.connection()
@@ -165,8 +165,8 @@ def _score_sql(count: int, length: str) -> str:
     score = "CAST(0 AS double precision)"
     for i in range(count):
         freq = f"CAST(f{i} AS double precision)"
-        score = (f"({score} + :idf{i} * ({freq} * :k1p1) / ({freq} + :k1 * (:omb + :b * "
-                 f"CAST({length} AS double precision) / :avgdl)))")
+        score = (f"({score} + :idf{i} * (({freq} * :k1p1) / ({freq} + :k1 * (:omb + :b * "
+                 f"CAST({length} AS double precision) / :avgdl))))")
     return f"(:minus_one * {score})"
 
 

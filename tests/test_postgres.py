@@ -582,3 +582,18 @@ def test_a_server_history_at_0019_is_upgraded_once(tmp_path: Path, pg_url: str) 
             "SELECT count(*) FROM information_schema.columns WHERE table_name = 'usagerecord' "
             "AND column_name = 'turn_ttl'").scalar() == 1
     again.close()
+
+
+def test_a_server_history_of_a_development_build_is_refused_in_words(
+        tmp_path: Path, pg_url: str) -> None:
+    """A history a development build made at 0019 (no search totals, no shared files) is
+    not taken for this MONET's 0019: it is refused in words, unchanged."""
+    from storage.errors import DatabaseTooNewError
+
+    db = Database(tmp_path / "laptop", url=pg_url)
+    with db.transaction() as conn:
+        conn.exec_driver_sql("DROP TABLE message_totals CASCADE")
+        conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0019'")
+    db.close()
+    with pytest.raises(DatabaseTooNewError, match="development build"):
+        Database(tmp_path / "desktop", url=pg_url)

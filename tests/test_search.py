@@ -453,3 +453,30 @@ def test_which_pairs_the_postings_hold_whole() -> None:
     assert not pair_indexed("いか")  # か + a following ゛ is が under NFKC
     assert not pair_indexed("ab") and not pair_indexed("ＡＢ") and not pair_indexed("京")
     assert not pair_indexed("\uf900京")  # a compatibility ideograph: NFKC changes it
+
+
+def test_the_servers_bm25_is_fts5s_bit_for_bit() -> None:
+    """``search_pg._bm25`` (and the server's SQL, written from it) gives FTS5's ``bm25()``
+    to the last bit: the same operations in FTS5's grouping, idf * (num / denom)."""
+    import random
+    import sqlite3
+
+    from storage.search_pg import _bm25, _idf, _occurrences, fold
+
+    rng = random.Random(3)
+    words = ["京都", "ラーメン", "Meeting", "museum", "盆栽", "旅行", "the", "and", "です"]
+    docs = [" ".join(rng.choice(words) for _ in range(rng.randint(1, 40))) for _ in range(400)]
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='trigram')")
+    conn.executemany("INSERT INTO t(rowid, x) VALUES (?, ?)", list(enumerate(docs, 1)))
+    terms = ["ラーメン", "meeting", "museum", "京都 ", "meeting"]  # (a term twice weighs twice)
+    query = " OR ".join(f'"{t}"' for t in terms)
+    expected = dict(conn.execute("SELECT rowid, bm25(t) FROM t WHERE t MATCH ?", (query,)))
+    lengths = {i: len(d) - 2 for i, d in enumerate(docs, 1)}
+    avgdl = sum(lengths.values()) / len(docs)
+    freqs = {i: [_occurrences(fold(d), fold(t)) for t in terms] for i, d in enumerate(docs, 1)}
+    hits = [sum(1 for f in freqs.values() if f[k]) for k in range(len(terms))]
+    idfs = [_idf(len(docs), h) for h in hits]
+    found = {i: _bm25(f, idfs, lengths[i], avgdl) for i, f in freqs.items() if any(f)}
+    assert found.keys() == expected.keys() and len(found) > 100
+    assert all(found[i] == expected[i] for i in found)  # exactly, not approximately

@@ -55,7 +55,8 @@ class RequestLog:
         self.path = Path(path) if path else None
         self._lock = threading.Lock()
         self._handle: TextIO | None = None
-        self._own: set[int] = set()  # ids of the events written here, not yet caught up
+        # the events written here, not yet caught up: id -> (ts, name)
+        self._own: dict[int, tuple[str, str]] = {}
         self._caught_up: int | None = None  # the newest event id this log has accounted for
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -73,8 +74,8 @@ class RequestLog:
     def event(self, db: queries.Db, ts: str, name: EventName, detail: dict[str, Any]) -> None:
         event_id = queries.add_event(db, ts, name, detail)
         if self.path is not None:
-            with self._lock:
-                self._own.add(event_id)
+            with self._lock:  # (with what it was: SQLite gives a rolled-back id again)
+                self._own[event_id] = (ts, str(name))
         self.write({"kind": "event", "ts": ts, "name": name, "detail": detail})
 
     def catch_up(self, db: queries.Db) -> None:
@@ -86,19 +87,19 @@ class RequestLog:
         if self.path is None:
             return
         with self._lock:
-            after, own = self._caught_up, set(self._own)
+            after, own = self._caught_up, dict(self._own)
         if after is None and own:
             after = min(own) - 1  # from this process's first event (app_started)
         found = queries.events_after(db, after)
         if after is None:  # nothing logged yet: what was stored before is history
             found, after = [], found[0][0] if found else 0
         for event_id, ts, name, detail in found:
-            if event_id not in own:
+            if own.get(event_id) != (ts, name):
                 self.write({"kind": "event", "ts": ts, "name": name, "detail": detail,
                             "elsewhere": True})
         with self._lock:
             self._caught_up = max([after, *(event_id for event_id, *_ in found)])
-            self._own = {i for i in self._own if i > self._caught_up}
+            self._own = {i: o for i, o in self._own.items() if i > self._caught_up}
 
     def request(
         self, ts: str, purpose: str, body: RequestBody, usage: dict[str, Any]

@@ -21,7 +21,10 @@ expected to save next:
 today's rhythm is the best guess of the next pause) and those of the last
 ``HISTORY_DAYS`` days that began within ``HOUR_WINDOW`` of this time of day, with a
 uniform prior of one half-pause per kind. Everything is read from stored timestamps and
-token counts, never from a clock: a restart rebuilds the same body, lifetimes included.
+token counts, never from a clock, so a restart rebuilds the same body, lifetimes
+included (but for a request right after a rebuild point, weighed as writing the whole
+conversation: sent again without that rebuild, its lifetime may differ; the lifetime is
+not part of the cached prefix).
 A tool round's requests follow the choice of the person's message they answer.
 """
 

@@ -121,7 +121,7 @@ def shared_files(core: Core) -> Done[int]:
     """A shared history's attached files in this device's folder as the history names them
     now (``storage/attachments.py``): another device's fetched, a forgotten one's removed.
     Writes nothing of the history; returns how many files changed."""
-    with core.db.transaction() as conn:
+    with core.db.unlocked_reads() as conn:  # (the other devices' sends do not wait on it)
         fetched = attachment_files.fetch_missing(conn, core.db.home)
         gone = attachment_files.sweep_folder(conn, core.db.home)
     return Done(fetched + gone)

@@ -47,17 +47,18 @@ class SharedWatch(QObject):
         run_op(partial(conversation.generation, self.c.core), self._answered, self._failed)
 
     def _answered(self, done: Done[tuple[int, ...]]) -> None:
-        moved = done.value != self._seen  # (the first answer too: written before it)
-        self._seen = done.value
-        if not moved or self.c.stream.busy:
+        if done.value == self._seen or self.c.stream.busy:  # (the first answer differs)
             self._asking = False
             return
-        # the files another device attached (or forgot) first, then the transcript
-        run_op(partial(conversation.shared_files, self.c.core), self._files_done, self._failed)
+        # the files another device attached (or forgot) first, then the transcript; the
+        # change counts as seen only then (a failed fetch is tried again at the next ask)
+        run_op(partial(conversation.shared_files, self.c.core),
+               partial(self._files_done, done.value), self._failed)
 
-    def _files_done(self, _done: Done[int]) -> None:
+    def _files_done(self, seen: tuple[int, ...], _done: Done[int]) -> None:
         self._asking = False
         if not self.c.stream.busy:
+            self._seen = seen
             self.c.refresh(TALK, keep_place=True)
 
     def _failed(self, _sentence: str) -> None:
