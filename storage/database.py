@@ -391,32 +391,32 @@ class Database:
         WAL on whichever commit finds it over 1,000 pages; that syncs the database file
         (~5-7 ms here, far more on a slow disk). Here the commit leaves it to the next one
         that does not defer it, such as storing the reply, when nobody waits."""
-        try:
-            with self.engine.connect() as conn:
-                driver = (conn.connection.driver_connection
-                          if defer_checkpoint and not self.server else None)
+        with self._in_words(), self.engine.connect() as conn:
+            driver = (conn.connection.driver_connection
+                      if defer_checkpoint and not self.server else None)
+            if driver is not None:
+                driver.execute("PRAGMA wal_autocheckpoint=0")
+            try:
+                with conn.begin(), self._history_lock(conn):
+                    yield conn
+            finally:
                 if driver is not None:
-                    driver.execute("PRAGMA wal_autocheckpoint=0")
-                try:
-                    with conn.begin(), self._history_lock(conn):
-                        yield conn
-                finally:
-                    if driver is not None:
-                        driver.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT}")
-        except (OperationalError, SADatabaseError) as exc:
-            explained = explain_db_error(self.where, exc)
-            if explained is None:
-                raise
-            raise explained from exc
+                    driver.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT}")
 
     @contextmanager
     def unlocked_reads(self) -> Iterator[Connection]:
         """A connection for reads that need not wait their turn behind the history's
         writers (``HISTORY_LOCK`` on a server): what changes nothing of the history, such
         as fetching a shared history's files into this device's folder."""
+        with self._in_words(), self.engine.connect() as conn:
+            yield conn
+
+    @contextmanager
+    def _in_words(self) -> Iterator[None]:
+        """A database's error said as a sentence the person can act on, where one is known
+        (``explain_db_error``); any other goes on as it was."""
         try:
-            with self.engine.connect() as conn:
-                yield conn
+            yield
         except (OperationalError, SADatabaseError) as exc:
             explained = explain_db_error(self.where, exc)
             if explained is None:
