@@ -76,18 +76,17 @@ def _ids(message_ids: Sequence[int]) -> dict[str, object]:
 IN_IDS = "IN (SELECT value FROM json_each(:ids))"
 
 
-def _in(db: object, statement: str, ids: dict[str, object]) -> tuple[str, dict[str, object]]:
-    """``statement`` and its ids for the server ``db`` talks to."""
-    dialect = getattr(db, "dialect", None) or db.get_bind().dialect  # type: ignore[attr-defined]
-    if dialect.name == "sqlite":
-        return statement, ids
-    return (statement.replace(IN_IDS, "= ANY(:ids)"),
-            {**ids, "ids": json.loads(str(ids["ids"]))})
-
-
 def _on_server(db: object) -> bool:
     dialect = getattr(db, "dialect", None) or db.get_bind().dialect  # type: ignore[attr-defined]
     return bool(dialect.name != "sqlite")
+
+
+def _in(db: object, statement: str, ids: dict[str, object]) -> tuple[str, dict[str, object]]:
+    """``statement`` and its ids for the server ``db`` talks to."""
+    if not _on_server(db):
+        return statement, ids
+    return (statement.replace(IN_IDS, "= ANY(:ids)"),
+            {**ids, "ids": json.loads(str(ids["ids"]))})
 
 
 #: How many files' bytes one query brings (each may be megabytes).
@@ -119,17 +118,16 @@ def upload_folder(db: object, home: Path) -> int:
     return len(held)
 
 
-def fetch_missing(db: object, home: Path, message_ids: Sequence[int] | None = None) -> int:
-    """On a server, the files the history names (those of ``message_ids``, or all) that
-    ``home``'s folder lacks, fetched into it; returns how many. Nothing on SQLite."""
+def fetch_missing(db: object, home: Path) -> int:
+    """On a server, the files the history names that ``home``'s folder lacks, fetched
+    into it; returns how many. Nothing on SQLite."""
     if not _on_server(db):
         return 0
-    if message_ids is None:
-        named = {sha for (sha,) in db.execute(sql(_NAMED))}  # type: ignore[attr-defined]
-    else:
-        named = {sha for row in db.execute(sql(  # type: ignore[attr-defined]
-            "SELECT sha256, sent_sha256 FROM attachment WHERE message_id = ANY(:ids)"),
-            {"ids": [int(i) for i in message_ids]}) for sha in row}
+    return _fetch(db, home, {sha for (sha,) in db.execute(sql(_NAMED))})  # type: ignore[attr-defined]
+
+
+def _fetch(db: object, home: Path, named: set[str]) -> int:
+    """Those of ``named`` that ``home``'s folder lacks, from the server's history."""
     missing = sorted(sha for sha in named if not path_of(home, sha).is_file())
     fetched = 0
     for start in range(0, len(missing), FETCH_BATCH):  # a few at a time: pictures are big
@@ -196,13 +194,14 @@ def of_messages(db: object, home: Path, message_ids: Sequence[int]
     server, their files fetched into ``home`` first if another device attached them)."""
     if not message_ids:
         return {}
-    fetch_missing(db, home, message_ids)
-    statement, ids = _in(db, "SELECT message_id, sent_media_type, sent_sha256, name FROM "
-                         f"attachment WHERE message_id {IN_IDS} ORDER BY message_id, position",
-                         _ids(message_ids))
+    statement, ids = _in(db, "SELECT message_id, sent_media_type, sent_sha256, name, sha256 "
+                         f"FROM attachment WHERE message_id {IN_IDS} "
+                         "ORDER BY message_id, position", _ids(message_ids))
     rows = db.execute(sql(statement), ids).all()  # type: ignore[attr-defined]
+    if rows and _on_server(db):  # (from the rows read here: no second query a turn)
+        _fetch(db, home, {sha for row in rows for sha in (row[2], row[4])})
     found: dict[int, list[Attached]] = {}
-    for message_id, media_type, sha, name in rows:
+    for message_id, media_type, sha, name, _original in rows:
         found.setdefault(int(message_id), []).append(Attached(str(home), media_type, sha, name))
     return {k: tuple(v) for k, v in found.items()}
 
