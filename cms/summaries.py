@@ -120,11 +120,36 @@ def _sentences(text: str) -> tuple[str, ...]:
     return tuple(p for p in parts if len(p) >= 2)
 
 
-def _trim(text: str, max_chars: int) -> str:
+#: Characters a cut never falls between: two of a Latin word or a number ("Scienc…",
+#: "$…", "7…5"), a currency mark and its figure, a figure and its decimal part.
+_WORDISH = re.compile(r"[0-9A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff'’$€£¥#%.,:/\-]")
+_TRAILING = " 、,;:-–—/([「『\"'“‘$€£¥#"
+
+
+def _inside_word(before: str, after: str) -> bool:
+    if not (_WORDISH.match(before) and _WORDISH.match(after)):
+        return False
+    # "Paris, France" cuts after the comma; "2.5" and "1,200" do not
+    return not (before in ".,:;" and not after.isdigit())
+
+
+def clip(text: str, max_chars: int) -> str:
+    """``text`` in at most ``max_chars`` characters: whole, or cut between words (never
+    inside a Latin word or a number; Japanese and Chinese between any two characters)
+    and always marked "…"."""
     text = _spaced(text)
     if len(text) <= max_chars:
         return text
-    return text[: max_chars - 1].rstrip(" 、,") + "…"
+    cut = max_chars - 1
+    while cut > 0 and _inside_word(text[cut - 1], text[cut]):
+        cut -= 1
+    if cut < max_chars // 3:  # one very long word: cut it rather than lose the line
+        cut = max_chars - 1
+    return text[:cut].rstrip(_TRAILING) + "…"
+
+
+def _trim(text: str, max_chars: int) -> str:
+    return clip(text, max_chars)
 
 
 def specifics(sentence: str) -> int:
@@ -149,6 +174,24 @@ def _rank(candidates: Sequence[str], weights: Counter[str]) -> list[int]:
         scored.append((-score, index))
     scored.sort()
     return [index for _, index in scored]
+
+
+#: A sentence that says nothing a later question could ask about: a greeting, thanks, a
+#: "continue", an agreement. It folds into the talk around it.
+_NOTHING = re.compile(
+    r"^(?:(?:hi|hey|hello|yo|morning|good (?:morning|afternoon|evening|night)|thanks?|"
+    r"thank you(?: so much| very much)?|thx|ok(?:ay)?|sure|yes|yeah|yep|no|nope|cool|great|"
+    r"nice|perfect|awesome|got it|i see|continue|go on|keep going|more|next|again|please|"
+    r"pls|and|so|hmm+|lol|wow|bye|see you|good ?night|claude|monet|"
+    r"おはよう(?:ございます)?|こんにちは|こんばんは|おやすみ(?:なさい)?|ありがとう(?:ございます)?|"
+    r"どうも|了解(?:です)?|はい|うん|ええ|なるほど|いいね|すごい|続けて(?:ください)?|続き(?:を)?|"
+    r"もっと|次|お願いします|よろしく(?:お願いします)?|またね|じゃあね)[\s,.!?。、！？~〜ー…]*)+$",
+    re.IGNORECASE)
+
+
+def said_nothing(sentence: str) -> bool:
+    """Is ``sentence`` only a greeting, thanks, "continue" or a yes?"""
+    return bool(_NOTHING.match(sentence.strip()))
 
 
 #: A line's note of a newer value (``cms/memory/updates.py``), at its end: one, the newest.
@@ -222,36 +265,53 @@ class OfflineSummarizer:
         talk = [Turn(turn.role, ATTACHED_NOTE.sub("", turn.text)) for turn in turns
                 if turn.role != MessageRole.TOOL]
         # a sentence addressed to the assistant (a request, an instruction from a pasted
-        # page) does not stand for the talk when another can (cms/records.py)
-        candidates = [s for turn in talk if turn.role == MessageRole.USER
-                      for s in _sentences(turn.text) if not instruction_like(s)]
+        # page) does not stand for the talk when another can (cms/records.py); nor does a
+        # greeting or a "continue", which fold into what the talk was about
+        said = [(s, index) for index, turn in enumerate(talk) if turn.role == MessageRole.USER
+                for s in _sentences(turn.text) if not instruction_like(s)]
+        candidates = [(s, i) for s, i in said if not said_nothing(s)]
         if not candidates:  # (only then are Claude's sentences split)
-            candidates = [s for turn in talk for s in _sentences(turn.text)
-                          if not instruction_like(s)]
+            candidates = [(s, i) for i, turn in enumerate(talk) for s in _sentences(turn.text)
+                          if not instruction_like(s) and not said_nothing(s)]
         if not candidates:
-            candidates = [s for turn in talk for s in _sentences(turn.text)]
-        if len(candidates) <= 1:  # nothing to rank: the words' weights are not needed
-            if not candidates:
-                return "（内容なし）"
-            return _trim(candidates[0], self.max_chars) + self._outcome(talk)
-        weights: Counter[str] = Counter()
-        for turn in talk:
-            terms = _terms(turn.text)
-            weights.update(terms)
-            if turn.role == MessageRole.USER:
-                weights.update(terms)  # the person's own words count twice
-        return self._pick(candidates, weights, self.max_chars) + self._outcome(talk)
+            candidates = [(s, i) for i, turn in enumerate(talk) for s in _sentences(turn.text)]
+        if not candidates:
+            return "（内容なし）"
+        texts = [s for s, _ in candidates]
+        if len(candidates) == 1:  # nothing to rank: the words' weights are not needed
+            chosen = [0]
+        else:
+            weights: Counter[str] = Counter()
+            for turn in talk:
+                terms = _terms(turn.text)
+                weights.update(terms)
+                if turn.role == MessageRole.USER:
+                    weights.update(terms)  # the person's own words count twice
+            chosen = self._choose(texts, weights, self.max_chars)
+        line = _trim(" / ".join(texts[i] for i in chosen), self.max_chars)
+        named = sorted({candidates[i][1] for i in chosen})
+        return line + self._outcome(talk, named)
 
     @staticmethod
-    def _outcome(talk: Sequence[Turn]) -> str:
-        """What came of the talk from Claude's side, with its joint, or ""."""
-        said = " ".join(t.text for t in talk if t.role == MessageRole.USER).lower()
-        if not said:
+    def _outcome(talk: Sequence[Turn], named: Sequence[int] = ()) -> str:
+        """What came of the talk from Claude's side, with its joint, or "": only from the
+        replies to the person's messages the line names (``named``: their indexes in
+        ``talk``), never from a reply to another question of the same segment."""
+        asked = [talk[i] for i in named if talk[i].role == MessageRole.USER]
+        if not asked:
             return ""  # Claude's sentences already stand for the talk
-        best: tuple[float, str] | None = None
-        for turn in talk:
-            if turn.role != MessageRole.ASSISTANT:
+        said = " ".join(t.text for t in asked).lower()
+        replies = []
+        for index in named:
+            if talk[index].role != MessageRole.USER:
                 continue
+            for turn in talk[index + 1:]:
+                if turn.role == MessageRole.USER:
+                    break
+                if turn.role == MessageRole.ASSISTANT:
+                    replies.append(turn)
+        best: tuple[float, str] | None = None
+        for turn in replies:
             for sentence in _sentences(_MARKUP.sub("", turn.text)):
                 if len(sentence) < 12 or sentence.endswith(("?", "？", ":", "：")) \
                         or _ADVICE.match(sentence) or instruction_like(sentence):
@@ -277,8 +337,15 @@ class OfflineSummarizer:
             weights.update(set(_terms(line)))
         return self._pick(candidates, weights, max_chars)
 
+    @classmethod
+    def _pick(cls, candidates: Sequence[str], weights: Counter[str], max_chars: int) -> str:
+        chosen = cls._choose(candidates, weights, max_chars)
+        return _trim(" / ".join(candidates[i] for i in chosen), max_chars)
+
     @staticmethod
-    def _pick(candidates: Sequence[str], weights: Counter[str], max_chars: int) -> str:
+    def _choose(candidates: Sequence[str], weights: Counter[str], max_chars: int) -> list[int]:
+        """The indexes of the candidates a line holds, in their order: the best one and,
+        while there is room, the next best."""
         order = _rank(candidates, weights)
         chosen = [order[0]]
         used = len(candidates[order[0]])
@@ -289,4 +356,4 @@ class OfflineSummarizer:
                 chosen.append(index)
                 used += 3 + len(candidates[index])
         chosen.sort()
-        return _trim(" / ".join(candidates[i] for i in chosen), max_chars)
+        return chosen

@@ -14,7 +14,7 @@ from cms.attachments import GLANCE_FILES, glance_block
 from cms.grounding import grounded_sentences
 from cms.model.errors import AuthError, ModelError
 from cms.model.protocol import ChatModel, Completed, RequestBody, TextDelta, Usage
-from cms.summaries import OfflineSummarizer, Turn
+from cms.summaries import OfflineSummarizer, Turn, clip
 from storage import attachments as attachment_files
 from storage.models import MessageRole
 
@@ -123,5 +123,5 @@ class ClaudeSummarizer:
             raise ValueError("the model returned an empty summary")
         # only what the talk says (cms/grounding.py); a line with nothing grounded is
         # replaced by the offline summarizer's extract of the same turns
-        kept, _dropped = grounded_sentences(line[:400], [turn.text for turn in turns])
-        return (kept or OfflineSummarizer().summarize(turns))[:200]
+        kept, _dropped = grounded_sentences(clip(line, 400), [turn.text for turn in turns])
+        return clip(kept or OfflineSummarizer().summarize(turns), 200)
