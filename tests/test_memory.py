@@ -79,7 +79,8 @@ def test_deleting_a_memory_rebuilds_and_no_later_request_contains_it(tmp_path: P
     w.librarian.run_pass()
     first = w.at("2026-03-03T09:00:00+09:00").turn("morning")
     assert "Kestrel" in context(first)
-    [item] = items(w)
+    # (the sentence before the request is a preference of its own: two memories)
+    [item] = [i for i in items(w) if "Kestrel" in i.fact]
     from cms.memory.forget import delete_memory
 
     delete_memory(w.db, item.id or 0, w.clock.now())
@@ -460,16 +461,30 @@ def test_a_broad_topic_keeps_several_facts_and_a_correction_replaces_one(proposi
          "topic": "family", "source_ids": [source]}]}))
     w.librarian.run_pass()
     assert [i.status for i in items(w)] == ["active", "active"]
-def test_a_failing_proposer_reads_the_messages_again_then_the_rules_stand_in(proposing) -> None:  # type: ignore[no-untyped-def]
+def test_a_failing_proposer_falls_back_to_the_rules_in_the_same_pass(proposing) -> None:  # type: ignore[no-untyped-def]
+    """An API error, an answer that is not JSON: the offline rules propose in the same
+    pass (nothing asked to be remembered waits on the model), the failure is kept in the
+    history until the model answers again, and the report and ``monet librarian`` say it."""
     w, server = proposing
     w.at("2026-03-02T09:00:00+09:00").turn("Please remember that my locker is number 42")
     server.failures.append({"status": 529, "type": "overloaded_error"})
-    assert w.librarian.run_pass().remembered == 0
-    server.replies.append("not json at all")
-    assert w.librarian.run_pass().remembered == 0  # second failure: still kept for later
-    server.failures.append({"status": 529, "type": "overloaded_error"})
-    assert w.librarian.run_pass().remembered == 1  # third: the offline proposer stands in
+    report = w.librarian.run_pass()
+    assert report.remembered == 1 and report.proposed_offline == 1
+    assert "offline rules proposed memories" in report.text()
     assert [i.fact for i in items(w)] == ["my locker is number 42"]
+    w.at("2026-03-02T10:00:00+09:00").turn("Don't forget: my bike lock code is 0707")
+    server.replies.append("not json at all")
+    assert w.librarian.run_pass().remembered == 1
+    # kept in the history: another librarian (another run, another process) reads it
+    from cms.librarian.runner import Librarian
+
+    other = Librarian(w.db, w.librarian.summarizer, w.clock)
+    assert "offline rules" in other.offline_proposals() and "2 batches" in other.offline_proposals()
+    # the model answers again: the note goes
+    w.at("2026-03-02T11:00:00+09:00").turn("My cat is called Miso.")
+    server.replies.append('{"memories": []}')
+    w.librarian.run_pass()
+    assert other.offline_proposals() == ""
 
 
 # ----- forgetting reaches every derived text ---------------------------------------------

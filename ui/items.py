@@ -105,6 +105,8 @@ class StatusFigures:
     last_reply: LastReply | None
     today_dollars: float
     unembedded: int = 0  # messages not yet searchable by meaning
+    #: the model's memory proposals are failing and the offline rules propose instead
+    memories_offline: bool = False
 
 
 @dataclass(frozen=True)

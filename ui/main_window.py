@@ -956,6 +956,8 @@ class MainWindow(QMainWindow):
         if figures.unembedded:
             text += " · " + self.tr("Indexing by meaning: {n:,} to go").format(
                 n=figures.unembedded)
+        if figures.memories_offline:
+            text += " · " + self.tr("Memories: offline rules (the model's proposals failed)")
         self.librarian_label.setText(text)
         last = figures.last_reply
         last_text = self.tr(

@@ -24,17 +24,17 @@
         <translation>キャンセル</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/reach.py" line="107" />
+        <location filename="../../monet_app/window/reach.py" line="109" />
         <source>MONET cannot open the shared history.</source>
         <translation>MONET は共有の履歴を開けません。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/reach.py" line="109" />
+        <location filename="../../monet_app/window/reach.py" line="111" />
         <source>Try again</source>
         <translation>もう一度試す</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/reach.py" line="110" />
+        <location filename="../../monet_app/window/reach.py" line="112" />
         <source>Quit</source>
         <translation>終了</translation>
     </message>
@@ -543,32 +543,37 @@
         <translation>意味の索引を作成中: 残り {n:,} 件</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="962" />
+        <location filename="../../ui/main_window.py" line="960" />
+        <source>Memories: offline rules (the model's proposals failed)</source>
+        <translation>記憶: オフラインの規則で提案中（モデルの提案が失敗）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="964" />
         <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
         <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="969" />
+        <location filename="../../ui/main_window.py" line="971" />
         <source>Today ${usd:.4f}</source>
         <translation>今日 ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="980" />
+        <location filename="../../ui/main_window.py" line="982" />
         <source>MONET — shared history on {where}</source>
         <translation>MONET — 共有の履歴（{where}）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="983" />
+        <location filename="../../ui/main_window.py" line="985" />
         <source>This history is on a server and can be open on your other devices at the same time: their messages appear here within seconds. On each device, one window per data folder.</source>
         <translation>この履歴はサーバーにあり、ほかの端末でも同時に開けます。そちらのメッセージも数秒でここに表示されます。各端末では、データフォルダーごとにウィンドウは1つです。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="989" />
+        <location filename="../../ui/main_window.py" line="991" />
         <source>MONET — demo</source>
         <translation>MONET — デモ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="991" />
+        <location filename="../../ui/main_window.py" line="993" />
         <source>DEMO: a sample history in a throwaway folder; a built-in stand-in answers, not Claude</source>
         <translation>デモ: 使い捨てフォルダーのサンプル履歴です。答えるのは Claude ではなく内蔵の代役です</translation>
     </message>

@@ -33,6 +33,8 @@ JA = {
         '意味が近いもの {n} 件',
     'Indexing by meaning: {n:,} to go':
         '意味の索引を作成中: 残り {n:,} 件',
+    "Memories: offline rules (the model's proposals failed)":
+        '記憶: オフラインの規則で提案中（モデルの提案が失敗）',
     'related':
         '意味が近い',
     'hidden from Claude':

@@ -44,7 +44,7 @@ from cms.memory.context_summary import (
     write_summary_file,
 )
 from cms.memory.proposer import Proposer, RuleProposer, proposal_batches
-from cms.memory.rules import active_items, admit
+from cms.memory.rules import Candidate, active_items, admit
 from cms.memory.updates import notes_for
 from cms.settings import Privacy
 from cms.summaries import OfflineSummarizer, Summarizer, Turn
@@ -71,6 +71,8 @@ MAX_BACKOFF_MINUTES = 60
 EMBED_SECONDS = 5.0
 EMBED_BATCH = 64
 MEMORY_MARK = queries.MEMORY_MARK  # the last message the librarian proposed memories from
+#: Set while the model's memory proposals fail and the offline rules propose instead.
+PROPOSALS_OFFLINE = "memory_proposals_offline"
 MEMORY_CLAIM = "memory_scan_claim"  # {"by": librarian, "until": wall-clock seconds}
 
 
@@ -102,6 +104,8 @@ class LibrarianReport:
     embedded: int = 0  # messages given their vectors (recall by meaning)
     unembedded: int = 0  # messages still without them (a year's history, a new model)
     service: str = ""  # left to the librarian service running there (a shared history)
+    #: batches of messages whose memories the offline rules proposed: the model's failed
+    proposed_offline: int = 0
 
     def text(self) -> str:
         if self.service:
@@ -119,6 +123,9 @@ class LibrarianReport:
             parts.append(f"{self.ahead} runs summarized ahead of their fold")
         if self.remembered:
             parts.append(f"remembered {self.remembered} new things")
+        if self.proposed_offline:
+            parts.append(f"the offline rules proposed memories for {self.proposed_offline} "
+                         f"batches: the model's proposals failed ({self.last_error})")
         if self.embedded:
             parts.append(f"embedded {self.embedded} messages for recall by meaning")
         if self.unembedded:
@@ -184,7 +191,6 @@ class Librarian:
         self.proposer: Proposer = proposer or RuleProposer()
         #: Embeds the messages for recall by meaning (``cms/meaning.py``); none: no vectors.
         self.meaning = meaning
-        self._proposal_failures = 0
         self._failures_in_row = 0  # model calls failed in a row in this pass
         self._tripped_passes = 0  # passes in a row that stopped calling the model
         self.privacy: Callable[[], Privacy] = privacy or (lambda: Privacy((), ()))
@@ -466,22 +472,11 @@ class Librarian:
                 if said and self.proposer.reads_known:
                     with self.db.session() as session:
                         known = active_items(session, now)
-                if said and self.proposer.uses_model and not self._model_open(report):
-                    return written  # a model proposer, and the model keeps failing
                 replies: dict[int, str] = {}
                 if said:
                     with self.db.transaction() as conn:
                         replies = queries.replies_before(conn, said)
-                try:
-                    candidates = self.proposer.propose(said, known, replies) if said else []
-                except Exception as exc:  # noqa: BLE001 - the messages are read again later
-                    self._proposal_failures += 1
-                    self._model_failed(exc, report)
-                    if self._proposal_failures < self.max_attempts:
-                        log.warning("memory proposal failed: %s", exc)
-                        return written
-                    candidates = RuleProposer().propose(said, known, replies)
-                self._proposal_failures = 0
+                candidates = self._proposals(said, known, replies, report)
                 with self.db.session() as session:
                     if not self._holds_scan(session):
                         return written  # the lease ran out and another librarian took over
@@ -493,6 +488,58 @@ class Librarian:
             return written
         finally:
             self._release_scan()
+
+    def _proposals(self, said: list[Talk], known: list[MemoryItem], replies: dict[int, str],
+                   report: LibrarianReport) -> list[Candidate]:
+        """The proposer's candidates; when a model proposer fails (an API error, an answer
+        that is not JSON, a refusal) or its model keeps failing, the offline rules
+        propose in the same pass, so nothing the person asked to be remembered waits on
+        the model. The failure is kept in the history (``PROPOSALS_OFFLINE``: across
+        runs and processes) until the model answers again, and said by the report."""
+        if not said:
+            return []
+        if not self.proposer.uses_model:
+            return self.proposer.propose(said, known, replies)
+        if self._model_open(report):
+            try:
+                candidates = self.proposer.propose(said, known, replies)
+            except Exception as exc:  # noqa: BLE001 - the rules propose instead
+                log.warning("memory proposal failed, the offline rules propose instead: %s",
+                            exc)
+                self._model_failed(exc, report)
+                self._note_offline_proposals(str(exc) or type(exc).__name__)
+            else:
+                self._model_answered()
+                with self.db.transaction() as conn:
+                    if queries.setting_json(conn, PROPOSALS_OFFLINE) is not None:
+                        queries.delete_setting(conn, PROPOSALS_OFFLINE)
+                return candidates
+        else:
+            self._note_offline_proposals("the model kept failing")
+        report.proposed_offline += 1
+        return RuleProposer().propose(said, known, replies)
+
+    def _note_offline_proposals(self, reason: str) -> None:
+        with self.db.transaction() as conn:
+            stored = queries.setting_json(conn, PROPOSALS_OFFLINE)
+            held = json.loads(stored) if stored else {}
+            queries.put_setting(conn, PROPOSALS_OFFLINE, json.dumps({
+                "since": held.get("since") or self.clock.now().isoformat(),
+                "batches": int(held.get("batches", 0)) + 1,
+                "reason": reason[:200],
+            }))
+
+    def offline_proposals(self) -> str:
+        """Why memories are proposed by the offline rules now ("" when the model
+        proposes them): kept in the history across runs until the model answers."""
+        with self.db.transaction() as conn:
+            stored = queries.setting_json(conn, PROPOSALS_OFFLINE)
+        if not stored:
+            return ""
+        held = json.loads(stored)
+        return (f"memories proposed by the offline rules since {str(held.get('since'))[:16]} "
+                f"({held.get('batches')} batches): the model's proposals failed "
+                f"({held.get('reason')})")
 
     @staticmethod
     def _setting(db: queries.Db, key: str, default: str) -> str:

@@ -42,8 +42,9 @@ def run(home: Path, *, watch: bool, interval_seconds: float | None, offline: boo
         if watch:  # before the first line: once it is out, a stop signal ends it cleanly
             for sig in (signal.SIGINT, signal.SIGTERM):
                 signal.signal(sig, lambda *_: stop.set())
-        print(f"librarian: {core.librarian_note}; {librarian.pending_count()} pending", file=out,
-              flush=True)
+        fallback = librarian.offline_proposals()
+        print(f"librarian: {core.librarian_note}; {librarian.pending_count()} pending"
+              + (f"; {fallback}" if fallback else ""), file=out, flush=True)
         wait = (interval_seconds if interval_seconds is not None
                 else core.settings.librarian_interval_minutes * 60)
         librarian.interval = timedelta(seconds=wait)  # what the backoff doubles

@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass
 
 from cms.clock import parse_ts
+from cms.librarian.runner import PROPOSALS_OFFLINE
 from monet_app.services.wiring import Core
 from storage import attachments as attachment_files
 from storage import queries
@@ -308,12 +309,13 @@ class Navigator:
             pending = queries.pending_count(session)
             last = queries.last_usage(session, "chat")
             today_rows = queries.usage_rows(session, self.today())
+            offline = queries.setting_json(session, PROPOSALS_OFFLINE) is not None
         last_reply = None if last is None else LastReply(
             last.input_tokens, last.cache_read, last.cache_write_5m + last.cache_write_1h,
             last.output_tokens, last.dollars,
         )
         return StatusFigures(pending, last_reply, today_rows[0].dollars if today_rows else 0.0,
-                             self.core.unembedded)
+                             self.core.unembedded, offline)
 
 
 def _span(entry: TimelineEntry) -> str:
