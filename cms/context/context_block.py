@@ -64,8 +64,22 @@ def tokens(text: str, cost: Callable[[str], int]) -> int:
     return sum(cost(line) for line in text.split("\n") if line) + text.count("\n")
 
 
+#: A statement that corrects a mistake rather than telling a change ("Actually, …",
+#: 「実は…」): what it replaced was never true and is not shown as history.
+_CORRECTED = re.compile(r"実は|訂正|間違|\bactually\b|\bcorrection\b|\bi meant\b|\bsorry\b",
+                        re.IGNORECASE)
+
+
 def memory_line(item: Note) -> str:
+    """One remembered item: the statement, the day it was remembered, and for a fact that
+    changed what it replaced ("以前: I live in Nagoya, 2026-03-02"): the newest value is
+    the current one, and Claude knows it changed."""
     flag = "（矛盾あり・本人に確認）" if item.status == MemoryStatus.CONTESTED else ""
+    before = as_record(item.before) if item.before and not _CORRECTED.search(item.fact) \
+        else ""
+    if before and before != LEFT_OUT:
+        return (f"- {as_record(item.fact)}{flag}（{item.created_ts[:10]} から。"
+                f"それ以前:「{before}」{item.before_ts[:10]}）")
     return f"- {as_record(item.fact)}{flag}（{item.created_ts[:10]}）"
 
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import String, bindparam, type_coerce
+from sqlalchemy import String, and_, bindparam, type_coerce
 from sqlalchemy import select as sa_select
+from sqlalchemy.orm import aliased
 from sqlmodel import col
 
 from storage import queries
@@ -30,13 +31,22 @@ class Note:
     kind: str
     status: str
     created_ts: str
+    #: What this item replaced (a fact that changed: "I live in Nagoya"), and when that
+    #: was remembered; "" when it replaced nothing.
+    before: str = ""
+    before_ts: str = ""
 
 
+_OLDER = aliased(MemoryItem)
 _SHOWN_NOTES = (
     sa_select(col(MemoryItem.id), col(MemoryItem.fact),
               type_coerce(col(MemoryItem.kind), String),
               type_coerce(col(MemoryItem.status), String), col(MemoryItem.created_ts),
-              col(MemoryItem.expires_ts))
+              col(MemoryItem.expires_ts), col(_OLDER.fact), col(_OLDER.created_ts))
+    # (only a fact that changes, about a subject's property, tells what it replaced: a
+    # like said again or corrected replaces the old words, which Claude is not shown)
+    .outerjoin(_OLDER, and_(col(_OLDER.id) == col(MemoryItem.supersedes_id),
+                            col(MemoryItem.key).startswith("fact:")))
     .where(col(MemoryItem.status).in_([s.value for s in SHOWN]))
     .order_by(col(MemoryItem.id))
 )
@@ -46,8 +56,9 @@ def shown_notes(db: queries.Db, now: datetime) -> tuple[Note, ...]:
     """``active_items`` as plain values, for the context block: one Core statement (a
     rebuild renders the block every time; ORM objects cost ~0.3 ms even for none)."""
     now_utc = now.astimezone(UTC).isoformat()
-    return tuple(Note(i, fact, kind, status, created)
-                 for i, fact, kind, status, created, expires in queries.run(db, _SHOWN_NOTES)
+    return tuple(Note(i, fact, kind, status, created, before or "", before_ts or "")
+                 for i, fact, kind, status, created, expires, before, before_ts
+                 in queries.run(db, _SHOWN_NOTES)
                  if expires is None or expires > now_utc)
 
 

@@ -28,6 +28,7 @@ from sqlmodel import Session, col, select
 
 from cms.context.notes import SHOWN
 from cms.grounding import grounded
+from cms.memory import facts
 from cms.records import instruction_like
 from cms.summaries import terms as summary_terms
 from storage import queries
@@ -46,20 +47,30 @@ PROMISE_DAYS = 30
 #: "Remember, it's all about balance" is a saying, "remember to stretch" a reminder: what
 #: follows a request is "that/this", a colon, or the person ("remember my…", "…I…").
 _REMEMBER = re.compile(
-    r"(覚えておいて|覚えといて|覚えてて|忘れないで|記憶しておいて|"
+    # Japanese: the request with its endings (「覚えておいてね」「覚えておいてください」
+    # 「忘れないでね」「メモしておいて」), so that what is left is the statement alone
+    r"(?:(?:こと|の)を)?(?:覚えておいて|覚えといて|覚えてて|覚えておく|忘れないで|記憶しておいて|"
+    r"記憶して|メモしておいて|メモしといて|メモって|メモして|記録しておいて|記録して)"
+    r"(?:ほしい|欲しい|ください|下さい|くださる|くれ(?:る|ます)?|もらえ(?:る|ます)|おいて|"
+    r"いただけ(?:る|ます)|ね|よ|な|ー|〜|～)*(?:か|ね)?[。！!？?♪☆]*|"
     r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s))[\s\"'“(]*"
     r"(?:(?:oh|ok|okay|also|and|so|btw|by the way|one more thing|hey|hi|hello|yeah|claude|"
     r"monet)[,!]?\s+){0,4}"
     r"(?:(?:please|pls|can you|could you|will you|would you|i want you to|"
     r"i'd like you to|i need you to)\s+)?(?:please\s+)?"
-    r"(?:remember|keep in mind|don't forget|do not forget)"
-    r"(?:\s+(?:that|this)\b:?|\s*:|(?=\s+(?:my|i|i'm|i've|i'll|we|we're|our|me)\b)))",
+    r"(?:remember|keep in mind|don't forget|do not forget|make a note|note)"
+    r"(?:\s+(?:that|this)\b:?|\s*:|(?=\s+(?:my|i|i'm|i've|i'll|we|we're|our|me)\b))|"
+    # a request at the end: "I'm allergic to peanuts, please remember that."
+    r"[,;:\s—–-]+(?:so\s+|and\s+)?(?:please\s+|pls\s+|can you\s+|could you\s+)?"
+    r"(?:remember|keep in mind|don't forget|do not forget|make a note of)"
+    r"(?:\s+(?:that|this|it))?(?:\s+(?:please|for me|for (?:the )?future|going forward|"
+    r"from now on|next time|ok|okay|thanks))*\s*[.!?]*\s*$",
     re.IGNORECASE | re.MULTILINE,
 )
 #: Every phrase ``_REMEMBER`` matches holds one of these (the English ones lowercased): a
 #: text with none is not searched sentence by sentence (the pattern tries each position).
-_REMEMBER_HINTS = ("覚え", "忘れないで", "記憶しておいて")
-_REMEMBER_WORDS = ("remember", "forget")
+_REMEMBER_HINTS = ("覚え", "忘れないで", "記憶して", "メモし", "メモって", "記録して")
+_REMEMBER_WORDS = ("remember", "forget", "keep in mind", "note")
 
 
 def _may_ask_to_remember(text: str) -> bool:
@@ -93,7 +104,9 @@ _PERSONALITY = re.compile(
     re.IGNORECASE,
 )
 _PREFERENCE = [
-    re.compile(r"(?P<what>[^。、！？\sはがをにでも]{1,20})が(?:大好き|好き|苦手|嫌い)(?!意識)"),
+    # (what is liked with its object: 「アニメを見るのが好き」 is not 「家で見るのが好き」)
+    re.compile(r"(?P<what>(?:(?:もの|[^。、！？\sはがをにでも]){1,12}を)?(?:もの|[^。、！？\sはがをにでも]){1,20})"
+               r"が(?:大好き|好き|苦手|嫌い)(?!意識)"),
     re.compile(r"\bmy favou?rite (?P<what>[a-z ]{2,30}?) is\b", re.IGNORECASE),
     re.compile(r"\bi (?:really )?(?:love|like|prefer|hate|can't stand) "
                # a reaction to the assistant's words ("I like the idea", "I love how you …",
@@ -134,10 +147,82 @@ class Decision:
     item: MemoryItem | None = None
 
 
+#: What a Japanese statement ends with when a request followed it in the same sentence
+#: (「ベジタリアンだから覚えておいて」「…があることを覚えておいて」): not part of it.
+_JA_TAIL = re.compile(r"(?:なので|なんで|だから|ですから|なのを|なのは|なの|から|ので|ってこと|"
+                      r"ということ|"
+                      r"って|のを|のは|ね|よ)[、,\s]*$")
+
+
+#: A sentence's lead-in that is not part of the statement ("Also, I'm vegetarian now").
+_EN_LEAD_IN = re.compile(r"^(?:(?:also|and|but|so|oh|btw|by the way|anyway|well|oh and|ok|okay|"
+                         r"update|quick update|fun fact|fyi)\b[,:!]?\s+)+", re.IGNORECASE)
+
+
 def _clean(text: str) -> str:
     text = _REMEMBER.sub("", text)
     text = re.sub(r"^[\s、,。:：]+|[\s、,:：]+$", "", " ".join(text.split()))
-    return text.strip("「」\"' ")
+    lead = _EN_LEAD_IN.match(text)
+    if lead and lead.end() < len(text):
+        rest = text[lead.end():]
+        text = rest[:1].upper() + rest[1:]
+    text = text.strip("「」\"' ")
+    if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]$", text):
+        text = _JA_TAIL.sub("", text).rstrip("、, ")
+    return text
+
+
+#: A request about the work at hand, not about the person's life: "Remember that I will
+#: be the author of the article so it needs to be…", 「このメールは上司宛てだって覚えておいて
+#: 書いて」. It holds for this task only and is not kept as a lasting memory.
+_TASK = re.compile(
+    # (the work referred to as the one at hand: "the article", "this email", not "my
+    # locker code")
+    r"\b(?:the|this|that|your)\s+(?:\w+\s+)?(?:article|essay|e-?mail|letter|post|draft|"
+    r"story|script|speech|response|answer|reply|rewrite|summary|document|report|presentation|"
+    r"function|paragraph|caption|bio|outline|poem|translation|piece|chapter|"
+    r"slides?|tweet|prompt|task|assignment|exercise|conversation|chat)s?\b|"
+    r"\b(?:so|when|as|while) (?:you|it|we)(?:'re| are)? (?:write|writes|writing|draft|"
+    r"answer|reply|need|needs|should|must|have to)\b|\bin (?:the|your|this) (?:response|"
+    r"answer|reply|writing|rest of)\b|\b(?:for|in) (?:this|the next|your next|these) "
+    r"(?:\w+ )?(?:answers?|replies|responses|drafts?|versions?)\b|\bword (?:limit|count)\b|"
+    r"この(?:文章|メール|記事|投稿|原稿|手紙|コード|資料|スピーチ|返信|翻訳|文|下書き|会話|質問|例)|"
+    r"(?:書く|書いて|書き|訳す|訳して|答える|回答する|返信する)(?:とき|時|際|ので|から|ように)|"
+    r"(?:文章|メール|記事|原稿|返信)(?:を|は|の)",
+    re.IGNORECASE)
+
+
+#: What points at the piece of work rather than the person: "this is going in the
+#: newsletter", "I'm the one writing it", "it's for a card", "the audience is…", and a
+#: consequence for the writing (", so keep it friendly", ", so first person please").
+_TASK_POINTER = re.compile(
+    r"\b(?:this|it)(?:'s| is| will be| goes| was)\s+(?:going|for|a|an|the|in|to be)\b|"
+    r"\bthe one (?:writing|sending|giving|reading) it\b|\b(?:writing|sending|reading) it\b|"
+    r"\bthe (?:audience|readers?|recipients?|tone)\b|"
+    r",\s*so\s+(?:keep|make|write|use|avoid|don't|do not|no|first person|third person|please|"
+    r"be|stay|sound|mention|skip)\b", re.IGNORECASE)
+#: Japanese: the request with the work it is for after it in the same sentence
+#: (「…だってことを覚えておいて、丁寧めに書いてね」), or a manner for the writing before it
+#: (「ちゃんと敬語でってことを覚えておいて」「短めにってこと」「先生に出すやつだから」).
+_JA_TASK_AFTER = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff].*(?:て|で|ね|ください|下さい|お願い|"
+                            r"ほしい|欲しい)[ねよ]?[。！!]*$")
+
+
+def task_at_hand(sentence: str) -> bool:
+    """Is a request to remember about the task at hand rather than the person's life?"""
+    if _TASK.search(sentence) or _TASK_POINTER.search(sentence):
+        return True
+    if not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", sentence):
+        return False
+    for match in _REMEMBER.finditer(sentence):
+        before = re.sub(r"(?:って|という|ってこと|ということ)(?:を)?$", "",
+                        sentence[:match.start()].rstrip("、, "))
+        after = sentence[match.end():].lstrip("、, ")
+        if _JA_TASK_AFTER.search(after) or re.search(
+                r"(?<![のな])(?:で|に)$|(?:もの|やつ|用)(?:だ|です)?(?:から)?$|"
+                r"(?:もの|やつ|用)(?:だ|です)?から、[^、]*$", before):
+            return True
+    return False
 
 
 def _hiragana(text: str) -> str:
@@ -153,6 +238,11 @@ _JA_LEAD = re.compile(r"^(?:.*?(?:なら|では|だと|って|の中で|で言�
 
 
 def _key(fact: str) -> str:
+    """What a fact is about: a subject's property (``facts``: "fact:son:age"), a like
+    ("likes:sushi"), or failing both its first content words."""
+    stated = facts.statements(fact)
+    if stated:
+        return stated[0].key
     for pattern in _PREFERENCE:
         match = pattern.search(fact)
         if match:
@@ -240,32 +330,63 @@ def _reacts_to(sentence: str, what: str, reply: str) -> bool:
     return bool(liked) and len(liked & offered) >= REACTION_SHARE * len(liked)
 
 
+#: The key of a statement that only says what the person gave up or replaced ("quit
+#: piano"): it is written only when it ends something remembered (``admit``).
+DROPPED_KEY = "fact:self:dropped"
+
+#: The most candidates one message gives the offline proposer.
+MAX_PER_MESSAGE = 4
+
+
 def propose(message: Talk, reply: str = "") -> list[Candidate]:
-    """The offline proposer (no model): strict on purpose. One sentence, not the message:
-    the one the person asked to be remembered (or the one before "覚えておいて"), a
-    stated preference, an explicit promise, something done together. ``reply``: Claude's
-    message just before, so a preference for what it offered ("I like the sound of …")
-    is read as a reaction, not kept. Anything here still has to pass ``admit``."""
+    """The offline proposer (no model): strict on purpose. Sentences, not the message:
+    the one the person asked to be remembered (or the one before "覚えておいて"), what a
+    sentence states about a subject's property (``facts``: where they live, their job,
+    diet, an age, a name, a count), a stated preference, an explicit promise, something
+    done together. ``reply``: Claude's message just before, so a preference for what it
+    offered ("I like the sound of …") is read as a reaction, not kept. A request about the
+    task at hand ("remember that I'm the author, so write…") is not a lasting memory.
+    Anything here still has to pass ``admit``."""
     if message.id is None or not message.text.strip():
         return []
     ids = (message.id,)
     sentences = _sentences(message.text)
     asks = _may_ask_to_remember(message.text)
+    found: list[Candidate] = []
+    other = False  # a preference, promise or experience was found (one a message)
     for index, sentence in enumerate(sentences):
         if asks and _REMEMBER.search(sentence):
             # "Could you remember that I'm vegetarian?": the request's question mark is
             # not the statement's
             fact = _clean(sentence).rstrip("?？ ")
+            about = sentence
             if not fact and index > 0:
                 fact = _clean(sentences[index - 1])  # "…です。覚えておいて"
-            if not fact:
-                return []
-            return [Candidate(fact, MemoryKind.ASKED_TO_REMEMBER, _key(fact), ids, 1.0, True)]
-    for sentence in sentences:
+                about = sentences[index - 1] + " " + sentence
+            if not fact or task_at_hand(about):
+                continue
+            found = [c for c in found if c.fact != fact]
+            found.append(Candidate(fact, MemoryKind.ASKED_TO_REMEMBER, _key(fact), ids,
+                                   1.0, True, correction=_is_change(fact)))
+            continue
         if len(sentence) > OFFLINE_MAX_CHARS or _QUESTION.search(sentence) \
                 or _ABOUT_OTHER.search(sentence):
             continue
         fact = _clean(sentence)
+        stated = facts.statements(sentence)
+        if stated:
+            # the clause that states it, not the request that came with it ("I'm a junior
+            # designer at Fenwick Studio", not "… and my art director wants …")
+            found.append(Candidate(_clean(stated[0].clause) or fact, MemoryKind.FACT,
+                                   stated[0].key, ids, 0.8, correction=stated[0].change))
+            continue
+        if facts.dropped(sentence):
+            # "Quit piano", 「英会話はやめて」: kept only when it ends something remembered
+            found.append(Candidate(fact, MemoryKind.FACT, DROPPED_KEY, ids, 0.7,
+                                   correction=True))
+            continue
+        if other:
+            continue
         liked = next((m for p in _PREFERENCE if (m := p.search(sentence))), None)
         if liked is not None:
             what = liked.group("what")
@@ -274,12 +395,20 @@ def propose(message: Talk, reply: str = "") -> list[Candidate]:
             if (_HEARSAY.search(sentence) or _POINTS_BACK.search(leaning)
                     or _reacts_to(sentence, what, reply)):
                 continue
-            return [Candidate(fact, MemoryKind.PREFERENCE, _key(sentence), ids, 0.8)]
-        if _PROMISE.search(sentence):
-            return [Candidate(fact, MemoryKind.PROMISE, _key(sentence), ids, 0.7)]
-        if _EXPERIENCE.search(sentence):
-            return [Candidate(fact, MemoryKind.SHARED_EXPERIENCE, _key(sentence), ids, 0.6)]
-    return []
+            found.append(Candidate(fact, MemoryKind.PREFERENCE, _key(sentence), ids, 0.8))
+            other = True
+        elif _PROMISE.search(sentence):
+            found.append(Candidate(fact, MemoryKind.PROMISE, _key(sentence), ids, 0.7))
+            other = True
+        elif _EXPERIENCE.search(sentence):
+            found.append(Candidate(fact, MemoryKind.SHARED_EXPERIENCE, _key(sentence), ids, 0.6))
+            other = True
+    return found[:MAX_PER_MESSAGE]
+
+
+def _is_change(fact: str) -> bool:
+    stated = facts.statements(fact)
+    return bool(stated) and stated[0].change
 
 
 def admit(session: Session, candidate: Candidate, now: datetime,
@@ -324,17 +453,40 @@ def admit(session: Session, candidate: Candidate, now: datetime,
             return Decision(False, "a guess about personality is not kept")
         if _SENSITIVE.search(candidate.fact) and not (candidate.sensitive_confirmed and asked):
             return Decision(False, "a sensitive detail is kept only when the person asks")
-    active = session.exec(
-        select(MemoryItem).where(MemoryItem.key == candidate.key,
-                                 col(MemoryItem.status).in_(list(SHOWN)))
+    shown = session.exec(
+        select(MemoryItem).where(col(MemoryItem.status).in_(list(SHOWN)))
     ).all()
+    key = _same_subject(candidate.key, shown)
+    # what else is remembered about the same subject's property: under the same key, or
+    # stating it among other things ("I've got 12 houseplants in our flat in Leith" is
+    # about the home as well as the houseplants)
+    keys = {key} if facts.parts_of(key) is None or key == DROPPED_KEY else \
+        {key, *(st.key for st in facts.statements(candidate.fact))}
+    active = [item for item in shown if item.key == key or (
+        facts.parts_of(key) is not None and key != DROPPED_KEY
+        and _same_property(keys, _keys_of(item)))]
     if any(item.fact == candidate.fact for item in active):
         return Decision(False, "already remembered")
+    # a diet ends the likes of what it leaves out ("I'm vegetarian now" / "I love steak")
+    diet = facts.parts_of(key)
+    ended = [item for item in shown if item not in active and item.kind == MemoryKind.PREFERENCE
+             and _polarity(item.fact) and diet is not None and diet[1].startswith("diet")
+             and facts.clashes(_diet_value(candidate.fact), item.fact)]
+    # a change that names what it replaced ends what still holds it ("traded in the Civic",
+    # 「英会話はやめて」): the person said the older value is over
+    gone = facts.dropped(candidate.fact) if candidate.correction or _is_change(candidate.fact) \
+        or key == DROPPED_KEY else []
+    ended += [item for item in shown if item not in active and item not in ended
+              and any(_names(item.fact, value) for value in gone)
+              and not any(_names(candidate.fact, value) and _names(item.fact, value)
+                          and item.fact in candidate.fact for value in gone)]
+    if key == DROPPED_KEY and not ended:
+        return Decision(False, "it ends nothing remembered")
     expires = None
     if kind == MemoryKind.PROMISE:
         expires = (now.astimezone(UTC) + timedelta(days=PROMISE_DAYS)).isoformat()
     item = MemoryItem(
-        fact=candidate.fact, kind=kind, key=candidate.key,
+        fact=candidate.fact, kind=kind, key=key,
         source_message_ids=json.dumps(list(candidate.source_message_ids)),
         confidence=candidate.confidence, created_ts=now.isoformat(), expires_ts=expires,
     )
@@ -344,11 +496,18 @@ def admit(session: Session, candidate: Candidate, now: datetime,
             _CORRECTION.search(m.text) for m in sources if m is not None
         )
         # a model's topic ("family") may hold several facts: only a correction replaces one
-        broad = candidate.key.startswith("topic:") and not candidate.correction
+        broad = key.startswith("topic:") and not candidate.correction
+        stated = facts.parts_of(key) is not None
         for old in active:
             if broad:
                 continue
-            if correcting or asked or _polarity(old.fact) == _polarity(candidate.fact):
+            if stated and not (_went_back(key, old.fact, candidate.fact) and not correcting):
+                # a newer value of the same subject's property: it replaces the older,
+                # which stays as its history (an age that went down is a contradiction)
+                old.status = MemoryStatus.SUPERSEDED
+                reason = "written; it supersedes what was remembered before"
+            elif not stated and (correcting or asked
+                                 or _polarity(old.fact) == _polarity(candidate.fact)):
                 # a correction, an explicit request, or the same thing said again
                 old.status = MemoryStatus.SUPERSEDED
                 reason = "written; it supersedes what was remembered before"
@@ -357,14 +516,84 @@ def admit(session: Session, candidate: Candidate, now: datetime,
                 item.status = MemoryStatus.CONTESTED
                 reason = "written as contested: it contradicts what was remembered"
             session.add(old)
+    for old in ended:
+        old.status = MemoryStatus.SUPERSEDED
+        session.add(old)
+        reason = "written; it supersedes what was remembered before"
     session.add(item)
     session.flush()
-    if active and item.status == MemoryStatus.ACTIVE and reason != "written":
-        item.supersedes_id = active[-1].id
+    replaced = [old for old in [*active, *ended] if old.status == MemoryStatus.SUPERSEDED]
+    if replaced and item.status == MemoryStatus.ACTIVE:
+        item.supersedes_id = replaced[0].id if not active else active[-1].id
         session.add(item)
     # New memories reach the prompt at the next rebuild point; only the person's own
     # edits and deletions force one (memory_changed).
     return Decision(True, reason, item)
+
+
+def _keys_of(item: MemoryItem) -> set[str]:
+    """The subject-property keys a remembered item is about: its key and what its words
+    state (``facts.statements``)."""
+    return {item.key, *(st.key for st in facts.statements(item.fact))}
+
+
+def _same_property(ours: set[str], theirs: set[str]) -> bool:
+    """Do two sets of keys share a subject's property? Counts of the same thing match
+    under a shorter name ("count:plant" and "count:houseplant")."""
+    if ours & theirs:
+        return True
+    for a in ours:
+        pa = facts.parts_of(a)
+        if pa is None or not pa[1].startswith("count:"):
+            continue
+        for b in theirs:
+            pb = facts.parts_of(b)
+            if pb is not None and pb[0] == pa[0] and pb[1].startswith("count:"):
+                x, y = pa[1][6:], pb[1][6:]
+                if x.endswith(y) or y.endswith(x):
+                    return True
+    return False
+
+
+def _names(fact: str, value: str) -> bool:
+    """Does ``fact`` name ``value`` (a whole word in Latin script, anywhere in CJK)?"""
+    if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", value):
+        return value in fact
+    return re.search(rf"(?<![\w]){re.escape(value)}(?![\w])", fact, re.IGNORECASE) is not None
+
+
+def _same_subject(key: str, shown: Sequence[MemoryItem]) -> str:
+    """``key``, or the key of what is remembered about the same subject under another
+    name: "Leo turned 7" is about the son of "My son Leo is 6" (fact:leo:age is
+    fact:son:age when a remembered fact about the son names Leo)."""
+    parts = facts.parts_of(key)
+    if parts is None or parts[0] == "self":
+        return key
+    subject, prop = parts
+    name = re.compile(rf"(?<![\w]){re.escape(subject)}(?![\w])", re.IGNORECASE)
+    for item in reversed(shown):
+        theirs = facts.parts_of(item.key)
+        if theirs is not None and theirs[1] == prop and theirs[0] != subject \
+                and name.search(item.fact):
+            return item.key
+    return key
+
+
+def _went_back(key: str, older: str, newer: str) -> bool:
+    """An age that went down: not a newer value but a contradiction."""
+    parts = facts.parts_of(key)
+    if parts is None or parts[1] != "age":
+        return False
+    before = [s.value for s in facts.statements(older) if s.prop == "age"]
+    after = [s.value for s in facts.statements(newer) if s.prop == "age"]
+    try:
+        return bool(before and after) and int(after[0]) < int(before[0])
+    except ValueError:
+        return False
+
+
+def _diet_value(fact: str) -> str:
+    return next((s.value for s in facts.statements(fact) if s.prop.startswith("diet")), fact)
 
 
 _SHOWN_ITEMS = (select(MemoryItem).where(col(MemoryItem.status).in_(list(SHOWN)))
