@@ -110,9 +110,11 @@ class AnthropicModel:
         key = self.client.api_key
         # MONET's body types are its own, not the SDK's: hand the SDK plain keywords.
         kwargs: dict[str, Any] = dict(body)
+        streaming = False  # the reply had begun: a lost connection now is a cut reply
         try:
             with self.client.messages.stream(**kwargs) as stream:
                 for event in stream:
+                    streaming = True
                     if event.type == "text" and event.text:
                         yield TextDelta(event.text)
                     elif event.type == "message_start":
@@ -126,6 +128,12 @@ class AnthropicModel:
                 retryable=True, code="timeout",
             ) from None
         except anthropic.APIConnectionError as exc:
+            if streaming:  # (newer SDKs wrap a broken stream's read error this way)
+                raise ModelError(
+                    f"The reply broke off ({(exc.__cause__ or exc).__class__.__name__}); "
+                    "what arrived is kept and marked incomplete.",
+                    retryable=True, code="cut",
+                ) from None
             raise ModelError(
                 "No connection to Anthropic (network down or unreachable: "
                 f"{redact(str(exc.__cause__ or exc), key)}). Your message is saved; "
