@@ -585,3 +585,25 @@ def test_many_search_results_come_a_page_at_a_time(qtbot, app_for) -> None:  # t
     results.itemActivated.emit(results.item(2 * PAGE))
     assert results.count() == len(items)  # all shown, no "more" row left
     assert c.window.search_panel.count_label.text().startswith(str(len(items)))
+
+
+def test_the_memory_panel_adds_a_fact_in_the_persons_words_and_shows_what_it_replaced(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    """Issue 40: Add in the person's own words; a newer value replaces the older, which
+    the panel shows as its history; an empty text is refused in words, nothing changes."""
+    from ui.memory_dialog import MemoryDialog
+
+    c = app_for()
+    dialog = MemoryDialog(c.memory_rows, c.edit_memory, c.delete_memory, c.window,
+                          add=c.add_memory)
+    qtbot.addWidget(dialog)
+    assert dialog.add_button.isVisibleTo(dialog)
+    dialog.add_fact("I live in Nagoya.")
+    dialog.add_fact("I moved to Sendai.")
+    rows = c.memory_rows()
+    assert [r.fact for r in rows] == ["I moved to Sendai."]
+    assert rows[0].history[0][0] == "I live in Nagoya."
+    assert dialog.items.count() == 1 and "Nagoya" in dialog.items.item(0).text()
+    dialog.items.setCurrentRow(0)
+    assert "Nagoya" in dialog.source.text() and dialog.problem.text() == ""
+    dialog.add_fact("   ")
+    assert dialog.problem.text() and [r.fact for r in c.memory_rows()] == ["I moved to Sendai."]

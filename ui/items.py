@@ -130,3 +130,6 @@ class MemoryRow:
     status: str
     fact: str
     source: str  # the person's words it came from, with day and tab
+    #: what it replaced, newest first: (the older words, the day they were remembered)
+    history: tuple[tuple[str, str], ...] = ()
+    created: str = ""  # the day it was remembered

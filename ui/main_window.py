@@ -1129,7 +1129,8 @@ class MainWindow(QMainWindow):
 
     def show_memory(self, load: Callable[[], list[MemoryRow]],
                     edit: Callable[[int, str], str | None],
-                    delete: Callable[[int, bool], str | None]) -> None:
-        dialog = MemoryDialog(load, edit, delete, self)
+                    delete: Callable[[int, bool], str | None],
+                    add: Callable[[str], str | None] | None = None) -> None:
+        dialog = MemoryDialog(load, edit, delete, self, add=add)
         dialog.exec()
         dialog.finish_pending()  # a Forget still waiting for its Undo is carried out

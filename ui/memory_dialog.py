@@ -54,9 +54,11 @@ class MemoryDialog(QDialog):
         edit: Callable[[int, str], str | None],
         delete: Callable[[int, bool], str | None],
         parent: QWidget | None = None,
+        *,
+        add: Callable[[str], str | None] | None = None,
     ) -> None:
         super().__init__(parent)
-        self._load, self._edit, self._delete = load, edit, delete
+        self._load, self._edit, self._delete, self._add = load, edit, delete, add
         self.setWindowTitle(self.tr("What MONET remembers"))
         self.resize(620, 460)
         self.items = QListWidget()
@@ -86,6 +88,11 @@ class MemoryDialog(QDialog):
         self.undo_shortcut.setEnabled(False)
         self.undo_shortcut.activated.connect(self.undo)
         self.undo_button.clicked.connect(self.undo)
+        self.add_button = QPushButton(self.tr("Add…"))
+        self.add_button.setToolTip(self.tr(
+            "Write something MONET should remember, in your own words; it replaces what "
+            "it says changed."))
+        self.add_button.setVisible(add is not None)
         self.edit_button = QPushButton(self.tr("Correct…"))
         self.delete_button = QPushButton(self.tr("Forget"))
         self.delete_button.setToolTip(self.tr(
@@ -93,6 +100,7 @@ class MemoryDialog(QDialog):
             "Claude."))
         self.delete_all_button = QPushButton(self.tr("Forget and delete its messages…"))
         buttons = QHBoxLayout()
+        buttons.addWidget(self.add_button)
         buttons.addWidget(self.edit_button)
         buttons.addWidget(self.delete_button)
         buttons.addWidget(self.delete_all_button)
@@ -117,6 +125,7 @@ class MemoryDialog(QDialog):
         self.items.currentItemChanged.connect(self._show_source)
         self.items.itemSelectionChanged.connect(self._enable_buttons)
         self.edit_button.clicked.connect(self._ask_edit)
+        self.add_button.clicked.connect(self._ask_add)
         self.delete_button.clicked.connect(lambda: self.delete_selected())
         self.delete_all_button.clicked.connect(self._ask_delete_all)
         forget_key = QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.items)
@@ -151,7 +160,9 @@ class MemoryDialog(QDialog):
             if row.id == waiting:
                 continue
             flag = {"contested": self.tr(" (contradiction: please check)")}.get(row.status, "")
-            item = QListWidgetItem(f"{self.kind_label(row.kind)} · {row.fact}{flag}")
+            before = self.tr(" — before: {fact}").format(fact=row.history[0][0]) \
+                if row.history else ""
+            item = QListWidgetItem(f"{self.kind_label(row.kind)} · {row.fact}{flag}{before}")
             item.setData(ITEM_ROLE, row)
             self.items.addItem(item)
         if not self.items.count():
@@ -174,7 +185,29 @@ class MemoryDialog(QDialog):
 
     def _show_source(self, current: QListWidgetItem | None, _previous: object = None) -> None:
         row: MemoryRow | None = current.data(ITEM_ROLE) if current is not None else None
-        self.source.setText(self.tr("From: {source}").format(source=row.source) if row else "")
+        if row is None:
+            self.source.setText("")
+            return
+        lines = [self.tr("From: {source}").format(source=row.source) if row.source
+                 else self.tr("Added by you on {day}").format(day=row.created)]
+        for fact, day in row.history:  # what it replaced: a fact that changed
+            lines.append(self.tr("Before: {fact} (remembered {day})").format(fact=fact,
+                                                                             day=day))
+        self.source.setText("\n".join(lines))
+
+    def _ask_add(self) -> None:
+        text, ok = QInputDialog.getText(
+            self, self.tr("Add"), self.tr("What should MONET remember about you?"))
+        if ok:
+            self.add_fact(text)
+
+    def add_fact(self, text: str) -> None:
+        """Add ``text`` as a memory; a problem (empty, too long) is shown here."""
+        if self._add is None:
+            return
+        self.problem.setText(self._add(text) or "")
+        self.reload()
+        self._select(position=self.items.count() - 1)  # the new item is the newest
 
     def _ask_edit(self) -> None:
         row = self.selected()

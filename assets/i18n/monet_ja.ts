@@ -90,7 +90,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../monet_app/window/app.py" line="223" />
+        <location filename="../../monet_app/window/app.py" line="227" />
         <source>Promoted under {heading}; Claude reads it from the next message.</source>
         <extracomment>When the key is looked for after the window opens: after its first frames and the first rows' layout, and before anyone could have read the window and pasted a key. When what the first send and search would wait for is loaded on a thread of its own (``run.warm_up``): after the first frames, as the key lookup. A send sooner loads what it needs itself.</extracomment>
         <translation>「{heading}」に昇格しました。次のメッセージから Claude に渡されます。</translation>
@@ -581,118 +581,153 @@
 <context>
     <name>MemoryDialog</name>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="60" />
+        <location filename="../../ui/memory_dialog.py" line="62" />
         <source>What MONET remembers</source>
         <extracomment>How long a forgotten item can be brought back before it is deleted.</extracomment>
         <translation>MONET が覚えていること</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="76" />
+        <location filename="../../ui/memory_dialog.py" line="78" />
         <source>Undo</source>
         <translation>元に戻す</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="89" />
+        <location filename="../../ui/memory_dialog.py" line="91" />
+        <source>Add…</source>
+        <translation>追加…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="93" />
+        <source>Write something MONET should remember, in your own words; it replaces what it says changed.</source>
+        <translation>MONET に覚えてほしいことを自分の言葉で書きます。変わったことなら、前の記憶と置き換わります。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="96" />
         <source>Correct…</source>
         <translation>訂正…</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="90" />
+        <location filename="../../ui/memory_dialog.py" line="97" />
         <source>Forget</source>
         <translation>忘れる</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="92" />
+        <location filename="../../ui/memory_dialog.py" line="99" />
         <source>Claude forgets it; the messages it came from stay in your history, hidden from Claude.</source>
         <translation>Claude はこれを忘れます。元のメッセージは履歴に残り、Claude からは見えなくなります。</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="94" />
+        <location filename="../../ui/memory_dialog.py" line="101" />
         <source>Forget and delete its messages…</source>
         <translation>忘れて元のメッセージも削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="100" />
+        <location filename="../../ui/memory_dialog.py" line="108" />
         <source>Close</source>
         <translation>閉じる</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="106" />
+        <location filename="../../ui/memory_dialog.py" line="114" />
         <source>Forgetting an item removes it from every later request, with the messages it came from: they stay in your history but Claude no longer sees them (or you delete them too). Correcting an item changes what Claude reads from the next message on.</source>
         <translation>忘れた項目は、その元になったメッセージとともにこれ以降どのリクエストにも入りません。メッセージは履歴に残りますが Claude からは見えなくなります（一緒に削除することもできます）。訂正すると次のメッセージから Claude が読む内容が変わります。</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="137" />
+        <location filename="../../ui/memory_dialog.py" line="146" />
         <source>Preference</source>
         <translation>好み</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="138" />
+        <location filename="../../ui/memory_dialog.py" line="147" />
         <source>Promise</source>
         <translation>約束</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="139" />
+        <location filename="../../ui/memory_dialog.py" line="148" />
         <source>Done together</source>
         <translation>一緒にしたこと</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="140" />
+        <location filename="../../ui/memory_dialog.py" line="149" />
         <source>Asked to remember</source>
         <translation>覚えてと頼まれたこと</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="141" />
+        <location filename="../../ui/memory_dialog.py" line="150" />
         <source>Fact</source>
         <translation>事実</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="142" />
+        <location filename="../../ui/memory_dialog.py" line="151" />
         <source>About you</source>
         <translation>あなたについて</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="153" />
+        <location filename="../../ui/memory_dialog.py" line="162" />
         <source> (contradiction: please check)</source>
         <translation>（矛盾あり・確認してください）</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="158" />
+        <location filename="../../ui/memory_dialog.py" line="163" />
+        <source> — before: {fact}</source>
+        <translation> — 以前: {fact}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="169" />
         <source>Nothing is remembered yet.</source>
         <translation>まだ何も覚えていません。</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="177" />
+        <location filename="../../ui/memory_dialog.py" line="191" />
         <source>From: {source}</source>
         <translation>出典: {source}</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="184" />
+        <location filename="../../ui/memory_dialog.py" line="192" />
+        <source>Added by you on {day}</source>
+        <translation>{day} にあなたが追加</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="194" />
+        <source>Before: {fact} (remembered {day})</source>
+        <translation>以前: {fact}（{day} に記憶）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="200" />
+        <source>Add</source>
+        <translation>追加</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="200" />
+        <source>What should MONET remember about you?</source>
+        <translation>MONET に何を覚えておいてほしいですか？</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="217" />
         <source>Correct</source>
         <translation>訂正</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="184" />
+        <location filename="../../ui/memory_dialog.py" line="217" />
         <source>What is true:</source>
         <translation>正しい内容:</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="200" />
+        <location filename="../../ui/memory_dialog.py" line="233" />
         <source>Delete messages</source>
         <translation>メッセージの削除</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="201" />
+        <location filename="../../ui/memory_dialog.py" line="234" />
         <source>Forget this item and delete the messages it came from (and Claude's replies to them) from your history? This cannot be undone.</source>
         <translation>この項目を忘れ、元になったメッセージ（と Claude の返答）を履歴から削除しますか？ 元に戻せません。</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="224" />
+        <location filename="../../ui/memory_dialog.py" line="257" />
         <source>Forgotten, with its messages: {fact}</source>
         <translation>忘れました（元のメッセージも削除）: {fact}</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="225" />
+        <location filename="../../ui/memory_dialog.py" line="258" />
         <source>Forgotten: {fact}</source>
         <translation>忘れました: {fact}</translation>
     </message>

@@ -622,6 +622,55 @@ def edit(session: Session, item_id: int, fact: str) -> MemoryItem:
     return item
 
 
+def add_by_person(session: Session, fact: str, now: datetime) -> MemoryItem:
+    """A fact the person writes in the memory panel, in their own words: kept as it is
+    (no source message: they said it to MONET directly). Like a newer statement, it
+    supersedes what is remembered about the same subject's property, which stays as its
+    history; Claude reads it, as a record, from the next request."""
+    fact = " ".join(fact.split())
+    if not fact:
+        raise MemoryItemError("The text is empty: write what MONET should remember.")
+    if len(fact) > MAX_FACT_CHARS:
+        raise MemoryItemError(f"A memory is one short statement (at most {MAX_FACT_CHARS} "
+                              f"characters); this one has {len(fact)}.")
+    key = _key(fact)
+    shown = session.exec(select(MemoryItem).where(col(MemoryItem.status).in_(list(SHOWN)))
+                         ).all()
+    if any(item.fact == fact for item in shown):
+        raise MemoryItemError("This is already remembered.")
+    keys = {key, *(st.key for st in facts.statements(fact))}
+    older = [item for item in shown
+             if facts.parts_of(key) is not None and _same_property(keys, _keys_of(item))]
+    gone = facts.dropped(fact)
+    older += [item for item in shown if item not in older
+              and any(_names(item.fact, value) for value in gone)]
+    for old in older:
+        old.status = MemoryStatus.SUPERSEDED
+        session.add(old)
+    item = MemoryItem(fact=fact, kind=MemoryKind.FACT, key=key, source_message_ids="[]",
+                      confidence=1.0, created_ts=now.isoformat(),
+                      supersedes_id=older[-1].id if older else None)
+    session.add(item)
+    session.flush()
+    queries.bump_memory(session)
+    return item
+
+
+def history_of(session: Session, item: MemoryItem, limit: int = 5) -> list[MemoryItem]:
+    """What ``item`` replaced, newest first: the chain of older values of a fact."""
+    chain: list[MemoryItem] = []
+    seen = {item.id}
+    current = item
+    while current.supersedes_id is not None and len(chain) < limit:
+        older = session.get(MemoryItem, current.supersedes_id)
+        if older is None or older.id in seen:
+            break
+        chain.append(older)
+        seen.add(older.id)
+        current = older
+    return chain
+
+
 def delete(session: Session, item_id: int) -> None:
     item = session.get(MemoryItem, item_id)
     if item is None:

@@ -151,8 +151,10 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument("--limit", type=_whole(1, 10_000, "--limit"), default=50)
 
     me = sub.add_parser("memory", help="see, correct and delete what MONET remembers")
-    me.add_argument("action", choices=["list", "show", "edit", "delete"])
-    me.add_argument("item", nargs="?", type=_ID)
+    me.add_argument("action", choices=["list", "show", "add", "edit", "delete"],
+                    help="add TEXT: remember a fact in your own words (it replaces what it "
+                         "says changed)")
+    me.add_argument("item", nargs="?", help="the item's number (add: the first word)")
     me.add_argument("text", nargs="*")
     me.add_argument("--home", dest="sub_home")
     me.add_argument("--json", action="store_true")
@@ -634,8 +636,17 @@ def _memory(args: argparse.Namespace, home: Path) -> int:
             if not items and not args.json:
                 print("nothing is remembered yet")
             return 0
+        if args.action == "add":
+            words = " ".join([args.item or "", *args.text]).strip()
+            added = memory.add_memory(core, words).value
+            print(f"memory {added} added; Claude reads it from the next message")
+            return 0
         if args.item is None:
             raise MemoryItemError(f"memory {args.action} needs an item number.")
+        try:
+            args.item = _ID(args.item)
+        except argparse.ArgumentTypeError as exc:
+            raise MemoryItemError(f"memory {args.action}: {exc}") from exc
         if args.action == "show":
             shown = memory.item_with_sources(core, args.item)
             print(_json.dumps(shown.item.model_dump(), ensure_ascii=False, indent=2))

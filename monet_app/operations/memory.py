@@ -30,8 +30,24 @@ def memory_rows(core: Core) -> list[MemoryRow]:
         for item in memory.active_items(session, core.clock.now()):
             sources = [session.get(Message, i) for i in json.loads(item.source_message_ids)]
             source = " / ".join(f"{m.day} [{m.tab_label}] {m.text[:120]}" for m in sources if m)
-            rows.append(MemoryRow(item.id or 0, item.kind, item.status, item.fact, source))
+            history = tuple((older.fact, older.created_ts[:10])
+                            for older in memory.history_of(session, item))
+            rows.append(MemoryRow(item.id or 0, item.kind, item.status, item.fact, source,
+                                  history, item.created_ts[:10]))
     return rows
+
+
+def add_memory(core: Core, text: str) -> Done[int]:
+    """The person adds a fact in their own words (the memory panel, ``monet memory
+    add``): one transaction; what it supersedes stays as its history; the next request
+    is rebuilt with it (``memory_changed``)."""
+    with core.gate.hold(Work.FORGET):
+        with core.db.session() as session:
+            item = memory.add_by_person(session, text, core.clock.now())
+            session.commit()
+            item_id = item.id or 0
+        core.context.render_forgotten()
+    return Done(item_id, TALK)
 
 
 def all_items(core: Core) -> list[MemoryItem]:

@@ -126,7 +126,8 @@ class AppController(QObject):
         w.check_mixing_requested.connect(lambda: dialogs.check_mixing(self))
         w.promote_requested.connect(lambda: w.edit_promotion(self.promote))
         w.memory_requested.connect(
-            lambda: w.show_memory(self.memory_rows, self.edit_memory, self.delete_memory))
+            lambda: w.show_memory(self.memory_rows, self.edit_memory, self.delete_memory,
+                                  self.add_memory))
         w.incognito_today_toggled.connect(self.set_incognito_today)
         w.delete_day_requested.connect(self.delete_day)
         w.delete_message_requested.connect(
@@ -198,6 +199,9 @@ class AppController(QObject):
     # ----- memory, deleting, settings ---------------------------------------------------
     def memory_rows(self) -> list[MemoryRow]:
         return memory.memory_rows(self.core)
+
+    def add_memory(self, text: str) -> str | None:
+        return self.inline(partial(memory.add_memory, self.core, text))[1]
 
     def edit_memory(self, item_id: int, text: str) -> str | None:
         return self.inline(partial(memory.correct_memory, self.core, item_id, text))[1]
