@@ -607,3 +607,31 @@ def test_the_memory_panel_adds_a_fact_in_the_persons_words_and_shows_what_it_rep
     assert "Nagoya" in dialog.source.text() and dialog.problem.text() == ""
     dialog.add_fact("   ")
     assert dialog.problem.text() and [r.fact for r in c.memory_rows()] == ["I moved to Sendai."]
+
+
+def test_a_message_after_midnight_shows_its_own_date_and_the_day_it_counts_in(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 40: 00:55 on 3 January belongs to 2 January (the day starts at 04:00): the
+    transcript shows the real date and time, and which day it counts in."""
+    from cms.clock import ManualClock, parse_ts
+    from cms.context.manager import ContextManager
+    from cms.settings import Settings
+    from cms.tokens import TiktokenEstimator
+    from storage import Database
+
+    home = tmp_path / "home"
+    db = Database(home)
+    clock = ManualClock(parse_ts("2025-01-02T23:50:00+09:00"))
+    cm = ContextManager(db, Settings(), clock, TiktokenEstimator())
+    cm.commit_user_message("before midnight", "chat")
+    clock.set(parse_ts("2025-01-03T00:55:00+09:00"))
+    cm.commit_user_message("after midnight", "chat")
+    db.close()
+    c = app_for(home)
+    c.nav.open_day("2025-01-02")
+    rows = {r.text: r for r in c.nav.rows()}
+    assert rows["before midnight"].time == "23:50" and not rows["before midnight"].counts_in
+    late = rows["after midnight"]
+    assert late.time == "2025-01-03 00:55" and late.counts_in == "2025-01-02"
+    from ui.transcript.delegate import MessageDelegate
+
+    assert "2025-01-02" in MessageDelegate().header_parts(late)[1]

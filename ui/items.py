@@ -45,6 +45,9 @@ class MessageRow:
     status: str = "complete"  # "complete" | "incomplete" | "streaming"
     hidden: bool = False  # forgotten: kept here, never sent to Claude again
     files: tuple[ShownFile, ...] = ()  # the pictures and documents shown with it
+    #: said after midnight but before the day starts (04:00 by default): the day it
+    #: counts in, while ``time`` carries its own calendar date ("2026-03-03 00:55")
+    counts_in: str = ""
 
 
 @dataclass(frozen=True)

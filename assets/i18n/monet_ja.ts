@@ -736,14 +736,14 @@
     <name>MessageDelegate</name>
     <message>
         <location filename="../../ui/transcript/delegate.py" line="136" />
-        <location filename="../../ui/transcript/delegate.py" line="544" />
+        <location filename="../../ui/transcript/delegate.py" line="546" />
         <source>Copy</source>
         <extracomment>The pictures' thumbnails, read on a worker (the view repaints when one is in).</extracomment>
         <translation>コピー</translation>
     </message>
     <message>
         <location filename="../../ui/transcript/delegate.py" line="137" />
-        <location filename="../../ui/transcript/delegate.py" line="544" />
+        <location filename="../../ui/transcript/delegate.py" line="546" />
         <source>Copied</source>
         <translation>コピーしました</translation>
     </message>
@@ -759,31 +759,36 @@
     </message>
     <message>
         <location filename="../../ui/transcript/delegate.py" line="265" />
+        <source>(counts in {day})</source>
+        <translation>（{day} の分）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript/delegate.py" line="267" />
         <source>(incomplete)</source>
         <translation>（途中で途切れました）</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript/delegate.py" line="269" />
+        <location filename="../../ui/transcript/delegate.py" line="271" />
         <source>(forgotten: Claude no longer sees this)</source>
         <translation>（忘れた内容: Claude にはもう見えません）</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript/delegate.py" line="326" />
+        <location filename="../../ui/transcript/delegate.py" line="328" />
         <source>Picture</source>
         <translation>画像</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript/delegate.py" line="330" />
+        <location filename="../../ui/transcript/delegate.py" line="332" />
         <source>1 page</source>
         <translation>1 ページ</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript/delegate.py" line="330" />
+        <location filename="../../ui/transcript/delegate.py" line="332" />
         <source>{n} pages</source>
         <translation>{n} ページ</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript/delegate.py" line="333" />
+        <location filename="../../ui/transcript/delegate.py" line="335" />
         <source>Text</source>
         <translation>テキスト</translation>
     </message>

@@ -447,6 +447,7 @@ JA = {
     "Delete this message and what was drawn from it?": "このメッセージと、そこから作られた要約・記憶を削除しますか？",
     "Wait for the reply to finish before deleting.": "返答が終わってから削除してください。",
     "Add…": "追加…",
+    "(counts in {day})": "（{day} の分）",
     "Add": "追加",
     "Write something MONET should remember, in your own words; it replaces what it says "
     "changed.": "MONET に覚えてほしいことを自分の言葉で書きます。変わったことなら、前の記憶と置き換わります。",

@@ -209,12 +209,17 @@ class Navigator:
                     session, [m[0] for m in messages if m[1] == "user"]).items()}
         whole = not self.sunset_model or self.tab == ALL_TABS
         labels = dict(self.core.settings.tabs)
-        # ts is stored as ISO 8601 in the local time it was said: HH:MM is ts[11:16]
+        # ts is stored as ISO 8601 in the local time it was said: HH:MM is ts[11:16]. A
+        # message said after midnight but before the day starts (04:00) counts in the
+        # day before: it shows its own date with its time, and the day it counts in.
         tab = self.tab
+        day = self.view_day if self.sunset_model else ""
         return [
-            MessageRow(id_, role, tab_id, labels.get(tab_id, label), ts[11:16],
+            MessageRow(id_, role, tab_id, labels.get(tab_id, label),
+                       ts[11:16] if not day or ts[:10] == day else f"{ts[:10]} {ts[11:16]}",
                        tool_line(text, content) if role == "tool" else text, status,
-                       bool(hidden), files.get(id_, ()))
+                       bool(hidden), files.get(id_, ()),
+                       day if day and ts[:10] != day else "")
             for id_, role, tab_id, label, ts, text, content, status, hidden in messages
             if whole or tab_id == tab
         ]

@@ -261,6 +261,8 @@ class MessageDelegate(QStyledItemDelegate):
         """Who, then the rest of the header line: tab, time and the row's notes."""
         names = {"user": self.tr("You"), "assistant": "Claude", "tool": self.tr("Tool")}
         rest = f" · {row.tab_label} · {row.time}"
+        if row.counts_in:  # said after midnight, before the day began
+            rest += " " + self.tr("(counts in {day})").format(day=row.counts_in)
         if row.status == "incomplete":
             rest += "  " + self.tr("(incomplete)")
         elif row.status == "streaming":
