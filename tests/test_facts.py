@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from sqlmodel import select
 
+from cms import facts
 from cms.context.prompt import system_parts
-from cms.memory import facts
 from cms.settings import Settings
 from storage.models import MemoryItem
 from tests.helpers import World
@@ -153,3 +153,22 @@ def test_an_intolerance_is_not_ended_by_a_diet(tmp_path: Path) -> None:
     w.librarian.run_pass()
     assert {"I'm lactose intolerant", "I've gone vegan"} <= {
         f.rstrip(".") for f in active(w)}, remembered(w)
+
+
+def test_search_ranks_the_newer_of_two_statements_first_and_marks_the_older(
+        tmp_path: Path) -> None:
+    """Issue 40: "how old is Theo?" finds both ages; the newer ranks first and the
+    older says a newer message restates it."""
+    from cms.context.tools import search_history
+
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-05-01T09:00:00+09:00").turn("My son Theo is 4 and Theo loves trains, Theo says.")
+    w.at("2026-05-02T09:00:00+09:00").turn("Lunch ideas please")
+    w.at("2026-06-03T09:00:00+09:00").turn("Theo turned 5 today.")
+    with w.db.session() as session:
+        results = search_history(session, "Theo age trains", 5)["results"]
+    texts = [r["text"] for r in results]
+    newer = next(i for i, t in enumerate(texts) if "turned 5" in t)
+    older = next(i for i, t in enumerate(texts) if "is 4" in t)
+    assert newer < older
+    assert results[older].get("newer_on") == "2026-06-03" and "newer_on" not in results[newer]

@@ -17,6 +17,7 @@ from typing import Any, NotRequired, TypedDict
 from sqlalchemy import text
 from sqlmodel import Session
 
+from cms import facts
 from cms.clock import parse_ts
 from cms.meaning import Meaning, Near, pieces
 from cms.model.protocol import ToolDefinition
@@ -204,6 +205,8 @@ class FoundMessage(TypedDict):
     role: MessageRole
     text: str
     match: str  # "words" or "meaning"
+    #: an older statement of something a newer result restates: that one's day
+    newer_on: NotRequired[str]
 
 
 class SearchHistoryResult(TypedDict):
@@ -385,21 +388,49 @@ def search_history(
 ) -> SearchHistoryResult:
     limit = max(1, min(int(limit or 5), 20))
     terms = query_terms(query)
-    found = fused(session, query, limit, before_id=before_id, meaning=meaning)
+    found = newer_first(fused(session, query, limit, before_id=before_id, meaning=meaning))
     results: list[FoundMessage] = []
-    for hit, how, quote in found:
+    for hit, how, quote, newer_on in found:
         text = snippet(quote, terms, MAX_TEXT)
-        results.append(
-            {
-                "day": hit.day,
-                "tab": hit.tab,
-                "time": parse_ts(hit.ts).strftime("%H:%M"),
-                "role": hit.role,
-                "text": text,
-                "match": how,
-            }
-        )
+        result: FoundMessage = {
+            "day": hit.day,
+            "tab": hit.tab,
+            "time": parse_ts(hit.ts).strftime("%H:%M"),
+            "role": hit.role,
+            "text": text,
+            "match": how,
+        }
+        if newer_on:
+            result["newer_on"] = newer_on
+        results.append(result)
     return {"query": query, "results": results}
+
+
+def newer_first(found: list[tuple[fts.SearchHit, str, str]]
+                ) -> list[tuple[fts.SearchHit, str, str, str]]:
+    """Of two of the person's messages stating the same subject's property ("Theo is 4",
+    "Theo turned 5"), the newer ranks first, and the older says on which day a newer
+    one restates it (``newer_on``): Claude answers with the current value."""
+    keys = [facts.keys_in(hit.text) if hit.role == MessageRole.USER else set()
+            for hit, _how, _quote in found]
+    order = list(range(len(found)))
+    newer_on = [""] * len(found)
+    for i in range(len(found)):
+        for j in range(len(found)):
+            if i != j and keys[i] and keys[j] and found[j][0].ts > found[i][0].ts \
+                    and facts.same_property(keys[i], keys[j]):
+                newer_on[i] = max(newer_on[i], found[j][0].day)
+    # each newer statement moves just ahead of the first older one it restates
+    for j in range(len(found)):
+        olders = [i for i in range(len(found)) if newer_on[i] and keys[j]
+                  and found[j][0].ts > found[i][0].ts and facts.same_property(keys[i], keys[j])]
+        if not olders:
+            continue
+        first = min(order.index(i) for i in olders)
+        if order.index(j) > first:
+            order.remove(j)
+            order.insert(first, j)
+    return [(*found[i], newer_on[i]) for i in order]
 
 
 def view_attachment(session: Session, name: str, day: str | None,

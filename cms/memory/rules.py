@@ -26,9 +26,9 @@ from itertools import pairwise
 
 from sqlmodel import Session, col, select
 
+from cms import facts
 from cms.context.notes import SHOWN
 from cms.grounding import grounded
-from cms.memory import facts
 from cms.records import instruction_like
 from cms.summaries import terms as summary_terms
 from storage import queries
@@ -538,21 +538,7 @@ def _keys_of(item: MemoryItem) -> set[str]:
 
 
 def _same_property(ours: set[str], theirs: set[str]) -> bool:
-    """Do two sets of keys share a subject's property? Counts of the same thing match
-    under a shorter name ("count:plant" and "count:houseplant")."""
-    if ours & theirs:
-        return True
-    for a in ours:
-        pa = facts.parts_of(a)
-        if pa is None or not pa[1].startswith("count:"):
-            continue
-        for b in theirs:
-            pb = facts.parts_of(b)
-            if pb is not None and pb[0] == pa[0] and pb[1].startswith("count:"):
-                x, y = pa[1][6:], pb[1][6:]
-                if x.endswith(y) or y.endswith(x):
-                    return True
-    return False
+    return facts.same_property(ours, theirs)
 
 
 def _names(fact: str, value: str) -> bool:

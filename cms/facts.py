@@ -93,6 +93,40 @@ def key_of(subject: str, prop: str) -> str:
     return f"fact:{subject}:{prop}"
 
 
+def same_property(ours: set[str], theirs: set[str]) -> bool:
+    """Do two sets of ``fact:`` keys share a subject's property? Counts of the same thing
+    match under a shorter name ("count:plant" and "count:houseplant")."""
+    if ours & theirs:
+        return True
+    for a in ours:
+        pa = parts_of(a)
+        if pa is None or not pa[1].startswith("count:"):
+            continue
+        for b in theirs:
+            pb = parts_of(b)
+            if pb is not None and pb[0] == pa[0] and pb[1].startswith("count:"):
+                x, y = pa[1][6:], pb[1][6:]
+                if x.endswith(y) or y.endswith(x):
+                    return True
+    return False
+
+
+def keys_in(text: str) -> set[str]:
+    """The subject-property keys the sentences of ``text`` state, a named relation under
+    both names ("my son Theo is 4": fact:son:age and fact:theo:age)."""
+    found: set[str] = set()
+    for sentence in re.split(r"(?<=[.!?。！？])\s*", text):
+        for st in statements(sentence):
+            found.add(st.key)
+            for name in re.findall(rf"\b{re.escape(st.subject)}\s+([A-Z][a-z]{{2,}})\b|"
+                                   rf"{re.escape(st.subject)}の([\u30a0-\u30ff\u4e00-\u9fff]{{2,6}}?)"
+                                   r"(?:は|が|ちゃん|くん|君|さん|、)", sentence, re.IGNORECASE):
+                named = (name[0] or name[1]).lower()
+                if named:
+                    found.add(key_of(named, st.prop))
+    return found
+
+
 def parts_of(key: str) -> tuple[str, str] | None:
     """(subject, property) of a ``fact:`` key, or None."""
     if not key.startswith("fact:"):
