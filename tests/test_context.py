@@ -624,3 +624,17 @@ def test_the_context_block_does_not_repeat_the_timeline_index() -> None:
               "2026-03-02 [work] 週報のテンプレートを作った",
               "2026-02-10 [chat] Bought a road bike for commuting"]
     assert not_in_timeline(recent, timeline) == ["2026-02-10 [chat] Bought a road bike for commuting"]
+
+
+def test_the_context_summary_does_not_retell_a_memory() -> None:
+    """Issue 40: a memory's sentence is not said again by the summary lines beside it."""
+    from cms.context.context_block import Summary, render
+    from cms.context.notes import Note
+    from cms.tokens import TiktokenEstimator
+
+    note = Note(1, "My daughter Maisie has swimming lessons every Saturday at 9am", "fact",
+                "active", "2026-03-08T10:00:00+00:00")
+    summary = Summary("2026-03-09", "- 2026-03-08 [chat] Maisie has swimming lessons every "
+                                    "Saturday at 9am\n- 2026-03-07 [work] Drafted the bakery bio")
+    block = render([note], summary, TiktokenEstimator(), 4000)
+    assert block.count("swimming") == 1 and "bakery bio" in block

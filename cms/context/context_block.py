@@ -148,6 +148,12 @@ def render(items: Sequence[Note], summary: Summary | None,
     recent = summary_lines(summary.text) if summary is not None else []
     if recent and timeline:
         recent = not_in_timeline(recent, timeline)
+    if recent and chosen:
+        # what a memory holds is not said again by the summary beside it (its line read
+        # without its day and tab, which a memory does not carry)
+        held = "\n".join(as_record(i.fact) for i in chosen)
+        recent = [line for line in recent if not_in_timeline(
+            [_LINE_HEAD.sub("", clean_line(line).removeprefix("- "))], held)]
     if not memories and not recent:
         return ""
     cost = estimator.count
