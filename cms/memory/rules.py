@@ -352,7 +352,7 @@ def propose(message: Talk, reply: str = "") -> list[Candidate]:
     ids = (message.id,)
     sentences = _sentences(message.text)
     asks = _may_ask_to_remember(message.text)
-    found: list[Candidate] = []
+    found: list[tuple[int, Candidate]] = []  # (the sentence it came from, candidate)
     other = False  # a preference, promise or experience was found (one a message)
     for index, sentence in enumerate(sentences):
         if asks and _REMEMBER.search(sentence):
@@ -365,9 +365,11 @@ def propose(message: Talk, reply: str = "") -> list[Candidate]:
                 about = sentences[index - 1] + " " + sentence
             if not fact or task_at_hand(about):
                 continue
-            found = [c for c in found if c.fact != fact]
-            found.append(Candidate(fact, MemoryKind.ASKED_TO_REMEMBER, _key(fact), ids,
-                                   1.0, True, correction=_is_change(fact)))
+            # the statement it points back to is kept once, as the request
+            pointed = index - 1 if about != sentence else -1
+            found = [(at, c) for at, c in found if c.fact != fact and at != pointed]
+            found.append((index, Candidate(fact, MemoryKind.ASKED_TO_REMEMBER, _key(fact),
+                                           ids, 1.0, True, correction=_is_change(fact))))
             continue
         if len(sentence) > OFFLINE_MAX_CHARS or _QUESTION.search(sentence) \
                 or _ABOUT_OTHER.search(sentence):
@@ -377,13 +379,14 @@ def propose(message: Talk, reply: str = "") -> list[Candidate]:
         if stated:
             # the clause that states it, not the request that came with it ("I'm a junior
             # designer at Fenwick Studio", not "… and my art director wants …")
-            found.append(Candidate(_clean(stated[0].clause) or fact, MemoryKind.FACT,
-                                   stated[0].key, ids, 0.8, correction=stated[0].change))
+            found.append((index, Candidate(_clean(stated[0].clause) or fact, MemoryKind.FACT,
+                                           stated[0].key, ids, 0.8,
+                                           correction=stated[0].change)))
             continue
         if facts.dropped(sentence):
             # "Quit piano", 「英会話はやめて」: kept only when it ends something remembered
-            found.append(Candidate(fact, MemoryKind.FACT, DROPPED_KEY, ids, 0.7,
-                                   correction=True))
+            found.append((index, Candidate(fact, MemoryKind.FACT, DROPPED_KEY, ids, 0.7,
+                                           correction=True)))
             continue
         if other:
             continue
@@ -395,15 +398,18 @@ def propose(message: Talk, reply: str = "") -> list[Candidate]:
             if (_HEARSAY.search(sentence) or _POINTS_BACK.search(leaning)
                     or _reacts_to(sentence, what, reply)):
                 continue
-            found.append(Candidate(fact, MemoryKind.PREFERENCE, _key(sentence), ids, 0.8))
+            found.append((index, Candidate(fact, MemoryKind.PREFERENCE, _key(sentence), ids,
+                                           0.8)))
             other = True
         elif _PROMISE.search(sentence):
-            found.append(Candidate(fact, MemoryKind.PROMISE, _key(sentence), ids, 0.7))
+            found.append((index, Candidate(fact, MemoryKind.PROMISE, _key(sentence), ids,
+                                           0.7)))
             other = True
         elif _EXPERIENCE.search(sentence):
-            found.append(Candidate(fact, MemoryKind.SHARED_EXPERIENCE, _key(sentence), ids, 0.6))
+            found.append((index, Candidate(fact, MemoryKind.SHARED_EXPERIENCE,
+                                           _key(sentence), ids, 0.6)))
             other = True
-    return found[:MAX_PER_MESSAGE]
+    return [c for _, c in found][:MAX_PER_MESSAGE]
 
 
 def _is_change(fact: str) -> bool:

@@ -342,6 +342,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
+    if args.command == "memory" and args.action != "add" and args.item is not None:
+        try:  # the item is a number except for add (its first word), checked before the home
+            args.item = _ID(args.item)
+        except argparse.ArgumentTypeError as exc:
+            parser.error(f"memory {args.action}: {exc}")
     if (refused := _refusal(args, argv)) is not None:
         print(f"monet: {refused}", file=sys.stderr)
         return 2
@@ -643,10 +648,6 @@ def _memory(args: argparse.Namespace, home: Path) -> int:
             return 0
         if args.item is None:
             raise MemoryItemError(f"memory {args.action} needs an item number.")
-        try:
-            args.item = _ID(args.item)
-        except argparse.ArgumentTypeError as exc:
-            raise MemoryItemError(f"memory {args.action}: {exc}") from exc
         if args.action == "show":
             shown = memory.item_with_sources(core, args.item)
             print(_json.dumps(shown.item.model_dump(), ensure_ascii=False, indent=2))
