@@ -95,7 +95,9 @@ def key_of(subject: str, prop: str) -> str:
 
 def same_property(ours: set[str], theirs: set[str]) -> bool:
     """Do two sets of ``fact:`` keys share a subject's property? Counts of the same thing
-    match under a shorter name ("count:plant" and "count:houseplant")."""
+    match under a shorter name ("count:plant" and "count:houseplant"); a relation is the
+    same subject in either language (fact:娘:age and fact:daughter:age)."""
+    ours, theirs = {_canonical(k) for k in ours}, {_canonical(k) for k in theirs}
     if ours & theirs:
         return True
     for a in ours:
@@ -125,6 +127,92 @@ def keys_in(text: str) -> set[str]:
                 if named:
                     found.add(key_of(named, st.prop))
     return found
+
+
+#: A model's names for the person and for the properties MONET keys facts by, as the
+#: offline rules name them (a model's "update" is checked against the rules' keys).
+_SELF_WORDS = frozenset({"self", "the person", "person", "me", "user", "the user", "i",
+                         "本人", "この人", "自分", "私", "わたし"})
+_PROPERTY_WORDS = {
+    "home": ("home", "city", "residence", "lives in", "where they live", "location",
+             "hometown", "住まい", "住所", "居住地", "住んでいる場所"),
+    "job": ("job", "employer", "work", "workplace", "company", "occupation", "勤務先",
+            "仕事", "職場", "職業"),
+    "role": ("role", "title", "position", "job title", "rank", "役職", "肩書き"),
+    "diet": ("diet", "eating", "food restriction", "食事", "食生活"),
+    "age": ("age", "years old", "年齢", "歳"),
+    "name": ("name", "called", "名前", "名称"),
+}
+_RELATION_PAIRS = {"息子": "son", "娘": "daughter", "長男": "son", "長女": "daughter",
+                   "次男": "son", "次女": "daughter", "子ども": "child", "妻": "wife",
+                   "夫": "husband", "母": "mom", "父": "dad", "兄": "brother", "弟": "brother",
+                   "姉": "sister", "妹": "sister", "犬": "dog", "猫": "cat", "彼氏": "boyfriend",
+                   "彼女": "girlfriend", "友達": "friend", "上司": "boss", "同僚": "colleague",
+                   "会社": "company", "プロジェクト": "project", "車": "car", "アプリ": "app",
+                   "kid": "child", "mother": "mom", "father": "dad", "mum": "mom"}
+
+
+#: The properties the rules read from words (``statements``): a key with one of them is
+#: about something MONET can tell apart from other things.
+PROPERTIES = frozenset({"home", "job", "place", "role", "diet", "age", "name"})
+
+
+def placed(key: str) -> bool:
+    """Is ``key`` a subject's property MONET knows (home, job, age, a count...), rather
+    than a model's free words for it ("desk things")?"""
+    parts = parts_of(key)
+    return parts is not None and (parts[1] in PROPERTIES
+                                  or parts[1].startswith(("count:", "diet:")))
+
+
+def _canonical(key: str) -> str:
+    parts = parts_of(key)
+    return key if parts is None else key_of(_RELATION_PAIRS.get(parts[0], parts[0]), parts[1])
+
+
+def key_from_words(subject: str, prop: str) -> str:
+    """A ``fact:`` key from a model's subject and property ("the person", "city" ->
+    fact:self:home; "my son", "age" -> fact:son:age; "number of bikes" ->
+    fact:self:count:bike), so that it meets the offline rules' keys."""
+    who = " ".join(unicodedata.normalize("NFKC", subject).lower().split())
+    who = re.sub(r"^(?:my|our|the person's|their|うちの|私の)\s*", "", who) or "self"
+    who = "self" if who in _SELF_WORDS else _JA_NORMAL.get(who, who)
+    what = " ".join(unicodedata.normalize("NFKC", prop).lower().split())
+    count = re.match(r"^(?:number of|count of|how many)\s+(.+)$|^(.+?)\s+(?:count|owned)$"
+                     r"|^(.+?)の(?:数|人数|台数|匹数)$", what)
+    if count:
+        thing = next(g for g in count.groups() if g)
+        return key_of(who, "count:" + _singular(thing.split()[-1]))
+    if what.startswith("count:"):
+        return key_of(who, "count:" + _singular(what[6:].strip()))
+    for name, words in _PROPERTY_WORDS.items():
+        if what in words:
+            return key_of(who, name)
+    return key_of(who, what[:40])
+
+
+def says_value(texts: list[str] | tuple[str, ...], value: str) -> bool:
+    """Is ``value`` (a model's "new value") in the person's own words: a whole word or
+    number in Latin script (a number also as a word: 7 / seven / 七), a run of CJK
+    anywhere? A long value counts when most of its words are there."""
+    said = unicodedata.normalize("NFKC", " ".join(texts)).lower()
+    value = unicodedata.normalize("NFKC", value).lower().strip(" .,!?。、「」\"'")
+    if not value:
+        return True
+    numbers = {_number(t) for t in re.findall(r"\d+|[a-z]+|[一二三四五六七八九十]", said)}
+    pieces = re.findall(r"[\u3040-\u30ff\u4e00-\u9fffー々]+|[0-9a-z][0-9a-z'’-]*", value)
+
+    def there(piece: str) -> bool:
+        if re.match(r"[\u3040-\u30ff\u4e00-\u9fff]", piece):
+            return piece in said
+        if piece.isdigit() and piece in numbers:
+            return True
+        return re.search(rf"(?<![0-9a-z]){re.escape(piece)}(?![0-9a-z])", said) is not None
+
+    if not pieces:
+        return value in said
+    found = sum(there(p) for p in pieces)
+    return found == len(pieces) or (len(pieces) >= 3 and found * 3 >= len(pieces) * 2)
 
 
 def parts_of(key: str) -> tuple[str, str] | None:
@@ -234,7 +322,8 @@ _EN_ROLE = re.compile(
     r"(?:as|a new job as))\s+(?:an?\s+)?"
     r"(?P<v>(?:senior |junior |lead |head |staff |principal |chief |assistant )?"
     r"(?:[a-z]+ )?[a-z]*(?:er|or|ist|ant|ent|ian|ect|ive|ager|nurse|teacher|chef|"
-    r"cook|lawyer|doctor|student|intern|freelancer|consultant|dev|designer))\b")
+    r"cook|lawyer|doctor|student|intern|freelancer|consultant|dev|designer|lead|head|"
+    r"director|captain|president|chair))\b")
 _EN_QUIT = re.compile(r"\bi\s+(?:just\s+|finally\s+|recently\s+)?(?:quit|left|resigned from)"
                       r"\s+(?P<job>my (?:job|position|role)(?:\s+at\s+)?)?"
                       r"(?P<v>(?:[A-Z][\w'’.&-]*(?:\s+[A-Z][\w'’.&-]*)*)?)")
@@ -267,7 +356,8 @@ _EN_RENAMED = re.compile(
     r"\b(?:renamed|rebranded|changed (?:the|its|his|her|my|our) name(?: of)?)\s+"
     r"(?P<what>.{0,40}?)\s*(?:to|as)\s+[\"'“]?" + _NAME_EN)
 _EN_CALLED = re.compile(
-    r"(?P<what>\b(?:my|our|the)\s+(?:new\s+)?\w+(?:'s)?(?:\s+\w+)?)\s+(?:is\s+)?(?:now\s+)?"
+    r"(?P<what>\b(?:my|our|the)\s+(?:new\s+)?\w+(?:'s)?(?:\s+(?!is\b|was\b|now\b)\w+)?)\s+"
+    r"(?:is\s+|was\s+)?(?:now\s+)?"
     r"(?:called|named)\s+[\"'“]?" + _NAME_EN)
 _EN_NAME_IS = re.compile(r"(?P<what>\b(?:my|our)\s+(?:new\s+)?\w+(?:'s)?)\s+name\s+is\s+"
                          r"(?:now\s+)?[\"'“]?" + _NAME_EN)
@@ -432,6 +522,8 @@ def _en(sentence: str) -> list[Statement]:
         employer = re.match(r"\s+at\s+" + _NAME_EN, sentence[match.end():])
         if employer:  # "I'm a backend engineer at Brightline": the employer too
             add("self", "job", employer.group("v"))
+        if re.search(r"\b(?:vegetarian|vegan|pescatarian|pescetarian)$", value):
+            continue  # a diet (below), not a role
         if re.match(r"(?:big|huge|great|fan|bit|lot|member|user|number|order|other|winner|"
                     r"better|never|ever|over|under|after|either|rather|later|together)\b",
                     value):

@@ -676,3 +676,83 @@ def test_japanese_preferences_said_once_and_about_the_person(tmp_path: Path) -> 
         ("娘は甘いのが好きみたい。", "かわいいですね"),
     ])
     assert kept == [("preference", "やっぱりさばが苦手。")]
+
+
+def test_the_model_proposes_operations_and_the_rules_verify_them(proposing) -> None:  # type: ignore[no-untyped-def]
+    """With a key the proposer names subject, property and value, and "update item N";
+    the rules check that the value is the person's and that N is about the same thing."""
+    w, server = proposing
+    said = ["My son Leo is 6 and we live in Nagoya.", "I keep a jar of buttons on my desk."]
+    for i, text in enumerate(said):
+        w.at(f"2026-03-02T09:0{i}:00+09:00").turn(text)
+    leo, buttons = ids_of(w, *said)
+    server.replies.append(json.dumps({"operations": [
+        {"op": "add", "subject": "son", "property": "age", "value": "6",
+         "statement": "The person's son Leo is 6.", "kind": "fact", "source_ids": [leo]},
+        {"op": "add", "subject": "the person", "property": "city", "value": "Nagoya",
+         "statement": "The person lives in Nagoya.", "kind": "fact", "source_ids": [leo]},
+        {"op": "add", "subject": "self", "property": "desk things", "value": "buttons",
+         "statement": "The person keeps a jar of buttons on the desk.", "kind": "fact",
+         "source_ids": [buttons]},
+        {"op": "nothing"}]}))
+    w.librarian.run_pass()
+    by_fact = {i.fact: i for i in items(w)}
+    age, home, jar = (by_fact[f] for f in ("The person's son Leo is 6.",
+                                           "The person lives in Nagoya.",
+                                           "The person keeps a jar of buttons on the desk."))
+    assert (age.key, home.key) == ("fact:son:age", "fact:self:home")
+
+    later = ["Leo turned seven yesterday!", "We moved house last week.",
+             "The jar on my desk is full of marbles now."]
+    for i, text in enumerate(later):
+        w.at(f"2026-03-09T09:0{i}:00+09:00").turn(text)
+    seven, moved, marbles = ids_of(w, *later)
+    server.replies.append(json.dumps({"operations": [
+        # verified: item exists, same subject's property, the value is the person's (seven)
+        {"op": "update", "item": age.id, "subject": "Leo", "property": "age", "value": "7",
+         "statement": "The person's son Leo is 7.", "kind": "fact", "source_ids": [seven]},
+        # a value the person never said: refused, Nagoya stays
+        {"op": "update", "item": home.id, "subject": "self", "property": "home",
+         "value": "Osaka", "statement": "The person lives in Osaka.", "kind": "fact",
+         "source_ids": [moved]},
+        # an item MONET cannot place: both kept, contested, for the person to settle
+        {"op": "update", "item": jar.id, "subject": "self", "property": "jar",
+         "value": "marbles", "statement": "The person's desk jar holds marbles.",
+         "kind": "fact", "source_ids": [marbles]}]}))
+    w.librarian.run_pass()
+    sent = server.requests[-1]["messages"][0]["content"][0]["text"]
+    assert f"- item {age.id} | subject: son | property: age | The person's son Leo is 6." in sent
+    status = {i.fact: (i.status, i.supersedes_id) for i in items(w)}
+    assert status["The person's son Leo is 6."][0] == "superseded"
+    assert status["The person's son Leo is 7."] == ("active", age.id)
+    assert "The person lives in Osaka." not in status
+    assert status["The person lives in Nagoya."][0] == "active"
+    assert status["The person keeps a jar of buttons on the desk."][0] == "contested"
+    assert status["The person's desk jar holds marbles."][0] == "contested"
+
+
+def test_an_update_of_an_item_about_something_else_is_an_addition(proposing) -> None:  # type: ignore[no-untyped-def]
+    w, server = proposing
+    w.at("2026-03-02T09:00:00+09:00").turn("I work at Fenwick Studio.")
+    [job] = ids_of(w, "I work at Fenwick Studio.")
+    server.replies.append(json.dumps({"operations": [
+        {"op": "add", "subject": "self", "property": "employer", "value": "Fenwick Studio",
+         "statement": "The person works at Fenwick Studio.", "kind": "fact",
+         "source_ids": [job]}]}))
+    w.librarian.run_pass()
+    [work] = items(w)
+    assert work.key == "fact:self:job"
+    w.at("2026-03-03T09:00:00+09:00").turn("My daughter Mia just started violin.")
+    [violin] = ids_of(w, "My daughter Mia just started violin.")
+    server.replies.append(json.dumps({"operations": [
+        {"op": "update", "item": work.id, "subject": "Mia", "property": "hobby",
+         "value": "violin", "statement": "The person's daughter Mia plays violin.",
+         "kind": "fact", "source_ids": [violin]},
+        {"op": "update", "item": 9999, "subject": "Mia", "property": "school",
+         "value": "violin", "statement": "Mia started violin.", "kind": "fact",
+         "source_ids": [violin]}]}))
+    w.librarian.run_pass()
+    assert sorted((i.fact, i.status) for i in items(w)) == [
+        ("Mia started violin.", "active"),
+        ("The person works at Fenwick Studio.", "active"),
+        ("The person's daughter Mia plays violin.", "active")]

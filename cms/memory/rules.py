@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 
@@ -138,6 +138,10 @@ class Candidate:
     confidence: float
     sensitive_confirmed: bool = False
     correction: bool = False  # the proposer read it as updating what is remembered
+    #: A model proposer's operation: "update item N" (verified by ``admit``: N exists and
+    #: is about the same subject's property), and the new value in the person's words.
+    updates: int | None = None
+    value: str = ""
 
 
 @dataclass(frozen=True)
@@ -440,7 +444,17 @@ def admit(session: Session, candidate: Candidate, now: datetime,
         return Decision(False, "its source is not the person's own words")
     if any(m.day in incognito_days or m.tab in incognito_tabs for m in sources if m is not None):
         return Decision(False, "it was said in an incognito day or tab")
-    if not grounded(candidate.fact, [m.text for m in sources if m is not None]):
+    said = [m.text for m in sources if m is not None]
+    if candidate.value and not facts.says_value(said, candidate.value):
+        return Decision(False, "its new value is not in the person's own words")
+    shown = session.exec(
+        select(MemoryItem).where(col(MemoryItem.status).in_(list(SHOWN)))
+    ).all()
+    candidate, updated, unsure = _verified_update(candidate, shown)
+    # a verified update may name what the note it updates says ("Leo turned seven": "The
+    # person's son Leo is 7"): that note was grounded in the person's words too
+    grounds = [*said, updated.fact] if updated is not None else said
+    if not grounded(candidate.fact, grounds):
         return Decision(False, "it says nothing its source messages say")
     # "asked to remember" lifts the mood and sensitivity rules: only when the person's own
     # words ask for it, whoever proposed the candidate
@@ -459,9 +473,6 @@ def admit(session: Session, candidate: Candidate, now: datetime,
             return Decision(False, "a guess about personality is not kept")
         if _SENSITIVE.search(candidate.fact) and not (candidate.sensitive_confirmed and asked):
             return Decision(False, "a sensitive detail is kept only when the person asks")
-    shown = session.exec(
-        select(MemoryItem).where(col(MemoryItem.status).in_(list(SHOWN)))
-    ).all()
     key = _same_subject(candidate.key, shown)
     # what else is remembered about the same subject's property: under the same key, or
     # stating it among other things ("I've got 12 houseplants in our flat in Leith" is
@@ -497,6 +508,9 @@ def admit(session: Session, candidate: Candidate, now: datetime,
         confidence=candidate.confidence, created_ts=now.isoformat(), expires_ts=expires,
     )
     reason = "written"
+    if unsure is not None and unsure not in active:
+        # "update item N", N about something MONET cannot tell apart: the person settles it
+        active.append(unsure)
     if active:
         correcting = candidate.correction or any(
             _CORRECTION.search(m.text) for m in sources if m is not None
@@ -505,9 +519,13 @@ def admit(session: Session, candidate: Candidate, now: datetime,
         broad = key.startswith("topic:") and not candidate.correction
         stated = facts.parts_of(key) is not None
         for old in active:
-            if broad:
+            if old is unsure:
+                old.status = MemoryStatus.CONTESTED
+                item.status = MemoryStatus.CONTESTED
+                reason = "written as contested: MONET cannot tell whether it updates it"
+            elif broad:
                 continue
-            if stated and not (_went_back(key, old.fact, candidate.fact) and not correcting):
+            elif stated and not (_went_back(key, old.fact, candidate.fact) and not correcting):
                 # a newer value of the same subject's property: it replaces the older,
                 # which stays as its history (an age that went down is a contradiction)
                 old.status = MemoryStatus.SUPERSEDED
@@ -535,6 +553,29 @@ def admit(session: Session, candidate: Candidate, now: datetime,
     # New memories reach the prompt at the next rebuild point; only the person's own
     # edits and deletions force one (memory_changed).
     return Decision(True, reason, item)
+
+
+def _verified_update(candidate: Candidate, shown: Sequence[MemoryItem]
+                     ) -> tuple[Candidate, MemoryItem | None, MemoryItem | None]:
+    """A model's "update item N", checked: N is remembered now and about the same
+    subject's property as the new statement (by its key or by what its words state); then
+    the candidate takes N's key and replaces it (N is returned second). An item that states
+    nothing MONET can place (no subject and property) is returned third, ``unsure``: both
+    are kept as contested and the person settles it in the memory panel. Any other
+    "update" (N unknown, or about something else) is an addition, beside what is
+    remembered."""
+    if candidate.updates is None:
+        return candidate, None, None
+    target = next((i for i in shown if i.id == candidate.updates), None)
+    plain = replace(candidate, updates=None)
+    if target is None:
+        return plain, None, None
+    ours = {candidate.key, *(st.key for st in facts.statements(candidate.fact))}
+    theirs = _keys_of(target)
+    if _same_property(ours, theirs) or target.key == candidate.key:
+        return replace(plain, key=target.key, correction=True), target, None
+    placed = any(map(facts.placed, theirs))  # what N is about is known, and it is not this
+    return (plain, None, None) if placed else (plain, None, target)
 
 
 def _keys_of(item: MemoryItem) -> set[str]:
