@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from functools import lru_cache
 from typing import Protocol
 
@@ -43,6 +43,20 @@ def hhmm(ts: str) -> str:
     """HH:MM of a stored time, local to its offset (remembered: every request writes its
     turns' times, every render its lines')."""
     return parse_ts(ts).strftime("%H:%M")
+
+
+def clock_in(ts: str, day: str) -> str:
+    """HH:MM of a stored time on the clock of the day it counts in: after midnight and
+    before the day starts, the hours go on past 24 ("24:13" for 00:13 the next morning),
+    so that a day's lines read in order and keep their date."""
+    moment = parse_ts(ts)
+    try:
+        behind = (moment.date() - date.fromisoformat(day)).days
+    except ValueError:
+        behind = 0
+    if behind <= 0:
+        return moment.strftime("%H:%M")
+    return f"{moment.hour + 24 * behind:02d}:{moment.minute:02d}"
 
 
 def day_of(moment: datetime, day_start: time) -> str:

@@ -61,3 +61,17 @@ def test_a_greeting_does_not_stand_for_the_talk() -> None:
             Turn(A, "Sage works well with white trim and warm wood.")]
     line = OfflineSummarizer().summarize(talk)
     assert not line.startswith("Hey") and "sage" in line.lower()
+
+
+def test_a_line_after_midnight_keeps_its_day_and_reads_in_order() -> None:
+    """A segment said at 00:13 that counts in the evening before reads 24:13 on that
+    day's line, after the 23:53 one, not 00:13 as if it came first."""
+    from cms.clock import clock_in
+    from cms.context.timeline import entry_line
+    from storage.models import TimelineEntry, TimelineLevel
+
+    entry = TimelineEntry(level=TimelineLevel.SEGMENT, day_from="2022-08-24",
+                          day_to="2022-08-24", start_ts="2022-08-25T00:13:00+09:00",
+                          end_ts="2022-08-25T00:26:00+09:00", tabs="chat", summary="Lunch breaks")
+    assert entry_line(entry).startswith("2022-08-24 24:13–24:26 [chat] Lunch breaks")
+    assert clock_in("2022-08-24T23:53:00+09:00", "2022-08-24") == "23:53"
