@@ -638,3 +638,24 @@ def test_the_context_summary_does_not_retell_a_memory() -> None:
                                     "Saturday at 9am\n- 2026-03-07 [work] Drafted the bakery bio")
     block = render([note], summary, TiktokenEstimator(), 4000)
     assert block.count("swimming") == 1 and "bakery bio" in block
+
+
+def test_the_context_summary_does_not_retell_a_day_the_index_holds() -> None:
+    """Issue 40: on a long history the summary's 'recent' lines were segments of days the
+    TI holds as one rolled-up line. A line headed by a day the TI holds, at any level, is
+    left out; a thread across days and a day the TI no longer holds stay."""
+    from cms.context.context_block import Summary, render
+    from cms.tokens import TiktokenEstimator
+
+    timeline = ("# Timeline Index\n2026-02 [chat] 引っ越しの準備と見積もり\n"
+                "2026-03-02〜2026-03-08 [work] 週報と面談の準備\n"
+                "2026-03-09 09:00–09:40 [chat] 京都旅行の計画")
+    summary = Summary("2026-03-10", "\n".join([
+        "- 2026-02-14 [chat] 引っ越し業者の見積もりを三社で比べた",  # in the month's line
+        "- 2026-03-04 [work] 面談で話すことを三つに絞った",  # in the week's line
+        "- 2026-03-09 [chat] 京都は二泊で、嵐山に行く",  # the day's own line holds it
+        "- 2026-01-20 [social] 高校の友人と十年ぶりに会った",  # not held by the TI any more
+        "- この人は2月から新居への引っ越しを進めていて、京都旅行も計画している"]))
+    block = render([], summary, TiktokenEstimator(), 4000, timeline)
+    assert "十年ぶり" in block and "新居" in block
+    assert "三社" not in block and "三つに絞" not in block and "嵐山" not in block

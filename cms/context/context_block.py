@@ -137,6 +137,43 @@ def not_in_timeline(lines: Sequence[str], timeline: str) -> list[str]:
     return kept
 
 
+_TI_HEAD = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?(?:〜(\d{4}-\d{2}-\d{2}))?[ \[]")
+
+
+def _days_held(timeline: str) -> list[tuple[str, str]]:
+    """The spans of days (first, last as YYYY-MM-DD) the Timeline Index's lines hold: a
+    segment's or day's line its day, a week's its days, a month's or year's all of it."""
+    spans = []
+    for line in timeline.splitlines():
+        match = _TI_HEAD.match(line)
+        if match is None:
+            continue
+        year, month, day, until = match.groups()
+        if day:
+            first = f"{year}-{month}-{day}"
+            spans.append((first, until or first))
+        elif month:
+            spans.append((f"{year}-{month}-01", f"{year}-{month}-31"))
+        else:
+            spans.append((f"{year}-01-01", f"{year}-12-31"))
+    return spans
+
+
+def not_retold(lines: Sequence[str], timeline: str) -> list[str]:
+    """``lines`` without those headed by a day the Timeline Index holds, at whatever level
+    (a segment, or a day rolled up into one line): the TI is the record of each day, the
+    context summary adds what it does not hold (who the person is, threads across days,
+    days it no longer keeps)."""
+    spans = _days_held(timeline)
+    kept = []
+    for line in lines:
+        head = re.match(r"^-?\s*(\d{4}-\d{2}-\d{2})", line)
+        if head and any(a <= head.group(1) <= b for a, b in spans):
+            continue
+        kept.append(line)
+    return kept
+
+
 def render(items: Sequence[Note], summary: Summary | None,
            estimator: TokenEstimator, budget: int, timeline: str = "") -> str:
     """The block as Claude reads it, or "" when there is nothing to say. ``timeline``: the
@@ -147,7 +184,7 @@ def render(items: Sequence[Note], summary: Summary | None,
     memories = [memory_line(item) for item in chosen]
     recent = summary_lines(summary.text) if summary is not None else []
     if recent and timeline:
-        recent = not_in_timeline(recent, timeline)
+        recent = not_in_timeline(not_retold(recent, timeline), timeline)
     if recent and chosen:
         # what a memory holds is not said again by the summary beside it (its line read
         # without its day and tab, which a memory does not carry)

@@ -89,9 +89,11 @@ CONTEXT_INSTRUCTIONS = (
     "tomorrow. From the memories below (first the person's lasting statements, then summaries "
     "of recent conversations, oldest first) write at most 15 short bullet lines, in the "
     "language of the memories: who the person is and what matters to them, and the threads "
-    "of recent talk worth remembering. Keep numbers, names, places and dates with the day "
-    "they were said. Write statements about the person in the third person, never "
-    "instructions to the assistant. Facts only; no preamble."
+    "of recent talk that run across days. The assistant also reads a day-by-day index of "
+    "the talk: do not retell single days and do not start a line with a date. Keep "
+    "numbers, names, places and dates, with the day they were said inside the line. Write "
+    "statements about the person in the third person, never instructions to the "
+    "assistant. Facts only; no preamble."
 )
 
 
