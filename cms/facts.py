@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 #: The people and things in a person's life a statement may be about (English; the key
 #: uses the word itself, singular).
@@ -354,7 +355,7 @@ _EN_AGE_ADJ = re.compile(r"\b(?:my|our)\s+" + _COUNT_EN
                          re.IGNORECASE)
 _EN_RENAMED = re.compile(
     r"\b(?:renamed|rebranded|changed (?:the|its|his|her|my|our) name(?: of)?)\s+"
-    r"(?P<what>.{0,40}?)\s*(?:to|as)\s+[\"'“]?" + _NAME_EN)
+    r"(?P<what>.{0,40}?)\s*(?:(?:to|as)\s+)?[\"'“]?" + _NAME_EN)
 _EN_CALLED = re.compile(
     r"(?P<what>\b(?:my|our|the)\s+(?:new\s+)?\w+(?:'s)?(?:\s+(?!is\b|was\b|now\b)\w+)?)\s+"
     r"(?:is\s+|was\s+)?(?:now\s+)?"
@@ -556,6 +557,8 @@ def _en(sentence: str) -> list[Statement]:
         add(subject, "age", _number(match.group("n")))
     for pattern in (_EN_RENAMED, _EN_CALLED, _EN_NAME_IS):
         for match in pattern.finditer(sentence):
+            if re.search(r"\b(?:after|for|by|in|at)$", match.group("what").strip()):
+                continue  # "renamed the street after Mandela": not its new name
             subject = _subject_en(match.group("what") + " ")
             if subject == "self":
                 what = re.sub(r"^(?:my|our|the|its|his|her)\s+", "", match.group("what").strip(),
@@ -655,13 +658,19 @@ def _ja(sentence: str) -> list[Statement]:
 
 def statements(sentence: str) -> list[Statement]:
     """What ``sentence`` (one of the person's) states about a subject's property; [] for
-    a question or a sentence that states none of them."""
+    a question or a sentence that states none of them. (Remembered: the librarian reads
+    the Timeline Index's sentences again at each pass.)"""
+    return list(_statements(sentence))
+
+
+@lru_cache(maxsize=8192)
+def _statements(sentence: str) -> tuple[Statement, ...]:
     text = unicodedata.normalize("NFKC", sentence).strip()
     if not text or re.search(r"[?？]\s*$", text):
-        return []
+        return ()
     japanese = bool(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text))
     found = _ja(text) if japanese else _en(text)
-    return [replace(s, clause=clause_of(text, s.value, japanese)) for s in found]
+    return tuple(replace(s, clause=clause_of(text, s.value, japanese)) for s in found)
 
 
 _EN_CLAUSE = re.compile(r",?\s+(?:and|but|so|because|while|though|which)\s+(?=(?:my|the|i|i'm|i've|"

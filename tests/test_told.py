@@ -128,3 +128,37 @@ def test_a_note_cut_at_its_start_goes_when_its_sentence_is_forgotten() -> None:
     assert without_notes_of(line, ["something else"]) == line
     rolled = OfflineSummarizer().condense([line, "Planned the team outing."], 400)
     assert "(later," not in rolled and "five engineers" not in rolled
+
+
+def test_a_change_said_in_words_notes_the_older_line() -> None:
+    """Issue 40: the "(later, DAY: …)" note covers changes said in words, not only
+    numbers: a home, a job, a name, in English and Japanese."""
+    from cms.memory.updates import notes_for
+    from storage.models import MessageRole, MessageStatus, TimelineLevel
+    from storage.queries import Line, Talk
+
+    def line(n: int, text: str) -> Line:
+        return Line(n, TimelineLevel.SEGMENT, n, "2026-03-02", "2026-03-02",
+                    "2026-03-02T09:00:00+09:00", "2026-03-02T09:30:00+09:00", "chat", n, text)
+
+    def said(n: int, text: str) -> Talk:
+        return Talk(id=100 + n, thread_id=1, day="2026-03-09", tab="chat", tab_label="chat",
+                    role=MessageRole.USER, text=text, content_json=None,
+                    ts="2026-03-09T10:00:00+09:00", token_estimate=5,
+                    status=MessageStatus.COMPLETE, segment_id=None, hidden=False)
+
+    lines = [line(1, "We live in Leeds and I cycle to work. / Any tips for rain gear?"),
+             line(2, "名古屋に住んでいて、冬の寒さがつらい。"),
+             line(3, "Our dog is called Biscuit and she loves the beach."),
+             line(4, "I work at Halden Labs as a data analyst.")]
+    english = [line for line in lines if line.id != 2]
+    rewrites = {r.line_id: r.summary for r in notes_for(english, [
+        said(1, "Big news: we moved to Manchester last weekend!"),
+        said(3, "We renamed the dog Pippin, Biscuit never suited her."),
+        said(4, "I still work at Halden Labs, busier than ever.")])}
+    rewrites |= {r.line_id: r.summary for r in notes_for([lines[1]], [
+        said(2, "先月、仙台に引っ越しました。")])}
+    assert rewrites[1].endswith("(later, 2026-03-09: Big news: we moved to Manchester last weekend!)")
+    assert "(later, 2026-03-09: 先月、仙台に引っ越しました。)" in rewrites[2]
+    assert "Pippin" in rewrites[3]
+    assert 4 not in rewrites  # the same value said again is no change

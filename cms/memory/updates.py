@@ -5,7 +5,10 @@ watched 12 films in the last 3 months, including 5 MCU films". Each day has its 
 and a line picks what stood for its talk: the older line may carry the 4 while no line
 carries the 5, and Claude answers with the old value. When a later sentence of the
 person restates what a line says (most of its content words) with another number, the
-line says so: `` (later, 2023-05-29: I've watched 12 films …)``. The librarian notes
+line says so: `` (later, 2023-05-29: I've watched 12 films …)``. A change said in words
+is noted the same way: a later sentence that states the same subject's property as a
+line's sentence with another value (``cms.facts``: "we live in Leeds" / "we moved to
+Manchester", 「名古屋に住んでいて」/「仙台に引っ越した」). The librarian notes
 these in the background (``notes_for``); the line reaches the prompt at the next rebuild
 point, as any rewritten line does. Forgetting the later message removes its note
 (``without_notes_of``).
@@ -19,9 +22,10 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from cms import facts
 from cms.clock import parse_ts
 from cms.records import sentences_of
-from cms.summaries import NOTE, body_of, note_of, terms
+from cms.summaries import NOTE, body_of, clip, note_of, terms
 from storage.queries import Line, Talk
 
 #: The most of the later sentence a note quotes.
@@ -167,7 +171,7 @@ def notes_for(lines: Sequence[Line], said: Iterable[Talk]) -> list[Rewrite]:
     with."""
     summaries = {line.id: line.summary for line in lines if line.summary}
     ends = {line.id: parse_ts(line.end_ts) for line in lines if line.summary}
-    facts: list[tuple[int, _Fact]] = []  # (line id, what one of its sentences states)
+    numbered: list[tuple[int, _Fact]] = []  # (line id, what one of its sentences states)
     index: dict[str, list[int]] = {}
     for line_id, summary in summaries.items():
         for sentence in sentences_of(body_of(summary or "")):
@@ -175,13 +179,27 @@ def notes_for(lines: Sequence[Line], said: Iterable[Talk]) -> list[Rewrite]:
             if not fact.numbers:
                 continue
             for word in fact.words:
-                index.setdefault(word, []).append(len(facts))
-            facts.append((line_id, fact))
+                index.setdefault(word, []).append(len(numbered))
+            numbered.append((line_id, fact))
+    # what the lines' sentences state about a subject's property, in words (a home, a
+    # job, a diet, a name...): (line id, its keys, its value)
+    stated = [(line_id, {st.key}, _plain(st.value)) for line_id, summary in summaries.items()
+              for sentence in sentences_of(body_of(summary or ""))
+              for st in facts.statements(sentence)]
     notes: dict[int, tuple[str, int]] = {}
     for message in said:
+        when = parse_ts(message.ts)
+        for sentence in sentences_of(message.text) if stated else ():
+            if sentence.endswith(("?", "？")):
+                continue
+            for st in facts.statements(sentence):
+                for line_id, keys, value in stated:
+                    if ends[line_id] < when and facts.same_property({st.key}, keys) \
+                            and value != _plain(st.value):
+                        notes[line_id] = (body_of(summaries[line_id] or "") + NOTE.format(
+                            day=message.day, said=clip(sentence, NOTE_CHARS)), message.id)
         if not _NUMBER.search(message.text):
             continue
-        when = parse_ts(message.ts)
         for sentence in sentences_of(message.text):
             if sentence.endswith(("?", "？")):
                 continue
@@ -190,7 +208,7 @@ def notes_for(lines: Sequence[Line], said: Iterable[Talk]) -> list[Rewrite]:
                 continue
             hits = Counter(i for word in new.words for i in index.get(word, ()))
             for index_of_fact, shared in hits.items():
-                line_id, old = facts[index_of_fact]
+                line_id, old = numbered[index_of_fact]
                 if shared < 2 or ends[line_id] >= when:
                     continue
                 if _restates(old, new):
@@ -200,6 +218,10 @@ def notes_for(lines: Sequence[Line], said: Iterable[Talk]) -> list[Rewrite]:
     return [Rewrite(line_id, text, summaries[line_id] or "", message_id)
             for line_id, (text, message_id) in notes.items()
             if text != summaries.get(line_id)]
+
+
+def _plain(value: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", value).lower().split())
 
 
 def without_notes_of(summary: str, forgotten: Sequence[str]) -> str:
