@@ -349,7 +349,8 @@ def test_context_summary_reaches_the_next_rebuild_not_the_current_prompt(tmp_pat
         name, uses_model = "test", False
 
         def write(self, selection: object) -> str:
-            return "- 2026-03-01 登山が趣味で、週末はよく山へ行く"
+            # (a line headed by a day the TI holds would retell it: issue 40)
+            return "- 登山が趣味で、週末はよく山へ行く（2026-03-01）"
 
     w.librarian.context_writer = Writer()
     w.at("2026-03-03T09:30:00+09:00")
