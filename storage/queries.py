@@ -1029,6 +1029,18 @@ def drop_claimed_run(db: Db, first_id: int, last_id: int, claim: str) -> None:
     run(db, _DROP_CLAIMED_RUN, {"first": first_id, "last": last_id, "claim": claim})
 
 
+#: The memory statuses Claude reads: active, and contested (shown as a contradiction).
+SHOWN_STATUSES = (MemoryStatus.ACTIVE, MemoryStatus.CONTESTED)
+_SHOWN_ITEMS = (select(MemoryItem).where(col(MemoryItem.status).in_(list(SHOWN_STATUSES)))
+                .order_by(col(MemoryItem.id)))
+
+
+def shown_memory_items(session: Session) -> list[MemoryItem]:
+    """The memory items Claude may read (active or contested, expired ones too), oldest
+    first, as ORM objects the caller may change in its transaction."""
+    return list(session.exec(_SHOWN_ITEMS).all())
+
+
 def bump_memory(session: Session) -> None:
     """What is remembered changed: the next request is rebuilt (memory_changed)."""
     state = prompt_state(session)

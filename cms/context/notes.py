@@ -17,10 +17,10 @@ from sqlalchemy.orm import aliased
 from sqlmodel import col
 
 from storage import queries
-from storage.models import MemoryItem, MemoryStatus
+from storage.models import MemoryItem
 
 #: The statuses Claude reads: active, and contested (shown as a contradiction).
-SHOWN = (MemoryStatus.ACTIVE, MemoryStatus.CONTESTED)
+SHOWN = queries.SHOWN_STATUSES
 
 @dataclass(frozen=True, slots=True)
 class Note:

@@ -24,10 +24,9 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from cms import facts
-from cms.context.notes import SHOWN
 from cms.grounding import grounded
 from cms.records import instruction_like
 from cms.summaries import terms as summary_terms
@@ -447,9 +446,7 @@ def admit(session: Session, candidate: Candidate, now: datetime,
     said = [m.text for m in sources if m is not None]
     if candidate.value and not facts.says_value(said, candidate.value):
         return Decision(False, "its new value is not in the person's own words")
-    shown = session.exec(
-        select(MemoryItem).where(col(MemoryItem.status).in_(list(SHOWN)))
-    ).all()
+    shown = queries.shown_memory_items(session)
     candidate, updated, unsure = _verified_update(candidate, shown)
     # a verified update may name what the note it updates says ("Leo turned seven": "The
     # person's son Leo is 7"): that note was grounded in the person's words too
@@ -629,15 +626,11 @@ def _diet_value(fact: str) -> str:
     return next((s.value for s in facts.statements(fact) if s.prop.startswith("diet")), fact)
 
 
-_SHOWN_ITEMS = (select(MemoryItem).where(col(MemoryItem.status).in_(list(SHOWN)))
-                .order_by(col(MemoryItem.id)))
-
-
 def active_items(session: Session, now: datetime) -> list[MemoryItem]:
     """What Claude may use now: active or contested, and not expired. (ORM objects: with
     a hundred items they load faster than rows turned into SQLModel objects, measured.)"""
     now_utc = now.astimezone(UTC).isoformat()
-    items = session.exec(_SHOWN_ITEMS).all()
+    items = queries.shown_memory_items(session)
     return [i for i in items if i.expires_ts is None or i.expires_ts > now_utc]
 
 
@@ -667,8 +660,7 @@ def add_by_person(session: Session, fact: str, now: datetime) -> MemoryItem:
         raise MemoryItemError(f"A memory is one short statement (at most {MAX_FACT_CHARS} "
                               f"characters); this one has {len(fact)}.")
     key = _key(fact)
-    shown = session.exec(select(MemoryItem).where(col(MemoryItem.status).in_(list(SHOWN)))
-                         ).all()
+    shown = queries.shown_memory_items(session)
     if any(item.fact == fact for item in shown):
         raise MemoryItemError("This is already remembered.")
     keys = {key, *(st.key for st in facts.statements(fact))}
