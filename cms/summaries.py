@@ -244,6 +244,96 @@ def _new_specifics(sentence: str, said: str) -> int:
     return sum(1 for item in found if item.lower() not in said)
 
 
+#: Content words a message shares at least with the talk of a topic to be about the same
+#: thing (``topics``), not counting ``_GENERIC`` ones.
+TOPIC_SHARED = 1
+#: Words any talk may use whatever it is about: they do not make two exchanges one topic.
+_GENERIC = frozenset(
+    """good best great better help tips tip idea ideas recommend recommendations suggest
+    suggestions way ways thing things time times use using used try trying tried look looking
+    start started new old lot lots little bit day days week weeks year years people person
+    work working going go come able find found give take keep say said tell ask asked
+    question questions answer info information options option different specific some
+    important interesting right kind sort first last next also even definitely actually
+    probably maybe yeah i'll i've i'd you're it's that's there's don't can't won't""".split())
+#: A message with fewer content words of its own is a follow-up of the topic before it.
+FOLLOW_UP_TERMS = 4
+#: The characters a line gives each topic it names, and the most topics it names.
+TOPIC_CHARS = 48
+MAX_TOPICS = 3
+
+
+#: A request's asking words, to be told as asked: "Can you recommend…", 「…を教えて」.
+_EN_ASK = re.compile(
+    r"^(?:(?:hey|hi|ok(?:ay)?|so|also|and|now|unrelated|quick question|one more thing)"
+    r"[,:;!.\s-]+)*(?:(?:can|could|would|will) you (?:please |also )?|please |i'd like "
+    r"you to |i want you to )?(?:recommend|suggest|give me|tell me about|tell me|explain|"
+    r"show me|list|find|help me (?:with|find|plan|write|choose|pick|understand)|write|draft|"
+    r"plan|compare|summari[sz]e|describe|name)\s+(?:me\s+)?", re.IGNORECASE)
+_JA_ASK = re.compile(
+    r"(?P<verb>(?:教え|おしえ|調べ|考え|まとめ|見せ|比べ|探し|選ん|書い|作っ|直し|訳し|"
+    r"(?:提案|説明|紹介|比較|添削|翻訳|確認|整理|要約)し)[てで])(?:ください|下さい|くれ(?:る|"
+    r"ない|ませんか)?|ほしい(?:です)?|欲しい(?:です)?|もらえ(?:ますか|ませんか|る)?|"
+    r"いただけ(?:ますか|ませんか)|頂けますか)?[。！!？?]*$")
+
+
+def as_asked(request: str) -> str | None:
+    """A request of the person told as what they asked about ("Asked about some romantic
+    getaways…", 「嵐山の回り方を教えてほしいと頼んだ」), for a line's topic that holds nothing else;
+    None when it cannot be told so without still reading as an instruction."""
+    text = request.strip()
+    if found := _JA_ASK.search(text):
+        told = text[:found.end("verb")] + "ほしいと頼んだ"
+    elif _EN_ASK.match(text):
+        rest = _EN_ASK.sub("", text, count=1).rstrip("?!. ")
+        told = f"Asked about {rest}." if rest else ""
+    else:
+        return None
+    return told if len(told) > 8 and not instruction_like(told) else None
+
+
+_JA_QUESTION = re.compile(r"(?:か|かな|の)[。．]?\s*$", re.MULTILINE)
+
+
+def _says_little(text: str, own: set[str]) -> bool:
+    """A message that does not open a subject of its own: few content words, or neither a
+    question, a request nor a name or number ("I'll check their website", "プロみたい")."""
+    if len(own) < FOLLOW_UP_TERMS:
+        return True
+    asks = "?" in text or "？" in text or _JA_QUESTION.search(text) is not None
+    return not (asks or specifics(text) or any(instruction_like(s) for s in _sentences(text)))
+
+
+def topics(talk: Sequence[Turn]) -> list[list[int]]:
+    """The person's messages of ``talk`` (their indexes) grouped by what they are about,
+    in order. A message joins the latest topic whose talk (the person's words and
+    Claude's replies) shares ``TOPIC_SHARED`` content words with it (``_GENERIC`` ones
+    aside), or the topic just before when it says little of its own (``_says_little``);
+    otherwise it starts a topic. A segment of unrelated exchanges (a squeaky hinge, then
+    a chess opening) so has two topics, and its line names each."""
+    groups: list[list[int]] = []
+    words: list[set[str]] = []
+    current = -1
+    for index, turn in enumerate(talk):
+        own = set(_terms(turn.text)) - _GENERIC
+        if turn.role != MessageRole.USER:
+            if current >= 0:
+                words[current] |= own
+            continue
+        home = next((n for n in range(len(groups) - 1, -1, -1)
+                     if len(own & words[n]) >= TOPIC_SHARED), None)
+        if home is None and groups and _says_little(turn.text, own):
+            home = current
+        if home is None:
+            groups.append([])
+            words.append(set())
+            home = len(groups) - 1
+        groups[home].append(index)
+        words[home] |= own
+        current = home
+    return groups
+
+
 class OfflineSummarizer:
     """Deterministic extractive summaries; no model, no network.
 
@@ -270,6 +360,9 @@ class OfflineSummarizer:
         said = [(s, index) for index, turn in enumerate(talk) if turn.role == MessageRole.USER
                 for s in _sentences(turn.text) if not instruction_like(s)]
         candidates = [(s, i) for s, i in said if not said_nothing(s)]
+        groups = topics(talk)
+        if len(groups) > 1 and candidates:
+            candidates = self._asked_too(talk, groups, candidates)
         if not candidates:  # (only then are Claude's sentences split)
             candidates = [(s, i) for i, turn in enumerate(talk) for s in _sentences(turn.text)
                           if not instruction_like(s) and not said_nothing(s)]
@@ -278,7 +371,9 @@ class OfflineSummarizer:
         if not candidates:
             return "（内容なし）"
         texts = [s for s, _ in candidates]
+        budget = self.max_chars
         if len(candidates) == 1:  # nothing to rank: the words' weights are not needed
+            line = _trim(texts[0], budget)
             chosen = [0]
         else:
             weights: Counter[str] = Counter()
@@ -287,10 +382,66 @@ class OfflineSummarizer:
                 weights.update(terms)
                 if turn.role == MessageRole.USER:
                     weights.update(terms)  # the person's own words count twice
-            chosen = self._choose(texts, weights, self.max_chars)
-        line = _trim(" / ".join(texts[i] for i in chosen), self.max_chars)
+            topic_of = {index: n for n, group in enumerate(groups) for index in group}
+            shown = sorted({topic_of[i] for _, i in candidates if i in topic_of})
+            if len(shown) <= 1:
+                chosen = self._choose(texts, weights, budget)
+                line = _trim(" / ".join(texts[i] for i in chosen), budget)
+            else:
+                line, chosen = self._each_topic(candidates, weights, topic_of, shown)
+                # "A / B → C" reads as what came of B: the outcome is the last topic's
+                last = topic_of[candidates[chosen[-1]][1]]
+                chosen = [i for i in chosen if topic_of[candidates[i][1]] == last]
         named = sorted({candidates[i][1] for i in chosen})
         return line + self._outcome(talk, named)
+
+    @staticmethod
+    def _asked_too(talk: Sequence[Turn], groups: Sequence[Sequence[int]],
+                   candidates: list[tuple[str, int]]) -> list[tuple[str, int]]:
+        """``candidates`` with, for each topic none of them is from (the person only asked
+        for something: "Can you recommend…", 「…を教えてください」), its requests told as
+        asked (``as_asked``), so that the line can name that topic too."""
+        have = {i for _, i in candidates}
+        added = [(asked, i) for group in groups if not have.intersection(group)
+                 for i in group for sentence in _sentences(talk[i].text)
+                 if not said_nothing(sentence) and instruction_like(sentence)
+                 and (asked := as_asked(sentence)) is not None]
+        return sorted(candidates + added, key=lambda c: c[1]) if added else candidates
+
+    def _each_topic(self, candidates: Sequence[tuple[str, int]], weights: Counter[str],
+                    topic_of: dict[int, int], shown: Sequence[int]) -> tuple[str, list[int]]:
+        """A line naming each topic of the segment (``topics``), in their order: the best
+        sentence of each, cut to its share of a budget that grows with the topics (up to
+        ``MAX_TOPICS``; past them, the best-ranked topics), then, while there is room, more
+        of the best sentences whole. Returns the line and the candidates it names."""
+        texts = [s for s, _ in candidates]
+        order = _rank(texts, weights)
+        best: dict[int, int] = {}
+        for index in order:
+            best.setdefault(topic_of.get(candidates[index][1], -1), index)
+        kept = [t for t in shown if t in best]
+        if len(kept) > MAX_TOPICS:
+            kept = sorted(sorted(kept, key=lambda t: order.index(best[t]))[:MAX_TOPICS])
+        budget = max(self.max_chars, TOPIC_CHARS * len(kept))
+        share = (budget - 3 * (len(kept) - 1)) // len(kept)
+        picked = {t: [best[t]] for t in kept}
+        used = sum(min(len(texts[best[t]]), share) for t in kept) + 3 * (len(kept) - 1)
+        for index in order:
+            topic = topic_of.get(candidates[index][1], -1)
+            if topic not in picked or index in picked[topic] or used >= budget * 0.6:
+                continue
+            if used + 3 + len(texts[index]) <= budget:
+                picked[topic].append(index)
+                used += 3 + len(texts[index])
+        parts, chosen = [], []
+        for topic in kept:
+            indexes = sorted(picked[topic])
+            chosen += indexes
+            if len(indexes) == 1:
+                parts.append(_trim(texts[indexes[0]], share))
+            else:
+                parts.append(" / ".join(texts[i] for i in indexes))
+        return _trim(" / ".join(parts), budget), chosen
 
     @staticmethod
     def _outcome(talk: Sequence[Turn], named: Sequence[int] = ()) -> str:

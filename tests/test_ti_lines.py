@@ -40,13 +40,60 @@ def test_an_outcome_comes_from_the_reply_to_a_message_the_line_names() -> None:
     chess = "Which chess opening suits someone who just started playing chess?"
     tap_reply = "A 12 mm Delta washer from Screwfix costs about £2 and stops it."
     chess_reply = "The Italian Game (1.e4 e5 2.Nf3 Nc6 3.Bc4) is the classic first opening."
-    talk = [Turn(U, tap), Turn(A, tap_reply), Turn(U, chess), Turn(A, chess_reply)]
-    line = OfflineSummarizer(max_chars=75).summarize(talk)  # room for one message only
-    named, joint, outcome = line.partition(OUTCOME_JOINT)
-    assert joint, line
-    reply_of = {tap[:30]: tap_reply, chess[:30]: chess_reply}
-    [asked] = [start for start in reply_of if start in named]
-    assert outcome.rstrip("…") in reply_of[asked], line
+    for talk in ([Turn(U, tap), Turn(A, tap_reply), Turn(U, chess), Turn(A, chess_reply)],
+                 [Turn(U, chess), Turn(A, chess_reply), Turn(U, tap), Turn(A, tap_reply)]):
+        for width in (40, 75, 110):
+            line = OfflineSummarizer(max_chars=width).summarize(talk)
+            named, joint, outcome = line.partition(OUTCOME_JOINT)
+            assert joint, line
+            # the outcome is what came of the last exchange the line names ("A / B → C")
+            last = named.split(" / ")[-1].rstrip("…")
+            asked = tap if tap.startswith(last) else chess
+            assert asked.startswith(last), line
+            reply = tap_reply if asked is tap else chess_reply
+            assert outcome.rstrip("…") in reply, line
+
+
+def test_a_segment_of_unrelated_exchanges_names_each() -> None:
+    """A squeaky hinge, then a chess opening two minutes later: one line names both,
+    each cut between words; a follow-up does not count as a subject of its own."""
+    talk = [
+        Turn(U, "The hinge on our bathroom door squeaks every time it opens. How do I fix it?"),
+        Turn(A, "Lift the pin out, wipe it and put a drop of WD-40 or petroleum jelly on it."),
+        Turn(U, "Thanks, I'll give that a go tonight."),
+        Turn(A, "Good luck!"),
+        Turn(U, "Unrelated: what's a solid chess opening for someone who just learned the rules?"),
+        Turn(A, "The Italian Game is a classic first opening: quick development, clear plans."),
+    ]
+    line = OfflineSummarizer().summarize(talk)
+    assert "hinge" in line and "chess" in line, line
+    assert "give that a go" not in line, line
+    named = line.partition(OUTCOME_JOINT)[0]
+    assert len(named.split(" / ")) == 2, line
+
+
+def test_japanese_unrelated_exchanges_are_each_named() -> None:
+    talk = [
+        Turn(U, "ベランダのバジルが枯れかけています。水やりは毎日したほうがいいですか？"),
+        Turn(A, "土の表面が乾いてからたっぷり与えるのが基本です。"),
+        Turn(U, "来月の京都旅行、嵐山のおすすめの回り方を教えてください"),
+        Turn(A, "朝8時台に竹林を歩き、渡月橋から天龍寺へ回ると混雑を避けられます。"),
+    ]
+    line = OfflineSummarizer().summarize(talk)
+    assert "バジル" in line and "嵐山" in line, line
+
+
+def test_one_subject_told_over_several_messages_stays_one_line_part() -> None:
+    from cms.summaries import topics
+    talk = [
+        Turn(U, "I'm planning a trip to Chicago. Which restaurants near Millennium Park?"),
+        Turn(A, "Try Cindy's rooftop or The Gage, both a short walk from Millennium Park."),
+        Turn(U, "Are there gyms that open early near the park as well?"),
+        Turn(A, "Equinox on Michigan Avenue opens at 5 am, two blocks from the park."),
+        Turn(U, "That's great, I'll check them out."),
+        Turn(A, "Enjoy Chicago!"),
+    ]
+    assert topics(talk) == [[0, 2, 4]]
 
 
 @pytest.mark.parametrize("said", ["Hey", "continue", "thanks!", "ok", "おはよう", "続けて",

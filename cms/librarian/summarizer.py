@@ -22,7 +22,10 @@ SUMMARY_INSTRUCTIONS = (
     "You write one line for a personal conversation log's timeline. Summarize the talk below "
     "in ONE short line (at most 80 characters), in the language of the talk. Keep what the "
     "person may ask about later: numbers and counts, names, places, dates, prices and "
-    "decisions, exactly as said. No preamble, no quotes, no line breaks."
+    "decisions, exactly as said. When the talk holds unrelated exchanges (a door hinge, "
+    "then a chess opening), name each, separated by ' / ' (then up to 150 characters), "
+    "and never give one exchange's outcome as another's. No preamble, no quotes, no line "
+    "breaks."
 )
 #: Said before the files the person showed, when the summarizer is shown some.
 FILES_NOTE = (
