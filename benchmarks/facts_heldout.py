@@ -123,7 +123,11 @@ def main() -> None:
     parser.add_argument("--traces", type=Path, default=HELDOUT)
     parser.add_argument("--show", action="store_true")
     args = parser.parse_args()
-    key = json.loads((args.traces / "key.json").read_text(encoding="utf-8"))
+    key: dict[str, list[dict[str, Any]]] = {"facts": [], "requests": []}
+    for part in sorted(args.traces.glob("key*.json")):  # key.json, or key-en.json + key-ja.json
+        loaded = json.loads(part.read_text(encoding="utf-8"))
+        for field in key:
+            key[field] += loaded.get(field, [])
     totals: dict[str, dict[str, int]] = {}
     for trace in sorted(args.traces.glob("*.jsonl")):
         name = trace.stem

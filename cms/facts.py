@@ -53,7 +53,7 @@ _CHANGE = re.compile(
     r"今(?:で|では|[0-9０-９一二三四五六七八九十])",
     re.IGNORECASE)
 
-_NAME_EN = (r"(?P<v>(?:[A-Z][\w'’.&-]*)(?:\s+(?:[A-Z][\w'’.&-]*|(?:de|del|la|upon|on|am)\b"
+_NAME_EN = (r"(?P<v>(?:[A-Z][\w'’.&-]*)(?:\s+(?:[A-Z][\w'’.&-]*|(?:de|del|la|upon|on|am|&)"
             r"(?=\s+[A-Z])))*)")
 _NAME_EN_LOWER = r"(?P<v>[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,2})"
 _CJK_RUN = r"[\u4e00-\u9fff\u30a0-\u30ffー々A-Za-z0-9・]"
@@ -254,14 +254,30 @@ def _subject_en(before: str) -> str:
     return "self"
 
 
-def _subject_ja(before: str) -> str:
+#: Words that open a Japanese sentence with が/は and are not who it is about.
+_NOT_SUBJECTS = frozenset((
+    "私", "僕", "俺", "自分", "わたし", "今", "今日", "昨日", "明日", "今年", "今月", "今週", "最近",
+    "誰", "何", "それ", "これ", "あれ", "仕事", "天気", "時間", "お金", "体", "頭", "気分", "調子"))
+
+
+def _subject_ja(before: str, leading: bool = False) -> str:
+    """Who a clause is about, from what comes before its verb: 「娘は」「夫の健太、」「うちの
+    犬が」; with ``leading``, also a name that opens the sentence (「健太が独立して、…」:
+    the statement's subject, however far its verb). The person by default."""
     rel = re.search(rf"(?:うちの|私の|僕の|俺の|わたしの|自分の)?({_RELATIONS_JA})"
-                    r"(?:の(?P<name>[\u30a0-\u30ffー]{2,8}))?(?:ちゃん|くん|君|さん)?"
-                    r"(?:は|が|も|って|の)?\s*(?:今|もう|先週|先月|昨日|今日|ついに|やっと)?\s*$",
+                    r"(?:の(?P<name>[\u30a0-\u30ffー\u4e00-\u9fff]{1,8}?))?(?:ちゃん|くん|君|さん)?"
+                    r"(?:は|が|も|って|の|、)?\s*(?:今|もう|先週|先月|昨日|今日|ついに|やっと)?\s*$",
                     before)
     if rel:
         word = rel.group(1)
         return _JA_NORMAL.get(word, word)
+    if leading:
+        opening = re.match(rf"(?:うちの|私の|僕の|俺の|わたしの)?({_RELATIONS_JA}|"
+                           r"[\u4e00-\u9fff\u30a1-\u30faー]{1,6}?)(?:ちゃん|くん|君|さん)?(?:が|は)",
+                           before)
+        if opening and opening.group(1) not in _NOT_SUBJECTS:
+            word = opening.group(1)
+            return _JA_NORMAL.get(word, word)
     return "self"
 
 
@@ -302,7 +318,7 @@ _EN_JOB_AT = re.compile(
     r"(?:new )?(?:job|position|role|offer)|accepted (?:a|an|the) (?:new )?(?:job|offer|"
     r"position|role)|switched (?:jobs|companies|employers)?|moved (?:jobs|companies))\s+"
     r"(?:at|for|with|to)?\s*" + _NAME_EN)
-_EN_JOB_FIRST = re.compile(r"\b(?i:first|last) (?i:day|week) (?i:at|with)\s+" + _NAME_EN
+_EN_JOB_FIRST = re.compile(r"\b(?i:first) (?i:day|week) (?i:at|with)\s+" + _NAME_EN
                            + r"|\b(?i:new) (?i:job|role|position) (?i:at|with)\s+"
                            + _NAME_EN.replace("<v>", "<w>"))
 #: "Fenwick have made me a senior designer", "Declan's been made head chef"
@@ -322,7 +338,7 @@ _EN_ROLE = re.compile(
     r"(?:work(?:ing)? as|promoted to|hired as|(?:become|became) an?|an?|(?:started|starting) "
     r"(?:as|a new job as))\s+(?:an?\s+)?"
     r"(?P<v>(?:senior |junior |lead |head |staff |principal |chief |assistant )?"
-    r"(?:[a-z]+ )?[a-z]*(?:er|or|ist|ant|ent|ian|ect|ive|ager|nurse|teacher|chef|"
+    r"(?:[a-z]+ )?[a-z]*(?:er|or|ist|yst|ant|ent|ian|ect|ive|ager|nurse|teacher|chef|"
     r"cook|lawyer|doctor|student|intern|freelancer|consultant|dev|designer|lead|head|"
     r"director|captain|president|chair))\b")
 _EN_QUIT = re.compile(r"\bi\s+(?:just\s+|finally\s+|recently\s+)?(?:quit|left|resigned from)"
@@ -334,6 +350,12 @@ _EN_DIET = re.compile(
     r"(?:an?\s+|fully\s+|strictly\s+|mostly\s+)?"
     r"(?P<v>vegetarian|vegan|pescatarian|pescetarian|plant-based|keto|gluten-free|"
     r"dairy-free|lactose intolerant|teetotal|sober)\b", re.IGNORECASE)
+#: A named diet followed: "I'm doing keto", "Doing Mediterranean now", "on a paleo diet".
+_EN_DIET_DOING = re.compile(
+    r"(?:^|\b(?:i'm|i am|i've been|we're|we've been|been|now|currently)\s+)(?:doing|on|"
+    r"following|trying|eating)\s+(?:the\s+|a\s+|an\s+)?(?P<v>keto|paleo|mediterranean|"
+    r"low-carb|low carb|carnivore|whole30|intermittent fasting|plant-based|dash|vegan|"
+    r"vegetarian|pescatarian)\b(?:\s+diet)?", re.IGNORECASE)
 _EN_STOPPED = re.compile(
     r"\bi(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+|completely\s+)?"
     r"(?:stopped|quit|given up|gave up|cut out|cut|dropped)\s+(?:eating\s+|drinking\s+)?"
@@ -384,6 +406,10 @@ _JA_HOME_LIVE = re.compile(r"(?:住まい|住んでいるの|住んでるの|家
 _JA_JOB = re.compile(
     _NAME_JA + r"(?:で(?:働いて|働き始め|勤務)|に(?:勤めて|勤務|転職|就職|入社|転籍|採用)|"
     r"へ(?:転職|就職))")
+#: A business of one's own: 「独立して、自分のパン屋を開くことになった」「カフェを開業した」.
+_JA_OWN_BUSINESS = re.compile(
+    r"(?P<v>(?:自分の)?[\u4e00-\u9fff\u30a0-\u30ffーぁ-ゖ]{0,10}?(?:屋|店|会社|事務所|サロン|"
+    r"教室|カフェ|工房|ショップ|クリニック))を(?:開く|開いた|開いて|開業|オープン|立ち上げ|始め)")
 _JA_JOB_ROLE = re.compile(r"(?:仕事|職業|本業)は" + _NAME_JA + r"(?:です|だ|で|を|。)")
 _JA_ROLES = (r"主任|係長|課長|部長|次長|店長|副店長|室長|所長|支店長|社長|リーダー|マネージャー|"
              r"チーフ|班長|委員長|部長代理|正社員|契約社員|派遣社員|フリーランス|個人事業主|管理職|"
@@ -406,13 +432,13 @@ _JA_AGE_OF = re.compile(r"(?P<n>\d{1,3}|[一二三四五六七八九十]{1,3})(?
 _JA_NAME = re.compile(
     r"(?:名前を|名前は|名称を|名称は|を)?(?:[「『](?P<q>[^」』]{1,20})[」』]|" + _NAME_JA
     + r")(?:に(?:改名|変え|変更|改称|"
-    r"リネーム)|って名前に|という名前に|と(?:いう名前|名付け|命名))")
+    r"リネーム|した|しました|決めた|決めました)|って名前に|という名前に|と(?:いう名前|名付け|命名))")
 _JA_NAME_IS = re.compile(r"(?P<what>[\u4e00-\u9fff\u30a0-\u30ffー]{1,10})の名前は[「『]?"
                          r"(?P<v>[\u30a0-\u30ffー\u3040-\u309f\u4e00-\u9fffA-Za-z]{1,12}?)[」』]?"
                          r"(?:です|だ|って|と|。|！|$)")
 _JA_COUNTERS = "台|匹|冊|本|人|個|頭|羽|足|枚|着|社|軒|回|鉢|株"
 _JA_COUNT = re.compile(
-    r"(?P<what>[\u4e00-\u9fff\u30a0-\u30ffー々]{1,10})(?:を|が|は)(?:今|いま|全部で|合計)?"
+    r"(?P<what>[\u4e00-\u9fff\u30a0-\u30ffー々]{1,10})(?:を|が|は|、)(?:今|いま|全部で|合計)?"
     r"(?:で)?" + _COUNT_JA + r"(?P<c>" + _JA_COUNTERS + r")")
 
 
@@ -430,11 +456,25 @@ _EN_DROPPED = (
                r"(?P<v>[\w'’.&-]+(?:\s+(?!for\b|and\b|to\b|because\b|in\b|this\b|after\b|"
                r"at\b|on\b|with\b|now\b|last\b|today\b|yesterday\b)[\w'’.&-]+){0,2})",
                re.IGNORECASE),
+    # a like that ended: "I've gone off sushi", "can't stand horror films anymore"
+    re.compile(r"\b(?:gone off|went off|sick of|tired of|over|no longer (?:like|love|enjoy|"
+               r"eat|drink|watch|listen to|play)|(?:can't|cannot|can no longer) stand|"
+               r"(?:don't|do not|no longer) (?:like|enjoy|love))\s+(?:my\s+|the\s+|an?\s+)?"
+               r"(?P<v>[\w'’.&-]+(?:\s+(?!for\b|and\b|to\b|because\b|in\b|any\b|at\b|"
+               r"now\b|anymore\b)[\w'’.&-]+){0,2})(?=[^.!?]*\b(?:anymore|any more|now|these days|"
+               r"lately)\b)", re.IGNORECASE),
+    # a job left: "Today's my last day at Brightwell"
+    re.compile(r"\blast (?:day|week|shift) (?:at|with)\s+(?P<v>[A-Z][\w'’.&-]*"
+               r"(?:\s+(?:[A-Z][\w'’.&-]*|&(?=\s+[A-Z])))*)", re.IGNORECASE),
     re.compile(r"\binstead of\s+(?:my\s+|the\s+|our\s+|an?\s+)?(?P<v>[\w'’.&-]+(?:\s+[\w'’.&-]+)?)",
                re.IGNORECASE),
     re.compile(r"(?P<v>\b[A-Z][\w'’.&-]*)\s+is\s+(?:now\s+)?(?:called|named|renamed)\b"),
 )
 _JA_DROPPED = (
+    # a like that ended: 「ホラー映画がすっかり怖くて見られなくなった」「辛いものが苦手になった」
+    re.compile(rf"(?P<v>{_CJK_RUN}{{2,20}})(?:が|は|も)(?:すっかり|もう|最近|なんだか|だんだん)?"
+               r"(?:[^。！？!?、]{0,8}?なくな(?:った|りました|って|っちゃ)|(?:苦手|嫌い)に"
+               r"(?:なった|なりました|なって)|飽きた|飽きて)"),
     re.compile(rf"(?P<v>{_CJK_RUN}{{2,20}}|[「『][^」』]{{1,20}}[」』])から(?:[「『]|{_CJK_RUN}{{1,20}}(?:に|へ))"),
     re.compile(rf"(?P<v>{_CJK_RUN}{{2,20}})(?:は|を|も|と)?(?:(?:先週|先月|昨日|去年|今月|もう)(?:で)?)?"
                r"(?:やめ|辞め|止め|売っ|売り|手放|卒業|解約|退会|別れ)"),
@@ -454,6 +494,7 @@ def dropped(sentence: str) -> list[str]:
         for match in pattern.finditer(text):
             value = match.group("v").strip(" 「」『』\"'.,")
             value = re.sub(r"^(?:the|my|our|a|an)\s+", "", value, flags=re.IGNORECASE)
+            value = _JA_VALUE_LEAD.sub("", value) or value
             if len(value) >= 2 and not _NOT_DROPPED.search(value) and value not in found:
                 found.append(value)
     return found
@@ -516,7 +557,9 @@ def _en(sentence: str) -> list[Statement]:
         who = (match.group("who") or match.group("who2")).split("'")[0].split()[0].lower()
         if who in {"him", "her", "he", "she"}:
             continue  # whose role is not said in the clause
-        add("self" if who in {"me", "i", "i've"} else who, "role",
+        # "Got promoted to…", "Finally made…": the person, not someone called "Got"
+        mine = who in {"me", "i", "i've", "got", "just", "finally", "been", "today", "so"}
+        add("self" if mine else who, "role",
             match.group("v") or match.group("v2"), True)
     for match in _EN_ROLE.finditer(sentence):
         value = match.group("v")
@@ -534,10 +577,14 @@ def _en(sentence: str) -> list[Statement]:
         value = match.group("v").lower()
         # an intolerance is a fact of its own: "I've gone vegan" does not end it
         add("self", _abstains(value) if value in _INTOLERANT else "diet", value)
+    for match in _EN_DIET_DOING.finditer(sentence):
+        add("self", "diet", match.group("v").lower())
     for pattern in (_EN_STOPPED, _EN_NO_MORE):
         for match in pattern.finditer(sentence):
             what = _clip_lower(match.group("v").strip())
-            if what and excluded(what) and not what.lower().startswith("cold turkey"):
+            # (quitting a diet, "I've quit keto", ends it: ``dropped``, not a diet of its own)
+            if what and excluded(what) and not what.lower().startswith("cold turkey") \
+                    and what.lower() not in _DIET_EXCLUDES:
                 add("self", _abstains(what), f"no {what}", True)
     for match in _EN_AGE_ADJ.finditer(sentence):
         add(_singular(match.group("rel")), "age", _number(match.group("n")))
@@ -604,7 +651,10 @@ def _ja(sentence: str) -> list[Statement]:
         add(_subject_ja(sentence[:match.start()]), "role", match.group("v"),
             change or "なっ" in match.group(0) or "なり" in match.group(0))
     for match in _JA_JOB.finditer(sentence):
-        add("self", "job", match.group("v"), change or "働いて" not in match.group(0))
+        add(_subject_ja(sentence[:match.start()]), "job", match.group("v"),
+            change or "働いて" not in match.group(0))
+    for match in _JA_OWN_BUSINESS.finditer(sentence):
+        add(_subject_ja(sentence[:match.start()], leading=True), "job", match.group("v"), True)
     for match in _JA_JOB_ROLE.finditer(sentence):
         add("self", "role", match.group("v"))
     for match in _JA_QUIT.finditer(sentence):
@@ -618,7 +668,7 @@ def _ja(sentence: str) -> list[Statement]:
     for pattern in (_JA_STOPPED, _JA_NO_MORE):
         for match in pattern.finditer(sentence):
             what = match.group("v")
-            if excluded(what):
+            if excluded(what) and what not in _DIET_EXCLUDES:
                 add("self", _abstains(what), f"{what}なし", True)
     for match in _JA_AGE_OF.finditer(sentence):
         rel = match.group("rel")
@@ -629,7 +679,7 @@ def _ja(sentence: str) -> list[Statement]:
         if re.match(r"(?:の|から|以上|以下|未満|くらい|ぐらい|頃|前後|差)", after) \
                 and "誕生日" not in match.group(0):
             continue  # 「3歳の娘」 is read above, 「5歳から」 is not an age now
-        subject = _subject_ja(before)
+        subject = _subject_ja(before, leading=True)
         if subject == "self" and not re.search(r"(?:私|僕|俺|わたし|自分)(?:は|も|が)?\s*"
                                                r"(?:今|もう|先週|先月|昨日|今日)?\s*$", before):
             continue
@@ -670,7 +720,19 @@ def _statements(sentence: str) -> tuple[Statement, ...]:
         return ()
     japanese = bool(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text))
     found = _ja(text) if japanese else _en(text)
-    return tuple(replace(s, clause=clause_of(text, s.value, japanese)) for s in found)
+    return tuple(replace(s, clause=_with_subject(text, clause_of(text, s.value, japanese),
+                                                 s.subject)) for s in found)
+
+
+def _with_subject(text: str, clause: str, subject: str) -> str:
+    """``clause`` from where ``text`` names its subject, when the cut left it out
+    (「健太が独立して、自分のパン屋を開く」, not 「自分のパン屋を開く」 alone)."""
+    if subject in ("self", "thing") or subject.lower() in clause.lower():
+        return clause
+    at, end = text.lower().find(subject.lower()), text.find(clause)
+    if at < 0 or end < 0 or at > end:
+        return clause
+    return text[at:end + len(clause)].strip()
 
 
 _EN_CLAUSE = re.compile(r",?\s+(?:and|but|so|because|while|though|which)\s+(?=(?:my|the|i|i'm|i've|"

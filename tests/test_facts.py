@@ -46,6 +46,21 @@ def told(w: World, ts: str) -> str:
     ("娘は3歳です。", "娘が昨日4歳になりました。", "3歳", "4歳"),
     ("職場では主任をやっています。", "四月から課長になりました。", "主任", "課長"),
     ("今日から仙台市民です。", "今日から札幌市民になりました。", "仙台", "札幌"),
+    # a named relation said again by its name alone; a business of one's own; a count told
+    # with a comma; a name "decided" rather than "changed"
+    ("娘の美桜は今5歳です。", "美桜が先週6歳になりました！", "5歳", "6歳"),
+    ("妻の真理、市役所で働いてるんだけど忙しそう。", "真理が独立して、自分の花屋を開くことになった。",
+     "市役所", "花屋"),
+    ("今年走った大会が2回になりました。", "今年走った大会、4回になった！", "2回", "4回"),
+    ("作ってる日記アプリ、『こもれび』って名前にしてる。", "日記アプリの名前、『ともしび』にした。",
+     "こもれび", "ともしび"),
+    ("I'm a junior analyst at Pell & Daw.", "Got promoted to analytics lead at Pell & Daw!",
+     "junior analyst", "analytics lead"),
+    ("I'm an analyst at Quillon Freight.",
+     "I accepted the offer at Marrow Health! Today's my last day at Quillon.", "Quillon",
+     "Marrow"),
+    ("I'm doing keto right now.", "I've quit keto, too hard. Doing Mediterranean now - any "
+     "dinner ideas?", "keto", "Mediterranean"),
 ])
 def test_a_newer_value_supersedes_the_older_and_keeps_it_as_history(
         tmp_path: Path, older: str, newer: str, old_word: str, new_word: str) -> None:
@@ -72,6 +87,10 @@ def test_a_newer_value_supersedes_the_older_and_keeps_it_as_history(
     ("I really like learning French.",
      "I'm dropping French and have picked up Korean.", "French"),
     ("テニスが大好きです。", "テニスはやめて、今は卓球をやってます。", "テニス"),
+    # a like that ended, in words that do not say "stopped"
+    ("激辛ラーメンが大好きです。", "最近激辛ラーメンがすっかり辛くて食べられなくなりました。",
+     "激辛ラーメン"),
+    ("I love true crime podcasts.", "I've gone off true crime podcasts lately.", "true crime"),
     ("うちの犬の名前はポチです。", "犬の名前、ポチから「ハナ」に変えました。", "ポチ"),
 ])
 def test_a_change_that_names_the_older_value_ends_it(
@@ -111,6 +130,20 @@ def test_a_diet_ends_the_likes_it_leaves_out(tmp_path: Path, liked: str, diet: s
     ("I'm allergic to sesame, please remember that.", "sesame"),
     ("Don't forget that my wife's name is Ines.", "Ines"),
     ("Keep in mind that I work night shifts on Mondays.", "night shifts"),
+    # a request before its statement, and one whose own sentence is only its reason
+    ("今後のために言っておくと、私は右耳が少し聞こえにくいんだ。", "右耳"),
+    ("念のため伝えておきますね。夫はナッツアレルギーです。", "ナッツ"),
+    ("For future reference, my sister's name is Odile.", "Odile"),
+    ("父の誕生日は3月14日です。いつもプレゼントに迷うので、忘れないでね。", "3月14日"),
+    ("My dad's birthday is March 14. I always leave gifts too late, so don't forget.",
+     "March 14"),
+    ("I'm allergic to latex, please remember that if you ever suggest gloves.", "latex"),
+    ("one more thing - I'm allergic to aspirin, please remember that, in case I ask about "
+     "meds", "aspirin"),
+    # a statement followed, in its sentence, by what it asks of the assistant
+    ("I'm allergic to kiwi, so please leave it out of recipes. Remember that.", "kiwi"),
+    ("息子は小麦アレルギーがあるので、レシピは米粉でお願いします。メモしておいてください。",
+     "小麦アレルギー"),
 ])
 def test_a_request_to_remember_keeps_its_statement(tmp_path: Path, said: str, kept: str) -> None:
     w = World(tmp_path / "home", Settings())
@@ -126,6 +159,8 @@ def test_a_request_to_remember_keeps_its_statement(tmp_path: Path, said: str, ke
     "Remember the readers are ten years old, so use simple words.",
     "子ども向けの文章だってことを覚えておいて、やさしい言葉で書いてね。",
     "取引先に送るものだから、丁寧にってことを覚えておいてください。",
+    "この企画書はA3一枚にまとめるってこと覚えておいて。",
+    "今回の案内状は年配の方にも届くってことを忘れないでください。",
 ])
 def test_a_request_about_the_task_at_hand_is_no_lasting_memory(tmp_path: Path,
                                                                  said: str) -> None:
@@ -172,3 +207,15 @@ def test_search_ranks_the_newer_of_two_statements_first_and_marks_the_older(
     older = next(i for i, t in enumerate(texts) if "is 4" in t)
     assert newer < older
     assert results[older].get("newer_on") == "2026-06-03" and "newer_on" not in results[newer]
+
+
+@pytest.mark.parametrize(("said", "what"), [
+    ("Help me name my shop - pottery has totally taken over my weekends.", "pottery"),
+    ("I'm properly hooked on bouldering these days.", "bouldering"),
+])
+def test_a_pastime_that_took_hold_is_remembered(tmp_path: Path, said: str, what: str) -> None:
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-05-01T09:00:00+09:00").turn(said)
+    w.librarian.run_pass()
+    assert any(what in fact for fact in active(w)), remembered(w)
+    assert not any(fact.startswith("Help me") for fact in active(w)), remembered(w)

@@ -45,7 +45,17 @@ PROMISE_DAYS = 30
 #: themselves, not a request (it used to become a garbled "asked to remember" memory);
 #: "Remember, it's all about balance" is a saying, "remember to stretch" a reminder: what
 #: follows a request is "that/this", a colon, or the person ("remember my…", "…I…").
+#: A request to remember said before the statement, at a sentence's start: "For future
+#: reference, …", 「今後のために言っておくと、…」「念のため伝えておきますね。」 (the statement
+#: is the rest of the sentence, or the next one).
+_LEAD_REQUEST = (
+    r"(?:^|(?<=[。！!？?]))\s*(?:(?:今後の(?:ため|参考)|念のため|一応|参考まで)に?[、,]?\s*"
+    r"(?:言って|伝えて|話して)(?:おく|おき(?:ます|ますね|ますが|ますけど)|おくと|おくね|おくけど|"
+    r"おくけれど|おこう|おきたい)(?:と|けど|が|ね)?[、,。！!]*|(?:for (?:future|later) reference|"
+    r"just so you know for (?:the )?future|for the future|going forward)\s*[,:;.!-]\s*)")
+_LEAD = re.compile(_LEAD_REQUEST, re.IGNORECASE)
 _REMEMBER = re.compile(
+    _LEAD_REQUEST + "|"
     # Japanese: the request with its endings (「覚えておいてね」「覚えておいてください」
     # 「忘れないでね」「メモしておいて」), so that what is left is the statement alone
     r"(?:(?:こと|の)を)?(?:覚えておいて|覚えといて|覚えてて|覚えておく|忘れないで|記憶しておいて|"
@@ -63,13 +73,18 @@ _REMEMBER = re.compile(
     r"[,;:\s—–-]+(?:so\s+|and\s+)?(?:please\s+|pls\s+|can you\s+|could you\s+)?"
     r"(?:remember|keep in mind|don't forget|do not forget|make a note of)"
     r"(?:\s+(?:that|this|it))?(?:\s+(?:please|for me|for (?:the )?future|going forward|"
-    r"from now on|next time|ok|okay|thanks))*\s*[.!?]*\s*$",
+    r"from now on|next time|ok|okay|thanks))*"
+    # and when it matters: "…, please remember that if you ever suggest recipes"
+    r"(?:[,\s]+(?:if|when|whenever|in case|for when|for whenever|because|since)\b[^.!?]*)?"
+    r"\s*[.!?]*\s*$",
     re.IGNORECASE | re.MULTILINE,
 )
 #: Every phrase ``_REMEMBER`` matches holds one of these (the English ones lowercased): a
 #: text with none is not searched sentence by sentence (the pattern tries each position).
-_REMEMBER_HINTS = ("覚え", "忘れないで", "記憶して", "メモし", "メモって", "記録して")
-_REMEMBER_WORDS = ("remember", "forget", "keep in mind", "note")
+_REMEMBER_HINTS = ("覚え", "忘れないで", "記憶して", "メモし", "メモって", "記録して",
+                   "言って", "伝えて", "話して")
+_REMEMBER_WORDS = ("remember", "forget", "keep in mind", "note", "reference", "future",
+                   "going forward")
 
 
 def _may_ask_to_remember(text: str) -> bool:
@@ -107,6 +122,15 @@ _PREFERENCE = [
     re.compile(r"(?P<what>(?:(?:もの|[^。、！？\sはがをにでも]){1,12}を)?(?:もの|[^。、！？\sはがをにでも]){1,20})"
                r"が(?:大好き|好き|苦手|嫌い)(?!意識)"),
     re.compile(r"\bmy favou?rite (?P<what>[a-z ]{2,30}?) is\b", re.IGNORECASE),
+    # a pastime that took hold: "woodworking has taken over my weekends", "I'm hooked on
+    # bouldering these days"
+    re.compile(r"(?:^|\b)(?P<what>[a-z][a-z-]{2,20}(?: [a-z-]{2,20})?) has (?:totally |"
+               r"completely |really |kind of )?taken over my (?:weekends|evenings|free time|"
+               r"spare time|life|summer|mornings)", re.IGNORECASE),
+    re.compile(r"\bi(?:'m| am|'ve| have)\s+(?:really |totally |completely |properly )?"
+               r"(?:obsessed with|hooked on|gotten into|got into|getting into|really into)\s+"
+               r"(?P<what>[a-z][a-z -]{2,30}?)(?=\s+(?:these days|lately|now|at the moment|"
+               r"recently|again)\b|[.!,;]|$)", re.IGNORECASE),
     re.compile(r"\bi (?:really )?(?:love|like|prefer|hate|can't stand) "
                # a reaction to the assistant's words ("I like the idea", "I love how you …",
                # "I like the structure of this schedule") is not a lasting preference
@@ -190,6 +214,8 @@ _TASK = re.compile(
     r"answer|reply|writing|rest of)\b|\b(?:for|in) (?:this|the next|your next|these) "
     r"(?:\w+ )?(?:answers?|replies|responses|drafts?|versions?)\b|\bword (?:limit|count)\b|"
     r"この(?:文章|メール|記事|投稿|原稿|手紙|コード|資料|スピーチ|返信|翻訳|文|下書き|会話|質問|例)|"
+    r"(?:この|今回の|今度の)[\u4e00-\u9fff\u30a0-\u30ffー]{0,6}(?:書|文|稿|案|録|状|資料|メール|"
+    r"レポート|スライド|プレゼン|記事|投稿|コード|スクリプト|企画|原稿|課題)(?:は|を|の|って|、|で)|"
     r"(?:書く|書いて|書き|訳す|訳して|答える|回答する|返信する)(?:とき|時|際|ので|から|ように)|"
     r"(?:文章|メール|記事|原稿|返信)(?:を|は|の)",
     re.IGNORECASE)
@@ -202,8 +228,8 @@ _TASK_POINTER = re.compile(
     r"\b(?:this|it)(?:'s| is| will be| goes| was)\s+(?:going|for|a|an|the|in|to be)\b|"
     r"\bthe one (?:writing|sending|giving|reading) it\b|\b(?:writing|sending|reading) it\b|"
     r"\bthe (?:audience|readers?|recipients?|tone)\b|"
-    r",\s*so\s+(?:keep|make|write|use|avoid|don't|do not|no|first person|third person|please|"
-    r"be|stay|sound|mention|skip)\b", re.IGNORECASE)
+    r",\s*so\s+(?:keep|make|write|use|avoid|don't(?! forget)|do not(?! forget)|no|"
+    r"first person|third person|be|stay|sound|mention|skip)\b", re.IGNORECASE)
 #: Japanese: the request with the work it is for after it in the same sentence
 #: (「…だってことを覚えておいて、丁寧めに書いてね」), or a manner for the writing before it
 #: (「ちゃんと敬語でってことを覚えておいて」「短めにってこと」「先生に出すやつだから」).
@@ -268,7 +294,7 @@ def _polarity(fact: str) -> bool:
 #: Where a sentence may end: a sentence cuts after 。！？!?, after a line break, after . or ;
 #: before a space, and after a closing quote that follows . ! or ? before a space. (One
 #: scan for these marks, not ``re.split`` on lookbehinds, which tries every position.)
-_SENTENCE_MARKS = re.compile(r"[。！？!?.;\n]")
+_SENTENCE_MARKS = re.compile(r"[。！？!?.;\n]|\s[-–—]\s")
 _QUOTES = "\"”'"
 #: The offline proposer keeps only short sentences: a long one is talk, not a fact.
 OFFLINE_MAX_CHARS = 140
@@ -281,7 +307,10 @@ def _sentences(text: str) -> list[str]:
         at = mark.end()
         char = text[at - 1]
         spaced = at < end and text[at].isspace()
-        if char not in ".;" or spaced:
+        if mark.group(0)[0].isspace():  # "Doing Mediterranean now - can you…"
+            cuts.append(mark.start())
+            cuts.append(at)
+        elif char not in ".;" or spaced:
             cuts.append(at)
         if char in ".!?" and at + 1 < end and text[at] in _QUOTES and text[at + 1].isspace():
             cuts.append(at + 1)
@@ -356,20 +385,31 @@ def propose(message: Talk, reply: str = "") -> list[Candidate]:
     sentences = _sentences(message.text)
     asks = _may_ask_to_remember(message.text)
     found: list[tuple[int, Candidate]] = []  # (the sentence it came from, candidate)
+    consumed: set[int] = set()  # sentences a request before them has kept already
     other = False  # a preference, promise or experience was found (one a message)
     for index, sentence in enumerate(sentences):
-        if asks and _REMEMBER.search(sentence):
+        if index in consumed:
+            continue
+        if asks and (request := _REMEMBER.search(sentence)):
             # "Could you remember that I'm vegetarian?": the request's question mark is
             # not the statement's
-            fact = _clean(sentence).rstrip("?？ ")
-            about = sentence
-            if not fact and index > 0:
-                fact = _clean(sentences[index - 1])  # "…です。覚えておいて"
-                about = sentences[index - 1] + " " + sentence
+            fact = _statement_part(_clean(sentence).rstrip("?？ "))
+            if not re.search(r"\w", fact):
+                fact = ""  # "Remember that." alone
+            about, pointed = sentence, -1
+            if not fact and _LEAD.match(sentence) and index + 1 < len(sentences):
+                pointed = index + 1  # 「今後のために言っておきますね。蓮は卵アレルギーで…」
+            elif index > 0 and (not fact or _only_a_reason(sentence, request, fact,
+                                                           sentences[index - 1])):
+                pointed = index - 1  # "…です。覚えておいて", 「…悩むので、忘れないで」
+            if pointed >= 0:
+                fact = _statement_part(_clean(sentences[pointed]))
+                about = " ".join(sentences[min(index, pointed):max(index, pointed) + 1])
+                if pointed > index:
+                    consumed.add(pointed)
             if not fact or task_at_hand(about):
                 continue
-            # the statement it points back to is kept once, as the request
-            pointed = index - 1 if about != sentence else -1
+            # the statement it points to is kept once, as the request
             found = [(at, c) for at, c in found if c.fact != fact and at != pointed]
             found.append((index, Candidate(fact, MemoryKind.ASKED_TO_REMEMBER, _key(fact),
                                            ids, 1.0, True, correction=_is_change(fact))))
@@ -412,7 +452,64 @@ def propose(message: Talk, reply: str = "") -> list[Candidate]:
             found.append((index, Candidate(fact, MemoryKind.SHARED_EXPERIENCE,
                                            _key(sentence), ids, 0.6)))
             other = True
-    return [c for _, c in found][:MAX_PER_MESSAGE]
+    return [c for _, c in _joined(found)][:MAX_PER_MESSAGE]
+
+
+def _joined(found: list[tuple[int, Candidate]]) -> list[tuple[int, Candidate]]:
+    """A sentence that gives something up followed by the one saying what replaced it
+    ("I've quit keto. Doing Mediterranean now") as one memory: alone, the first would be
+    remembered beside the newer value as if the older one were still the news."""
+    joined: list[tuple[int, Candidate]] = []
+    for at, candidate in found:
+        if joined:
+            before_at, before = joined[-1]
+            fact = f"{before.fact.rstrip()} {candidate.fact}"
+            if before.key == DROPPED_KEY and candidate.kind == MemoryKind.FACT \
+                    and at == before_at + 1 and len(fact) <= MAX_FACT_CHARS:
+                joined[-1] = (at, replace(candidate, fact=fact, correction=True))
+                continue
+        joined.append((at, candidate))
+    return joined
+
+
+#: Where a statement gives way to what it asks of the assistant: 「蓮は卵アレルギーがあるので、
+#: レシピは卵なしでお願いします」, "I'm allergic to shellfish, so please leave it out".
+_JA_BECAUSE = re.compile(r"^(?P<s>.{2,}?)(?:なので|ので|から|ため)[、,]")
+_EN_SO = re.compile(r"^(?P<s>.{6,}?),?\s+so\s+(?=\w)", re.IGNORECASE)
+#: What comes before a request to remember when it is only the reason for asking: 「毎年
+#: 何を贈るか悩むので、忘れないで」, "I always struggle with gifts, so don't forget".
+_REASON_BEFORE = re.compile(r"(?:なので|ので|から|ため|し)[、,]?\s*$|\bbecause\b", re.IGNORECASE)
+
+
+def _statement_part(fact: str) -> str:
+    """A statement without the request for the assistant that follows it in the same
+    sentence (which would read as an instruction): the part before "so" or 「ので、」."""
+    for pattern in (_JA_BECAUSE, _EN_SO):
+        part = pattern.match(fact)
+        if part is None:
+            continue
+        tail = fact[part.end():]
+        asks = instruction_like(fact) or instruction_like(tail) \
+            or re.match(r"(?:please|pls)\b", tail, re.IGNORECASE)
+        if asks and not instruction_like(part.group("s")):
+            return _clean(part.group("s"))
+    return fact
+
+
+def _only_a_reason(sentence: str, request: re.Match[str], fact: str, previous: str) -> bool:
+    """Is what a request's sentence says besides the request only why it is asked, and the
+    sentence before the statement it points to? (「母の誕生日は12月5日です。毎年何を贈るか
+    悩むので、忘れないでください」: the birthday is to be remembered, not the worry.)"""
+    before = sentence[:request.start()]
+    reason = _REASON_BEFORE.search(before) or re.match(r"[,;]?\s*so\b", request.group(0))
+    if not reason or facts.statements(fact) or _figures(fact):
+        return False
+    return bool(facts.statements(previous) or _figures(previous))
+
+
+def _figures(text: str) -> bool:
+    """Does ``text`` hold a number or a name (a capitalised word past the first)?"""
+    return bool(re.search(r"[0-9０-９]|[一二三四五六七八九十]+[月日歳年]|(?<=\s)[A-Z][a-z]", text))
 
 
 def _is_change(fact: str) -> bool:
@@ -600,11 +697,10 @@ def _same_subject(key: str, shown: Sequence[MemoryItem]) -> str:
     if parts is None or parts[0] == "self":
         return key
     subject, prop = parts
-    name = re.compile(rf"(?<![\w]){re.escape(subject)}(?![\w])", re.IGNORECASE)
     for item in reversed(shown):
         theirs = facts.parts_of(item.key)
         if theirs is not None and theirs[1] == prop and theirs[0] != subject \
-                and name.search(item.fact):
+                and _names(item.fact, subject):
             return item.key
     return key
 
