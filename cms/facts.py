@@ -256,8 +256,9 @@ def _subject_en(before: str) -> str:
 
 #: Words that open a Japanese sentence with が/は and are not who it is about.
 _NOT_SUBJECTS = frozenset((
-    "私", "僕", "俺", "自分", "わたし", "今", "今日", "昨日", "明日", "今年", "今月", "今週", "最近",
-    "誰", "何", "それ", "これ", "あれ", "仕事", "天気", "時間", "お金", "体", "頭", "気分", "調子"))
+    "私", "僕", "俺", "自分", "わたし", "今", "今日", "昨日", "明日", "今年", "今月", "今週",
+    "最近", "誰", "何", "それ", "これ", "あれ", "仕事", "天気", "時間", "お金", "体", "頭", "気分",
+    "調子"))
 
 
 def _subject_ja(before: str, leading: bool = False) -> str:
