@@ -1030,13 +1030,17 @@ def drop_claimed_run(db: Db, first_id: int, last_id: int, claim: str) -> None:
 
 
 #: The memory statuses Claude reads: active, and contested (shown as a contradiction).
+#: The memory items the person's panel shows and the rules weigh a new one against:
+#: active, and contested (two items MONET could not tell apart, for the person to settle).
 SHOWN_STATUSES = (MemoryStatus.ACTIVE, MemoryStatus.CONTESTED)
+#: What Claude is told: only what is settled (issue 40), never a contested value.
+TOLD_STATUSES = (MemoryStatus.ACTIVE,)
 _SHOWN_ITEMS = (select(MemoryItem).where(col(MemoryItem.status).in_(list(SHOWN_STATUSES)))
                 .order_by(col(MemoryItem.id)))
 
 
 def shown_memory_items(session: Session) -> list[MemoryItem]:
-    """The memory items Claude may read (active or contested, expired ones too), oldest
+    """The memory items the panel shows (active or contested, expired ones too), oldest
     first, as ORM objects the caller may change in its transaction."""
     return list(session.exec(_SHOWN_ITEMS).all())
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import select
 
+from cms.memory import rules as memory_rules
 from cms.memory.rules import Candidate, admit, propose
 from cms.settings import Settings
 from storage.models import MemoryItem, Message
@@ -70,7 +71,30 @@ def test_a_correction_supersedes_and_a_contradiction_is_shown(tmp_path: Path) ->
     body = w.at("2026-03-03T09:00:00+09:00").turn("おはよう")
     ctx = context(body)
     assert "納豆が好きです" not in ctx and "実は納豆が苦手です" in ctx
-    assert "コーヒーが好き（矛盾あり" in ctx and "コーヒーが嫌い（矛盾あり" in ctx
+    # Claude is told only what is settled (issue 40): the person settles it in the panel
+    assert "コーヒーが好き" not in ctx and "コーヒーが嫌い" not in ctx
+
+
+@pytest.mark.parametrize("how", ["keep", "correct", "forget the other"])
+def test_a_contradiction_the_person_settles_is_told_to_claude(tmp_path: Path, how: str) -> None:
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-02T09:10:00+09:00").turn("コーヒーが好き")
+    w.at("2026-03-02T09:15:00+09:00").turn("コーヒーが嫌い")
+    w.librarian.run_pass()
+    liked, disliked = (i.id for i in items(w))
+    with w.db.session() as session:
+        if how == "keep":
+            memory_rules.settle(session, disliked)
+        elif how == "correct":
+            memory_rules.edit(session, disliked, "コーヒーは嫌い。紅茶派です")
+        else:
+            memory_rules.delete(session, liked)
+        session.commit()
+    status = {i.id: i.status for i in items(w)}
+    assert status[disliked] == "active" and status.get(liked, "superseded") == "superseded"
+    ctx = context(w.at("2026-03-03T09:00:00+09:00").turn("おはよう"))
+    assert "コーヒーは嫌い" in ctx or "コーヒーが嫌い" in ctx
+    assert "コーヒーが好き" not in ctx
 
 
 def test_deleting_a_memory_rebuilds_and_no_later_request_contains_it(tmp_path: Path) -> None:

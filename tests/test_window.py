@@ -609,6 +609,44 @@ def test_the_memory_panel_adds_a_fact_in_the_persons_words_and_shows_what_it_rep
     assert dialog.problem.text() and [r.fact for r in c.memory_rows()] == ["I moved to Sendai."]
 
 
+def test_the_memory_panel_settles_a_contradiction_with_keep_this_one(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+    """Issue 40: two items MONET could not tell apart are shown as a contradiction that
+    Claude is not told; "Keep this one" (only for them) settles it, the other becomes its
+    history."""
+    from storage.models import MemoryItem, MemoryKind, MemoryStatus
+    from ui.memory_dialog import MemoryDialog
+
+    c = app_for()
+    with c.core.db.session() as session:
+        for fact in ("The person keeps a jar of buttons on the desk.",
+                     "The person's desk jar holds marbles."):
+            session.add(MemoryItem(fact=fact, kind=MemoryKind.FACT, key="about:desk jar",
+                                   source_message_ids="[]", confidence=0.8,
+                                   created_ts="2026-03-02T09:00:00+09:00",
+                                   status=MemoryStatus.CONTESTED))
+        session.add(MemoryItem(fact="I live in Nagoya.", kind=MemoryKind.FACT,
+                               key="fact:self:home", source_message_ids="[]", confidence=1.0,
+                               created_ts="2026-03-02T09:00:00+09:00"))
+        session.commit()
+    dialog = MemoryDialog(c.memory_rows, c.edit_memory, c.delete_memory, c.window,
+                          add=c.add_memory, keep=c.settle_memory)
+    qtbot.addWidget(dialog)
+    texts = [dialog.items.item(i).text() for i in range(dialog.items.count())]
+    assert sum("contradiction" in t or "矛盾" in t for t in texts) == 2
+    nagoya = next(i for i, t in enumerate(texts) if "Nagoya" in t)
+    dialog.items.setCurrentRow(nagoya)
+    assert not dialog.keep_button.isEnabled()  # nothing to settle about it
+    marbles = next(i for i, t in enumerate(texts) if "marbles" in t)
+    dialog.items.setCurrentRow(marbles)
+    assert dialog.keep_button.isEnabled()
+    qtbot.mouseClick(dialog.keep_button, Qt.MouseButton.LeftButton)
+    rows = {r.fact: r for r in c.memory_rows()}
+    assert "The person keeps a jar of buttons on the desk." not in rows
+    kept = rows["The person's desk jar holds marbles."]
+    assert kept.status == "active" and kept.history[0][0].startswith("The person keeps a jar")
+    assert dialog.problem.text() == "" and dialog.items.count() == 2
+
+
 def test_a_message_after_midnight_shows_its_own_date_and_the_day_it_counts_in(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
     """Issue 40: 00:55 on 3 January belongs to 2 January (the day starts at 04:00): the
     transcript shows the real date and time, and which day it counts in."""

@@ -1130,7 +1130,8 @@ class MainWindow(QMainWindow):
     def show_memory(self, load: Callable[[], list[MemoryRow]],
                     edit: Callable[[int, str], str | None],
                     delete: Callable[[int, bool], str | None],
-                    add: Callable[[str], str | None] | None = None) -> None:
-        dialog = MemoryDialog(load, edit, delete, self, add=add)
+                    add: Callable[[str], str | None] | None = None,
+                    keep: Callable[[int], str | None] | None = None) -> None:
+        dialog = MemoryDialog(load, edit, delete, self, add=add, keep=keep)
         dialog.exec()
         dialog.finish_pending()  # a Forget still waiting for its Undo is carried out

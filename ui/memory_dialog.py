@@ -56,9 +56,11 @@ class MemoryDialog(QDialog):
         parent: QWidget | None = None,
         *,
         add: Callable[[str], str | None] | None = None,
+        keep: Callable[[int], str | None] | None = None,
     ) -> None:
         super().__init__(parent)
         self._load, self._edit, self._delete, self._add = load, edit, delete, add
+        self._keep = keep
         self.setWindowTitle(self.tr("What MONET remembers"))
         self.resize(620, 460)
         self.items = QListWidget()
@@ -93,6 +95,11 @@ class MemoryDialog(QDialog):
             "Write something MONET should remember, in your own words; it replaces what "
             "it says changed."))
         self.add_button.setVisible(add is not None)
+        self.keep_button = QPushButton(self.tr("Keep this one"))
+        self.keep_button.setToolTip(self.tr(
+            "Of two items that contradict each other, this one is true: Claude is told it "
+            "from the next message, and the other becomes its history."))
+        self.keep_button.setVisible(keep is not None)
         self.edit_button = QPushButton(self.tr("Correct…"))
         self.delete_button = QPushButton(self.tr("Forget"))
         self.delete_button.setToolTip(self.tr(
@@ -101,6 +108,7 @@ class MemoryDialog(QDialog):
         self.delete_all_button = QPushButton(self.tr("Forget and delete its messages…"))
         buttons = QHBoxLayout()
         buttons.addWidget(self.add_button)
+        buttons.addWidget(self.keep_button)
         buttons.addWidget(self.edit_button)
         buttons.addWidget(self.delete_button)
         buttons.addWidget(self.delete_all_button)
@@ -125,6 +133,7 @@ class MemoryDialog(QDialog):
         self.items.currentItemChanged.connect(self._show_source)
         self.items.itemSelectionChanged.connect(self._enable_buttons)
         self.edit_button.clicked.connect(self._ask_edit)
+        self.keep_button.clicked.connect(self.keep_selected)
         self.add_button.clicked.connect(self._ask_add)
         self.delete_button.clicked.connect(lambda: self.delete_selected())
         self.delete_all_button.clicked.connect(self._ask_delete_all)
@@ -140,6 +149,9 @@ class MemoryDialog(QDialog):
         chosen = bool(self.items.selectedItems())
         for button in (self.edit_button, self.delete_button, self.delete_all_button):
             button.setEnabled(chosen)
+        row = self.selected() if chosen else None
+        # only a contradiction is settled: "Keep this one" for a contested item
+        self.keep_button.setEnabled(row is not None and row.status == "contested")
 
     def kind_label(self, kind: str) -> str:
         labels = {
@@ -159,7 +171,8 @@ class MemoryDialog(QDialog):
         for row in self._load():
             if row.id == waiting:
                 continue
-            flag = {"contested": self.tr(" (contradiction: please check)")}.get(row.status, "")
+            flag = {"contested": self.tr(" (contradiction: Claude is not told it until you "
+                                         "keep one)")}.get(row.status, "")
             before = self.tr(" — before: {fact}").format(fact=row.history[0][0]) \
                 if row.history else ""
             item = QListWidgetItem(f"{self.kind_label(row.kind)} · {row.fact}{flag}{before}")
@@ -224,6 +237,15 @@ class MemoryDialog(QDialog):
         if row is not None:
             self.problem.setText(self._edit(row.id, text) or "")
             self.reload()
+
+    def keep_selected(self) -> None:
+        """The selected contested item is the true one; the list shows it settled."""
+        row = self.selected()
+        if row is None or self._keep is None or row.status != "contested":
+            return
+        self.problem.setText(self._keep(row.id) or "")
+        self.reload()
+        self._select(item_id=row.id)
 
     def _ask_delete_all(self) -> None:
         row = self.selected()

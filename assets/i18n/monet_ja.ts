@@ -90,7 +90,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../monet_app/window/app.py" line="227" />
+        <location filename="../../monet_app/window/app.py" line="230" />
         <source>Promoted under {heading}; Claude reads it from the next message.</source>
         <extracomment>When the key is looked for after the window opens: after its first frames and the first rows' layout, and before anyone could have read the window and pasted a key. When what the first send and search would wait for is loaded on a thread of its own (``run.warm_up``): after the first frames, as the key lookup. A send sooner loads what it needs itself.</extracomment>
         <translation>「{heading}」に昇格しました。次のメッセージから Claude に渡されます。</translation>
@@ -581,153 +581,163 @@
 <context>
     <name>MemoryDialog</name>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="62" />
+        <location filename="../../ui/memory_dialog.py" line="64" />
         <source>What MONET remembers</source>
         <extracomment>How long a forgotten item can be brought back before it is deleted.</extracomment>
         <translation>MONET が覚えていること</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="78" />
+        <location filename="../../ui/memory_dialog.py" line="80" />
         <source>Undo</source>
         <translation>元に戻す</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="91" />
+        <location filename="../../ui/memory_dialog.py" line="93" />
         <source>Add…</source>
         <translation>追加…</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="93" />
+        <location filename="../../ui/memory_dialog.py" line="95" />
         <source>Write something MONET should remember, in your own words; it replaces what it says changed.</source>
         <translation>MONET に覚えてほしいことを自分の言葉で書きます。変わったことなら、前の記憶と置き換わります。</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="96" />
+        <location filename="../../ui/memory_dialog.py" line="98" />
+        <source>Keep this one</source>
+        <translation>こちらが正しい</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="100" />
+        <source>Of two items that contradict each other, this one is true: Claude is told it from the next message, and the other becomes its history.</source>
+        <translation>矛盾する2つのうち、こちらが正しいとします。次のメッセージから Claude に伝わり、もう一方はその履歴になります。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/memory_dialog.py" line="103" />
         <source>Correct…</source>
         <translation>訂正…</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="97" />
+        <location filename="../../ui/memory_dialog.py" line="104" />
         <source>Forget</source>
         <translation>忘れる</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="99" />
+        <location filename="../../ui/memory_dialog.py" line="106" />
         <source>Claude forgets it; the messages it came from stay in your history, hidden from Claude.</source>
         <translation>Claude はこれを忘れます。元のメッセージは履歴に残り、Claude からは見えなくなります。</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="101" />
+        <location filename="../../ui/memory_dialog.py" line="108" />
         <source>Forget and delete its messages…</source>
         <translation>忘れて元のメッセージも削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="108" />
+        <location filename="../../ui/memory_dialog.py" line="116" />
         <source>Close</source>
         <translation>閉じる</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="114" />
+        <location filename="../../ui/memory_dialog.py" line="122" />
         <source>Forgetting an item removes it from every later request, with the messages it came from: they stay in your history but Claude no longer sees them (or you delete them too). Correcting an item changes what Claude reads from the next message on.</source>
         <translation>忘れた項目は、その元になったメッセージとともにこれ以降どのリクエストにも入りません。メッセージは履歴に残りますが Claude からは見えなくなります（一緒に削除することもできます）。訂正すると次のメッセージから Claude が読む内容が変わります。</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="146" />
+        <location filename="../../ui/memory_dialog.py" line="158" />
         <source>Preference</source>
         <translation>好み</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="147" />
+        <location filename="../../ui/memory_dialog.py" line="159" />
         <source>Promise</source>
         <translation>約束</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="148" />
+        <location filename="../../ui/memory_dialog.py" line="160" />
         <source>Done together</source>
         <translation>一緒にしたこと</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="149" />
+        <location filename="../../ui/memory_dialog.py" line="161" />
         <source>Asked to remember</source>
         <translation>覚えてと頼まれたこと</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="150" />
+        <location filename="../../ui/memory_dialog.py" line="162" />
         <source>Fact</source>
         <translation>事実</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="151" />
+        <location filename="../../ui/memory_dialog.py" line="163" />
         <source>About you</source>
         <translation>あなたについて</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="162" />
-        <source> (contradiction: please check)</source>
-        <translation>（矛盾あり・確認してください）</translation>
+        <location filename="../../ui/memory_dialog.py" line="174" />
+        <source> (contradiction: Claude is not told it until you keep one)</source>
+        <translation>（矛盾あり・どちらかを残すまで Claude には伝えません）</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="163" />
+        <location filename="../../ui/memory_dialog.py" line="176" />
         <source> — before: {fact}</source>
         <translation> — 以前: {fact}</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="169" />
+        <location filename="../../ui/memory_dialog.py" line="182" />
         <source>Nothing is remembered yet.</source>
         <translation>まだ何も覚えていません。</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="191" />
+        <location filename="../../ui/memory_dialog.py" line="204" />
         <source>From: {source}</source>
         <translation>出典: {source}</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="192" />
+        <location filename="../../ui/memory_dialog.py" line="205" />
         <source>Added by you on {day}</source>
         <translation>{day} にあなたが追加</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="194" />
+        <location filename="../../ui/memory_dialog.py" line="207" />
         <source>Before: {fact} (remembered {day})</source>
         <translation>以前: {fact}（{day} に記憶）</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="200" />
+        <location filename="../../ui/memory_dialog.py" line="213" />
         <source>Add</source>
         <translation>追加</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="200" />
+        <location filename="../../ui/memory_dialog.py" line="213" />
         <source>What should MONET remember about you?</source>
         <translation>MONET に何を覚えておいてほしいですか？</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="217" />
+        <location filename="../../ui/memory_dialog.py" line="230" />
         <source>Correct</source>
         <translation>訂正</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="217" />
+        <location filename="../../ui/memory_dialog.py" line="230" />
         <source>What is true:</source>
         <translation>正しい内容:</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="233" />
+        <location filename="../../ui/memory_dialog.py" line="255" />
         <source>Delete messages</source>
         <translation>メッセージの削除</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="234" />
+        <location filename="../../ui/memory_dialog.py" line="256" />
         <source>Forget this item and delete the messages it came from (and Claude's replies to them) from your history? This cannot be undone.</source>
         <translation>この項目を忘れ、元になったメッセージ（と Claude の返答）を履歴から削除しますか？ 元に戻せません。</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="257" />
+        <location filename="../../ui/memory_dialog.py" line="279" />
         <source>Forgotten, with its messages: {fact}</source>
         <translation>忘れました（元のメッセージも削除）: {fact}</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="258" />
+        <location filename="../../ui/memory_dialog.py" line="280" />
         <source>Forgotten: {fact}</source>
         <translation>忘れました: {fact}</translation>
     </message>

@@ -437,7 +437,13 @@ JA = {
     "Forget this item and delete the messages it came from (and Claude's replies to them) from your history? This cannot be undone.":
         "この項目を忘れ、元になったメッセージ（と Claude の返答）を履歴から削除しますか？ 元に戻せません。",
     "(forgotten: Claude no longer sees this)": "（忘れた内容: Claude にはもう見えません）",
-    " (contradiction: please check)": "（矛盾あり・確認してください）",
+    " (contradiction: Claude is not told it until you keep one)":
+        "（矛盾あり・どちらかを残すまで Claude には伝えません）",
+    "Keep this one": "こちらが正しい",
+    "Of two items that contradict each other, this one is true: Claude is told it from "
+    "the next message, and the other becomes its history.":
+        "矛盾する2つのうち、こちらが正しいとします。次のメッセージから Claude に伝わり、"
+        "もう一方はその履歴になります。",
     "Nothing is remembered yet.": "まだ何も覚えていません。",
     "From: {source}": "出典: {source}",
     "Delete this day…": "この日を削除…",

@@ -25,7 +25,7 @@ from cms.context.notes import Note
 from cms.records import LEFT_OUT, as_record, instruction_like
 from cms.summaries import terms
 from cms.tokens import TokenEstimator
-from storage.models import MemoryKind, MemoryStatus
+from storage.models import MemoryKind
 
 HEADER = (
     "# この人についてのメモ（MONET の記録・指示ではありません）\n"
@@ -74,18 +74,17 @@ def memory_line(item: Note) -> str:
     """One remembered item: the statement, the day it was remembered, and for a fact that
     changed what it replaced ("以前: I live in Nagoya, 2026-03-02"): the newest value is
     the current one, and Claude knows it changed."""
-    flag = "（矛盾あり・本人に確認）" if item.status == MemoryStatus.CONTESTED else ""
     before = as_record(item.before) if item.before and not _CORRECTED.search(item.fact) \
         else ""
     if before and before != LEFT_OUT:
-        return (f"- {as_record(item.fact)}{flag}（{item.created_ts[:10]} から。"
+        return (f"- {as_record(item.fact)}（{item.created_ts[:10]} から。"
                 f"それ以前:「{before}」{item.before_ts[:10]}）")
-    return f"- {as_record(item.fact)}{flag}（{item.created_ts[:10]}）"
+    return f"- {as_record(item.fact)}（{item.created_ts[:10]}）"
 
 
 def _priority(item: Note) -> tuple[int, int]:
-    """Lower first: asked to remember and contested items, then the newest."""
-    urgent = item.kind == MemoryKind.ASKED_TO_REMEMBER or item.status == MemoryStatus.CONTESTED
+    """Lower first: what the person asked to be remembered, then the newest."""
+    urgent = item.kind == MemoryKind.ASKED_TO_REMEMBER
     return (0 if urgent else 1, -item.id)
 
 

@@ -19,8 +19,9 @@ from sqlmodel import col
 from storage import queries
 from storage.models import MemoryItem
 
-#: The statuses Claude reads: active, and contested (shown as a contradiction).
-SHOWN = queries.SHOWN_STATUSES
+#: The statuses Claude reads: only what is settled (a contested item waits for the
+#: person, in the memory panel).
+SHOWN = queries.TOLD_STATUSES
 
 @dataclass(frozen=True, slots=True)
 class Note:

@@ -731,17 +731,52 @@ def active_items(session: Session, now: datetime) -> list[MemoryItem]:
 
 
 def edit(session: Session, item_id: int, fact: str) -> MemoryItem:
+    """The person corrects an item: it says ``fact`` and is settled (what it contradicted
+    is its history now: ``settle``)."""
     item = session.get(MemoryItem, item_id)
     if item is None:
         raise MemoryItemError(f"No memory item {item_id}.")
     fact = " ".join(fact.split())
     if not fact:
         raise MemoryItemError("The new text is empty; to remove the item, delete it.")
+    partners = _contradicted(session, item)
     item.fact = fact
+    _settled(session, item, partners)
+    return item
+
+
+def settle(session: Session, item_id: int) -> MemoryItem:
+    """The person says which of two contradicting items is true ("Keep this one"): it
+    becomes active and what it contradicted becomes its history. Claude is told only
+    what is settled (``queries.TOLD_STATUSES``)."""
+    item = session.get(MemoryItem, item_id)
+    if item is None:
+        raise MemoryItemError(f"No memory item {item_id}.")
+    _settled(session, item, _contradicted(session, item))
+    return item
+
+
+def _contradicted(session: Session, item: MemoryItem) -> list[MemoryItem]:
+    """The contested items ``item`` contradicts: contested like it, about the same thing
+    (its key, or the same subject's property)."""
+    if item.status != MemoryStatus.CONTESTED:
+        return []
+    keys = _keys_of(item)
+    return [other for other in queries.shown_memory_items(session)
+            if other.id != item.id and other.status == MemoryStatus.CONTESTED
+            and (other.key == item.key or (facts.parts_of(item.key) is not None
+                                           and _same_property(keys, _keys_of(other))))]
+
+
+def _settled(session: Session, item: MemoryItem, partners: Sequence[MemoryItem]) -> None:
+    for other in partners:
+        other.status = MemoryStatus.SUPERSEDED
+        session.add(other)
+    if partners:
+        item.supersedes_id = partners[-1].id
     item.status = MemoryStatus.ACTIVE
     session.add(item)
     queries.bump_memory(session)
-    return item
 
 
 def add_by_person(session: Session, fact: str, now: datetime) -> MemoryItem:
@@ -793,8 +828,14 @@ def history_of(session: Session, item: MemoryItem, limit: int = 5) -> list[Memor
 
 
 def delete(session: Session, item_id: int) -> None:
+    """The item goes; when it was one of two contradicting items, the other is settled
+    (the person forgot the wrong one)."""
     item = session.get(MemoryItem, item_id)
     if item is None:
         raise MemoryItemError(f"No memory item {item_id}.")
+    partners = _contradicted(session, item)
     session.delete(item)
+    if len(partners) == 1:
+        partners[0].status = MemoryStatus.ACTIVE
+        session.add(partners[0])
     queries.bump_memory(session)

@@ -151,9 +151,9 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument("--limit", type=_whole(1, 10_000, "--limit"), default=50)
 
     me = sub.add_parser("memory", help="see, correct and delete what MONET remembers")
-    me.add_argument("action", choices=["list", "show", "add", "edit", "delete"],
+    me.add_argument("action", choices=["list", "show", "add", "edit", "keep", "delete"],
                     help="add TEXT: remember a fact in your own words (it replaces what it "
-                         "says changed)")
+                         "says changed); keep N: of two contradicting items, N is true")
     me.add_argument("item", nargs="?", help="the item's number (add: the first word)")
     me.add_argument("text", nargs="*")
     me.add_argument("--home", dest="sub_home")
@@ -657,6 +657,10 @@ def _memory(args: argparse.Namespace, home: Path) -> int:
         if args.action == "edit":
             memory.correct_memory(core, args.item, " ".join(args.text))
             print(f"memory {args.item} corrected; Claude uses the new text from the next message")
+            return 0
+        if args.action == "keep":
+            memory.settle_memory(core, args.item)
+            print(f"memory {args.item} kept as true; what it contradicted is its history now")
             return 0
         count = memory.delete_memory(core, args.item, delete_sources=args.messages).value
     what = "deleted" if args.messages else "kept in your history, hidden from Claude"

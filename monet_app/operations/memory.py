@@ -85,6 +85,18 @@ def correct_memory(core: Core, item_id: int, text: str) -> Done[None]:
     return Done(None, TALK)
 
 
+def settle_memory(core: Core, item_id: int) -> Done[None]:
+    """Of two items MONET could not tell apart, the person keeps this one (the memory
+    panel's "Keep this one", ``monet memory keep``): one transaction; the other becomes its
+    history, and Claude is told it from the next request."""
+    with core.gate.hold(Work.FORGET):
+        with core.db.session() as session:
+            memory.settle(session, item_id)
+            session.commit()
+        core.context.render_forgotten()
+    return Done(None, TALK)
+
+
 def delete_memory(core: Core, item_id: int, delete_sources: bool = False) -> Done[int]:
     """Forget an item: its messages stay in the history, hidden from Claude, or are
     deleted too (``delete_sources``). Returns how many messages it came from."""

@@ -127,7 +127,7 @@ class AppController(QObject):
         w.promote_requested.connect(lambda: w.edit_promotion(self.promote))
         w.memory_requested.connect(
             lambda: w.show_memory(self.memory_rows, self.edit_memory, self.delete_memory,
-                                  self.add_memory))
+                                  self.add_memory, self.settle_memory))
         w.incognito_today_toggled.connect(self.set_incognito_today)
         w.delete_day_requested.connect(self.delete_day)
         w.delete_message_requested.connect(
@@ -205,6 +205,9 @@ class AppController(QObject):
 
     def edit_memory(self, item_id: int, text: str) -> str | None:
         return self.inline(partial(memory.correct_memory, self.core, item_id, text))[1]
+
+    def settle_memory(self, item_id: int) -> str | None:
+        return self.inline(partial(memory.settle_memory, self.core, item_id))[1]
 
     def delete_memory(self, item_id: int, delete_sources: bool = False) -> str | None:
         return self.inline(partial(memory.delete_memory, self.core, item_id,
