@@ -48,7 +48,10 @@ def app_for(qtbot, tmp_path: Path, server: StandInServer):  # type: ignore[no-un
 def display() -> Iterator[str]:
     read, write = os.pipe()
     xvfb = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        # -noreset: by default Xvfb resets when its last client leaves, and a window
+        # started in that moment (the second start of a test) cannot connect.
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp",
+         "-noreset"],
         pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     os.close(write)
@@ -59,6 +62,10 @@ def display() -> Iterator[str]:
             break
         number += chunk
     os.close(read)
+    if not number.strip():
+        xvfb.kill()
+        xvfb.wait(timeout=10)
+        pytest.skip("Xvfb did not start a screen")
     try:
         yield f":{number.decode().strip()}"
     finally:

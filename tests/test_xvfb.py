@@ -45,21 +45,37 @@ class RealApp:
             "MONET_LANG": lang,
         })
         self.log = log
+        self._wait_for_the_screen()
         self._out = log.open("ab")
         self.process = subprocess.Popen(
             monet_command(*(args if args is not None else ("--home", str(home)))),
             env=self.env, stdout=self._out, stderr=subprocess.STDOUT,
         )
-        self.window = ""
-        deadline = time.monotonic() + 60
-        while not self.window and time.monotonic() < deadline:
-            assert self.process.poll() is None, log.read_text(errors="replace")
-            found = xdotool(self.env, "search", "--onlyvisible", "--name", title)
-            self.window = found.split("\n")[0]
-            time.sleep(0.3)
-        assert self.window, "the MONET window did not appear"
+        try:
+            self.window = ""
+            deadline = time.monotonic() + 60
+            while not self.window and time.monotonic() < deadline:
+                assert self.process.poll() is None, log.read_text(errors="replace")
+                found = xdotool(self.env, "search", "--onlyvisible", "--name", title)
+                self.window = found.split("\n")[0]
+                time.sleep(0.3)
+            assert self.window, "the MONET window did not appear"
+        except BaseException:
+            self.stop()
+            raise
         xdotool(self.env, "windowfocus", "--sync", self.window)
         time.sleep(0.8)
+
+    def _wait_for_the_screen(self) -> None:
+        """The virtual screen answers before MONET is started on it."""
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            done = subprocess.run(["xdotool", "getdisplaygeometry"], env=self.env,
+                                  capture_output=True, timeout=30, check=False)
+            if done.returncode == 0:
+                return
+            time.sleep(0.2)
+        raise AssertionError(f"the virtual screen {self.env['DISPLAY']} does not answer")
 
     def type(self, text: str) -> None:
         xdotool(self.env, "type", "--delay", "30", text)
