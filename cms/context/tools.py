@@ -318,6 +318,41 @@ def _tokens(text: str) -> set[str]:
     return found
 
 
+#: A word of the question that at most this many messages hold is rare in the history:
+#: the messages holding it keep a place in the list (``_keep_rare``).
+RARE_HELD = 3
+#: A name as the question writes it: a capitalised word past the first, a word with a
+#: digit, a katakana word of four or more (a shorter one is most often an everyday
+#: loanword: レシピ, サイト).
+_NAME_LIKE = re.compile(r"(?<=\S\s)[A-Z][\w'’-]+|\b\w*\d\w*\b|[\u30a1-\u30faー]{4,}")
+
+
+def _keep_rare(session: Session, query: str, words: Sequence[fts.SearchHit],
+               chosen: list[int], by_words: set[int]) -> list[int]:
+    """``chosen`` where the word matches holding a rare name of the question (each of its
+    tokens held by at most ``RARE_HELD`` messages: "the Zebco reel", 「ヤクルト1000」) take
+    the last places meaning had: an exact match of a name the encoder does not know is
+    not pushed out of the list by messages merely near in meaning."""
+    names = {found: _tokens(found) for found in _NAME_LIKE.findall(query)}
+    names = {name: tokens for name, tokens in names.items() if tokens}
+    if not names:
+        return chosen
+    counts = fts.document_counts(session, sorted(set().union(*names.values())))
+    rare = [name.casefold() for name, tokens in names.items()
+            if all(0 < counts.get(t, 0) <= RARE_HELD for t in tokens)]
+    keep = [h.id for h in words if h.id not in chosen
+            and any(name in h.text.casefold() for name in rare)]
+    if not keep:
+        return chosen
+    result = list(chosen)
+    for index in range(len(result) - 1, -1, -1):
+        if not keep:
+            break
+        if result[index] not in by_words:
+            result[index] = keep.pop(0)
+    return result
+
+
 def fused(
     session: Session, query: str, limit: int, before_id: int | None = None,
     meaning: Meaning | None = None,
@@ -354,6 +389,8 @@ def fused(
             if pick is not None:
                 chosen.append(pick)
                 break
+    if words:
+        chosen = _keep_rare(session, query, words, chosen, by_words)
     have = {h.id: h for h in words}
     have.update((h.id, h) for h in fts.load(session, [i for i in chosen if i not in have]))
     piece_of = {n.message_id: n.piece for n in near}
