@@ -36,6 +36,7 @@ from sqlmodel import Session, create_engine
 from storage import fts
 from storage.errors import DatabaseError, DatabaseTooNewError
 from storage.files import InUse, process_lock
+from storage.private import private_folder
 from storage.where import database_url, redact_url
 
 DB_FILENAME = "monet.db"
@@ -181,8 +182,9 @@ class Database:
         busy_timeout_ms: int = 5000,
     ) -> None:
         self.home = Path(home) if home is not None else default_home()
-        if not self.home.is_dir():
-            self.home.mkdir(parents=True, exist_ok=True)
+        #: Folders and files of an older, open data folder made private on opening it
+        #: (a new folder is made private: storage/private.py).
+        self.tightened = private_folder(self.home)
         self.path = self.home / DB_FILENAME
         self._held = threading.local()  # this thread's depth inside HISTORY_LOCK
         #: The server's URL (None: the SQLite file); ``where`` names it without a password.

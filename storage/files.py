@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from storage.private import keep_private
+
 LOCK_WAIT_SECONDS = 120
 
 
@@ -17,6 +19,7 @@ def process_lock(home: Path, name: str) -> Iterator[None]:
     """A lock across processes with nothing but SQLite: an exclusive transaction on a small
     lock database ``.{name}.lock`` in the data folder. Works wherever SQLite does (Linux,
     macOS, Windows), needs no extra package, and is released if the process dies."""
+    keep_private()
     home.mkdir(parents=True, exist_ok=True)
     lock = sqlite3.connect(home / f".{name}.lock", timeout=LOCK_WAIT_SECONDS,
                            isolation_level=None)
@@ -61,6 +64,7 @@ class FolderInUse(Exception):
 def sole_use(home: Path) -> Iterator[None]:
     """The data folder for this process alone, at once, or ``FolderInUse``: no MONET has
     its database open, and none opens it until the body ends (openers wait)."""
+    keep_private()
     home.mkdir(parents=True, exist_ok=True)
     lock = sqlite3.connect(home / IN_USE_FILE, timeout=0, isolation_level=None)
     try:
@@ -82,6 +86,7 @@ def read_text(path: Path) -> str:
 
 def write_text_atomic(path: Path, text: str) -> None:
     """Write to a temporary file and rename over ``path``: never half a file."""
+    keep_private()
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:

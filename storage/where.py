@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 from storage.errors import DatabaseError
+from storage.private import keep_private
 
 #: The history's server, when it is not the SQLite file in the data folder.
 URL_ENV = "MONET_DATABASE_URL"
@@ -65,6 +66,7 @@ def write_device(home: Path, key: str, value: object) -> None:
         values.pop(key)
     else:
         values[key] = value
+    keep_private()
     home.mkdir(parents=True, exist_ok=True)
     part = home / f".{DEVICE_FILE}.{os.getpid()}.part"
     part.write_text(json.dumps(values, ensure_ascii=False, indent=1), "utf-8")

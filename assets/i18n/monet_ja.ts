@@ -90,7 +90,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../monet_app/window/app.py" line="230" />
+        <location filename="../../monet_app/window/app.py" line="233" />
         <source>Promoted under {heading}; Claude reads it from the next message.</source>
         <extracomment>When the key is looked for after the window opens: after its first frames and the first rows' layout, and before anyone could have read the window and pasted a key. When what the first send and search would wait for is loaded on a thread of its own (``run.warm_up``): after the first frames, as the key lookup. A send sooner loads what it needs itself.</extracomment>
         <translation>「{heading}」に昇格しました。次のメッセージから Claude に渡されます。</translation>
@@ -1360,122 +1360,127 @@
         <translation>問題が起きました（{kind}）。入力した内容は失われていません。詳細は monet.log にあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="30" />
+        <location filename="../../monet_app/window/words.py" line="24" />
+        <source>{home} could be read by other accounts of this computer; MONET made it private ({count} folders and files, now readable by you alone).</source>
+        <translation>{home} はこのコンピューターの他のアカウントから読める状態でした。MONET が非公開にしました（{count} 件のフォルダーとファイル。今はあなただけが読めます）。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="37" />
         <source>Wait until the restore is finished.</source>
         <translation>復元が終わるまでお待ちください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="32" />
+        <location filename="../../monet_app/window/words.py" line="39" />
         <source>Wait until the deletion is finished.</source>
         <translation>削除が終わるまでお待ちください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="34" />
+        <location filename="../../monet_app/window/words.py" line="41" />
         <source>Wait until the settings are applied.</source>
         <translation>設定の反映が終わるまでお待ちください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="36" />
+        <location filename="../../monet_app/window/words.py" line="43" />
         <source>Wait for the reply or the deletion to finish first.</source>
         <translation>返答か削除が終わるまでお待ちください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="38" />
+        <location filename="../../monet_app/window/words.py" line="45" />
         <source>Wait for the reply to finish before deleting.</source>
         <translation>返答が終わってから削除してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="41" />
+        <location filename="../../monet_app/window/words.py" line="48" />
         <source>Wait for the reply to finish (or press Stop) before changing settings.</source>
         <translation>返答が終わるまで（または停止を押してから）設定を変えてください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="43" />
+        <location filename="../../monet_app/window/words.py" line="50" />
         <source>Wait for the reply to finish (or press Stop).</source>
         <translation>返信が終わるまでお待ちください（または停止を押してください）。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="48" />
+        <location filename="../../monet_app/window/words.py" line="55" />
         <source>The file</source>
         <translation>ファイル</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="51" />
+        <location filename="../../monet_app/window/words.py" line="58" />
         <source>{name} is not a kind Claude can read here (pictures: PNG, JPEG, GIF, WebP; documents: PDF or plain text); nothing was attached.</source>
         <translation>{name} は Claude が読める種類ではありません（画像: PNG・JPEG・GIF・WebP、文書: PDF・テキスト）。添付していません。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="54" />
+        <location filename="../../monet_app/window/words.py" line="61" />
         <source>{name} is too large to send (pictures up to 40 MB, PDFs up to 32 MB and 100 pages, text up to 1 MB); nothing was attached.</source>
         <translation>{name} は大きすぎて送れません（画像は 40 MB、PDF は 32 MB・100 ページ、テキストは 1 MB まで）。添付していません。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="56" />
+        <location filename="../../monet_app/window/words.py" line="63" />
         <source>{name} looks damaged and cannot be read; nothing was attached.</source>
         <translation>{name} は壊れているようで読めません。添付していません。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="58" />
+        <location filename="../../monet_app/window/words.py" line="65" />
         <source>{name} could not be opened here: {detail}</source>
         <translation>{name} を開けませんでした: {detail}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="68" />
+        <location filename="../../monet_app/window/words.py" line="75" />
         <source>Your message is saved.</source>
         <translation>メッセージは保存済みです。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="70" />
+        <location filename="../../monet_app/window/words.py" line="77" />
         <source>No API key yet: paste one above or in Settings; Claude answers once a key is set.</source>
         <translation>API キーがまだありません。上の欄か設定に貼り付けてください。キーが入ると Claude が答えます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="72" />
+        <location filename="../../monet_app/window/words.py" line="79" />
         <source>The API key was refused (401). Check it in Settings.</source>
         <translation>API キーが拒否されました（401）。設定で確認してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="73" />
+        <location filename="../../monet_app/window/words.py" line="80" />
         <source>Claude did not answer in time.</source>
         <translation>Claude が時間内に答えませんでした。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="74" />
+        <location filename="../../monet_app/window/words.py" line="81" />
         <source>No connection to Anthropic. MONET keeps working offline; retry when you are back online.</source>
         <translation>Anthropic に接続できません。MONET はオフラインでも使えます。つながったら再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="76" />
+        <location filename="../../monet_app/window/words.py" line="83" />
         <source>Claude is overloaded right now (529); try again shortly.</source>
         <translation>Claude は今混み合っています（529）。少ししてから再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="77" />
+        <location filename="../../monet_app/window/words.py" line="84" />
         <source>Anthropic had a server error; try again.</source>
         <translation>Anthropic 側でサーバーエラーが起きました。再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="78" />
+        <location filename="../../monet_app/window/words.py" line="85" />
         <source>The reply broke off; what arrived is kept, marked incomplete.</source>
         <translation>返答が途中で切れました。届いた分は「途中」として残してあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="79" />
+        <location filename="../../monet_app/window/words.py" line="86" />
         <source>The reply stopped before Claude finished it; what arrived is kept, marked incomplete.</source>
         <translation>Claude が書き終える前に返答が止まりました。届いた分は「途中」として残してあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="84" />
+        <location filename="../../monet_app/window/words.py" line="91" />
         <source>Anthropic's rate limit was reached; try again in {s} s.</source>
         <translation>Anthropic の利用上限に達しました。{s} 秒後に再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="86" />
+        <location filename="../../monet_app/window/words.py" line="93" />
         <source>Anthropic's rate limit was reached; try again in a minute.</source>
         <translation>Anthropic の利用上限に達しました。1分ほどしてから再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="91" />
+        <location filename="../../monet_app/window/words.py" line="98" />
         <source>Something went wrong while asking Claude ({kind}). Your message is saved; details are in monet.log.</source>
         <translation>Claude への問い合わせ中に問題が起きました（{kind}）。メッセージは保存済みです。詳細は monet.log にあります。</translation>
     </message>

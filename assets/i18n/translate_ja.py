@@ -19,6 +19,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 JA = {
+    '{home} could be read by other accounts of this computer; MONET made it private '
+    '({count} folders and files, now readable by you alone).':
+        '{home} はこのコンピューターの他のアカウントから読める状態でした。MONET が非公開にしました'
+        '（{count} 件のフォルダーとファイル。今はあなただけが読めます）。',
     'Cancel':
         'キャンセル',
     'Connecting to the shared history on {where}…':

@@ -246,9 +246,13 @@ class LogFile(logging.FileHandler):
 
 
 def _setup_logging(home: Path) -> None:
+    from storage.private import private_folder, tightened_sentence
+
     try:
-        home.mkdir(parents=True, exist_ok=True)
+        tightened = private_folder(home)  # before the log file is made (issue 41)
         handler: logging.Handler = LogFile(home / "monet.log", encoding="utf-8")
+        if tightened:  # (the window says it too: storage.private.take_tightened)
+            print(f"monet: {tightened_sentence(home, tightened)}", file=sys.stderr)
     except OSError:
         handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
@@ -499,9 +503,12 @@ def _run(args: argparse.Namespace, home: Path) -> int:
         if args.attachments is not None:
             from monet_app.cli.export import write_attachments
 
-            count = write_attachments(db, checked_day(args.day), args.attachments)
+            count, damaged = write_attachments(db, checked_day(args.day), args.attachments)
             print(f"monet: {count} attached file(s) written to {args.attachments}.",
                   file=sys.stderr)
+            if damaged:
+                print(f"monet: left out {len(damaged)} file(s) whose copy in the data folder "
+                      f"was changed or replaced: {', '.join(damaged[:10])}.", file=sys.stderr)
         if skipped.ids:
             shown = ", ".join(str(i) for i in skipped.ids[:10])
             more = " …" if len(skipped.ids) > 10 else ""

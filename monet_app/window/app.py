@@ -40,6 +40,7 @@ from monet_app.window.shared_watch import SharedWatch
 from monet_app.window.streaming import StreamPresenter
 from monet_app.window.words import Words
 from storage.errors import BusyError
+from storage.private import take_tightened
 from ui.items import MemoryRow, SettingsValues
 from ui.look import ui_language
 from ui.main_window import MainWindow
@@ -111,6 +112,8 @@ class AppController(QObject):
         w.set_drafts(self.nav.load_drafts())  # what was typed and not sent last time
         w.set_model(self.core.settings.model)
         w.restore_geometry(self.nav.load_text(GEOMETRY_KEY))
+        if tightened := take_tightened(home):  # an older folder, open to others (issue 41)
+            self.show_problem(self.words.tightened(str(home), tightened))
         QTimer.singleShot(KEY_LOOKUP_DELAY_MS, w, self.key.look)  # after the first paint
         QTimer.singleShot(WARM_DELAY_MS, w, lambda: warm_up(self.core.warm, syntax.warm))
 

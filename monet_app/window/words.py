@@ -18,6 +18,13 @@ class Words(QObject):
             "Something went wrong ({kind}). Nothing you typed was lost; details are in monet.log."
         )
 
+    def tightened(self, home: str, count: int) -> str:
+        """An older data folder was open to other accounts and is now private."""
+        return self.tr(
+            "{home} could be read by other accounts of this computer; MONET made it private "
+            "({count} folders and files, now readable by you alone)."
+        ).format(home=home, count=count)
+
     def problem(self, exc: BaseException) -> str:
         """Any failure of an operation, said once."""
         if isinstance(exc, BusyError):
