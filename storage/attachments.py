@@ -32,6 +32,7 @@ from typing import NamedTuple
 
 from sqlalchemy import text as sql
 
+from storage.errors import AttachmentError
 from storage.models import Attachment
 
 FOLDER = "attachments"
@@ -143,8 +144,8 @@ def put(home: Path, data: bytes) -> str:
     """Store ``data`` under its SHA-256 (once); returns the hash."""
     digest = hashlib.sha256(data).hexdigest()
     target = path_of(home, digest)
-    if target.exists() and target.stat().st_size == len(data):
-        return digest
+    if target.is_file() and target.stat().st_size == len(data) and holds(target, digest):
+        return digest  # (a file of other bytes under this name is replaced: issue 41)
     target.parent.mkdir(parents=True, exist_ok=True)
     part = target.with_name(f".{digest}.{os.getpid()}.part")
     with open(part, "wb") as out:
@@ -155,8 +156,26 @@ def put(home: Path, data: bytes) -> str:
     return digest
 
 
+def holds(path: Path, sha256: str) -> bool:
+    """Whether the file at ``path`` holds the bytes its name says (their SHA-256)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest() == sha256
+
+
 def read(home: Path, sha256: str) -> bytes:
-    return path_of(home, sha256).read_bytes()
+    """The bytes stored under ``sha256``, checked against their name: a file replaced by
+    other bytes (by hand, a lying backup) is never sent, exported or shown as the one
+    the history names."""
+    data = path_of(home, sha256).read_bytes()
+    if hashlib.sha256(data).hexdigest() != sha256:
+        raise AttachmentError(
+            f"The attached file {FOLDER}/{sha256[:12]}… in {home} holds other bytes than the "
+            "ones that were attached (it was changed or replaced); it is not used.",
+            code="damaged")
+    return data
 
 
 def insert(db: object, message_id: int, position: int, name: str, media_type: str,

@@ -135,3 +135,87 @@ def test_restore_over_a_damaged_database_keeps_the_damaged_one(tmp_path: Path) -
     kept = list(home.glob("monet.db.replaced-*"))
     assert [p.read_bytes() for p in kept] == [damaged]
     assert run_monet("search", "x", home=home).returncode == 0  # the restored one opens
+
+
+# ----- issue 41: restores trust nothing ----------------------------------------------------
+def _home_with_a_picture(tmp_path: Path) -> tuple[Path, Path]:
+    import json
+
+    from tests.test_attachments import png
+
+    (tmp_path / "menu.png").write_bytes(png(300, 200, (10, 200, 30)))
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text(json.dumps({
+        "ts": "2026-03-02T09:00:00+09:00", "tab": "chat", "user": "this menu",
+        "assistant": "Seen.", "attachments": ["menu.png"]}) + "\n", "utf-8")
+    home = tmp_path / "home"
+    run_monet("replay", trace, "--librarian", "off", home=home, check=True)
+    pictures = list((home / "attachments").iterdir())
+    assert len(pictures) == 1
+    return home, pictures[0]
+
+
+def _lying_copy(archive: Path, name: str, fake: bytes, out: Path) -> Path:
+    """``archive`` with other bytes under ``name`` and a manifest made to match them."""
+    import hashlib
+    import json
+    import zipfile
+
+    with zipfile.ZipFile(archive) as source, zipfile.ZipFile(out, "w") as target:
+        manifest = json.loads(source.read("manifest.json"))
+        manifest["files"][name] = hashlib.sha256(fake).hexdigest()
+        for info in source.infolist():
+            if info.filename == "manifest.json":
+                target.writestr(info, json.dumps(manifest))
+            elif info.filename == name:
+                target.writestr(info, fake)
+            else:
+                target.writestr(info, source.read(info))
+    return out
+
+
+@pytest.mark.sqlite_only
+def test_a_lying_backup_cannot_replace_a_picture(tmp_path: Path) -> None:
+    """An archive holding other bytes under a picture's SHA-256 name, its manifest made to
+    match, is refused, even with --force: the person's picture keeps its bytes, and an
+    export writes only bytes that match their name."""
+    home, picture = _home_with_a_picture(tmp_path)
+    original = picture.read_bytes()
+    run_monet("backup", "--out", tmp_path / "b.zip", home=home, check=True)
+    lying = _lying_copy(tmp_path / "b.zip", f"attachments/{picture.name}", b"not the picture",
+                        tmp_path / "lying.zip")
+    done = run_monet("restore", lying, "--force", home=home)
+    assert done.returncode == 2 and "other bytes than its name" in done.stderr, done.stderr
+    assert picture.read_bytes() == original
+    assert not list(home.glob("monet.db.replaced-*"))  # refused before anything changed
+
+
+@pytest.mark.sqlite_only
+def test_a_picture_changed_by_hand_is_not_exported_or_sent_as_the_person_s(
+        tmp_path: Path) -> None:
+    home, picture = _home_with_a_picture(tmp_path)
+    picture.write_bytes(b"other bytes")
+    out = tmp_path / "files"
+    done = run_monet("export", "--attachments", out, home=home, check=True)
+    assert list(out.iterdir()) == [] and "changed or replaced" in done.stderr
+    from storage import attachments
+    from storage.errors import AttachmentError
+
+    with pytest.raises(AttachmentError):
+        attachments.read(home, picture.name)
+
+
+@pytest.mark.sqlite_only
+def test_a_restore_keeps_a_picture_that_holds_its_name_s_bytes(tmp_path: Path) -> None:
+    """A file already in place that matches its name is never replaced (by content, the
+    same; a damaged one is repaired from the checked archive)."""
+    home, picture = _home_with_a_picture(tmp_path)
+    run_monet("backup", "--out", tmp_path / "b.zip", home=home, check=True)
+    before = picture.stat().st_ino
+    run_monet("restore", tmp_path / "b.zip", "--force", home=home, check=True)
+    assert picture.stat().st_ino == before
+    picture.write_bytes(b"damaged")
+    run_monet("restore", tmp_path / "b.zip", "--force", home=home, check=True)
+    from storage import attachments
+
+    assert attachments.holds(picture, picture.name)

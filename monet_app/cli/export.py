@@ -25,7 +25,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from cms.clock import parse_ts
 from storage import Database, queries
 from storage import attachments as attachment_files
-from storage.errors import ExportError
+from storage.errors import AttachmentError, ExportError
 from storage.models import Message, MessageRole, MessageStatus
 
 BATCH = 500
@@ -145,14 +145,15 @@ def target_of(out: Path) -> Path:
     return path
 
 
-def write_attachments(db: Database, day: str | None, folder: Path) -> int:
+def write_attachments(db: Database, day: str | None, folder: Path) -> tuple[int, list[str]]:
     """``monet export --attachments DIR``: every attached file (of ``day``, or all) into
     ``folder`` as ``<message id>-<position>-<name>``, the bytes as they came (their
-    SHA-256 is the export's). Returns how many were written."""
+    SHA-256 is the export's). Returns how many were written, and the names of those left
+    out because the data folder's copy no longer holds the bytes its name says."""
     if folder.exists() and not folder.is_dir():
         raise ExportError(f"{folder} is not a folder; give a folder for the attachments.")
     folder.mkdir(parents=True, exist_ok=True)
-    written = 0
+    written, damaged = 0, []
     with db.session() as session:
         ids = [int(row[0]) for row in session.connection().execute(text(
             "SELECT DISTINCT a.message_id FROM attachment a JOIN message m "
@@ -162,12 +163,16 @@ def write_attachments(db: Database, day: str | None, folder: Path) -> int:
         for a in files:
             safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in a.name) or "file"
             target = folder / f"{message_id}-{a.position}-{safe}"
-            data = attachment_files.read(db.home, a.sha256)
+            try:
+                data = attachment_files.read(db.home, a.sha256)
+            except AttachmentError:
+                damaged.append(target.name)
+                continue
             tmp = target.with_name(target.name + ".partial")
             tmp.write_bytes(data)
             tmp.replace(target)
             written += 1
-    return written
+    return written, damaged
 
 
 def write_export(db: Database, fmt: str, day: str | None, out: Path | None,

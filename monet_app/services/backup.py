@@ -297,6 +297,11 @@ def _read_archive(archive: Path, into: Path) -> dict[str, object]:
     for name, digest in wanted.items():
         if _sha256(into / name) != digest:
             raise BackupError(f"{archive} is damaged: {name} does not match its checksum.")
+        if name.startswith(f"{ATTACHMENTS}/") and name.removeprefix(f"{ATTACHMENTS}/") != digest:
+            # a file named by its hash is checked against its name, not only against a
+            # manifest the same archive could have made to match (issue 41)
+            raise BackupError(f"{archive} holds {name} with other bytes than its name says; "
+                              "refused, nothing was restored.")
     verdict, _revision, _messages = _integrity(into / DB_FILENAME)
     if verdict != "ok":
         raise BackupError(f"The database in {archive} failed SQLite's integrity check "
@@ -391,8 +396,17 @@ def _restore_to_server(archive: Path, home: Path, url: str) -> RestoreResult:
         if attached.is_dir():
             (home / ATTACHMENTS).mkdir(exist_ok=True)
             for path in attached.iterdir():
-                shutil.copyfile(path, home / ATTACHMENTS / path.name)
+                _put_named(path, home / ATTACHMENTS / path.name)
     return RestoreResult(home, messages, revision, (), where)
+
+
+def _put_named(path: Path, target: Path) -> None:
+    """An extracted file, checked against its name by ``_read_archive``, into its place:
+    a file already there that holds the bytes its name says is kept as it is (never
+    replaced by a different one); one that does not (damaged) is repaired."""
+    if target.is_file() and attachment_files.holds(target, target.name):
+        return
+    os.replace(path, target)
 
 
 def _free_stamp(home: Path, now: datetime) -> str:
@@ -428,7 +442,7 @@ def _swap_in(extracted: Path, home: Path, stamp: str) -> list[Path]:
         if (extracted / ATTACHMENTS).is_dir():  # by content: the same name, the same bytes
             (home / ATTACHMENTS).mkdir(exist_ok=True)
             for path in (extracted / ATTACHMENTS).iterdir():
-                os.replace(path, home / ATTACHMENTS / path.name)
+                _put_named(path, home / ATTACHMENTS / path.name)
         for name in TEXT_FILES:
             current = home / name
             if current.exists() and (extracted / name).exists():
