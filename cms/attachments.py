@@ -43,6 +43,9 @@ MAX_PDF_PAGES = 100
 #: What MONET takes at all: an original picture (scaled down before sending) and a text.
 MAX_ORIGINAL_BYTES = 40 * 1024 * 1024
 MAX_TEXT_BYTES = 1024 * 1024
+#: The most of any file MONET reads to attach it (measured before reading:
+#: ``storage.files.read_measured``).
+MAX_READ_BYTES = max(MAX_ORIGINAL_BYTES, MAX_PDF_BYTES)
 #: A PDF page's estimate: its text and its page picture.
 PDF_PAGE_TOKENS = 2_300
 

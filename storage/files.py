@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -77,6 +78,24 @@ def sole_use(home: Path) -> Iterator[None]:
         lock.close()
 
 
+@contextmanager
+def only_one(home: Path, name: str) -> Iterator[None]:
+    """This process alone does ``name`` in the data folder, or ``FolderInUse`` at once
+    (not after a wait): an exclusive transaction on ``.{name}.lock``, released if the
+    process dies."""
+    keep_private()
+    home.mkdir(parents=True, exist_ok=True)
+    lock = sqlite3.connect(home / f".{name}.lock", timeout=0, isolation_level=None)
+    try:
+        try:
+            lock.execute("BEGIN EXCLUSIVE")
+        except sqlite3.OperationalError as exc:
+            raise FolderInUse(str(exc)) from None
+        yield
+    finally:
+        lock.close()
+
+
 def read_text(path: Path) -> str:
     try:
         return path.read_text("utf-8")
@@ -98,3 +117,43 @@ def write_text_atomic(path: Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+class NotAFile(ValueError):
+    """A device, FIFO or socket where a file was expected."""
+
+
+class TooLarge(ValueError):
+    """A file larger than what may be read of it."""
+
+
+def read_measured(path: Path, limit: int, what: str = "file") -> bytes:
+    """The bytes of the regular file at ``path``, measured before they are read (issue 41):
+    a device, FIFO or socket is refused without reading (opened non-blocking, so a FIFO
+    cannot hang), a file larger than ``limit`` bytes by its size is refused, and the read
+    itself stops at ``limit`` + 1 bytes (a file that grows meanwhile, or lies about its
+    size, is refused too). ``NotAFile`` or ``TooLarge`` says why in a sentence; ``OSError`` when the
+    file cannot be opened."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotAFile(f"{path.name} is not a regular file (a device, pipe or socket); "
+                             f"MONET reads only files.")
+        if info.st_size > limit:
+            raise TooLarge(f"{path.name} is {info.st_size / 1e6:,.1f} MB; a {what} can be "
+                             f"at most {limit / 1e6:,.0f} MB.")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise TooLarge(f"{path.name} is larger than {limit / 1e6:,.0f} MB (it grew while "
+                             f"it was read); a {what} can be at most that.")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)

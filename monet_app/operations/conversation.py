@@ -31,7 +31,7 @@ from pathlib import Path
 
 from sqlmodel import col, select
 
-from cms.attachments import Prepared, prepare, viewer_name
+from cms.attachments import MAX_READ_BYTES, Prepared, prepare, viewer_name
 from cms.context.turn import TurnResult
 from cms.memory import forget
 from monet_app.operations.changes import NOTHING, TALK, Changes, Done
@@ -40,6 +40,7 @@ from monet_app.services.wiring import Core
 from storage import attachments as attachment_files
 from storage import queries
 from storage.errors import AttachmentError
+from storage.files import NotAFile, TooLarge, read_measured
 from storage.models import Message, MessageRole, MessageStatus, ReplyVersion
 from storage.queries import Talk
 
@@ -60,10 +61,14 @@ def prepare_files(paths: Sequence[str]) -> Done[list[Prepared]]:
     for path in paths:
         where = Path(path)
         try:
-            data = where.read_bytes()
+            data = read_measured(where, MAX_READ_BYTES, "file to attach")
         except OSError as exc:
             raise AttachmentError(f"{where.name} cannot be read ({exc.strerror or exc}).",
                                   code="damaged", name=where.name) from None
+        except NotAFile as exc:  # a device, a FIFO, a socket: refused before reading
+            raise AttachmentError(str(exc), code="unsupported", name=where.name) from None
+        except TooLarge as exc:  # by its size, before reading
+            raise AttachmentError(str(exc), code="too_large", name=where.name) from None
         found.append(prepare(data, where.name))
     return Done(found)
 

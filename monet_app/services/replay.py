@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlmodel import col, select
 
-from cms.attachments import Prepared, prepare
+from cms.attachments import MAX_READ_BYTES, Prepared, prepare
 from cms.clock import ManualClock, parse_ts
 from cms.context.events import FOLD_EVENTS, REBUILD_EVENTS
 from cms.context.manager import ContextManager, clean_text
@@ -26,6 +26,7 @@ from cms.tokens import TiktokenEstimator, TokenEstimator
 from monet_app.services.wiring import build_core, gateway_model, standin_factory
 from storage import Database
 from storage.errors import AttachmentError, TraceError
+from storage.files import FolderInUse, only_one, read_measured
 from storage.models import Event, Message, MessageRole
 
 
@@ -39,29 +40,105 @@ class TraceLine:
     attachments: tuple[Prepared, ...] = ()
 
 
+#: A trace line is read at most this long (a message of a million characters fits; a
+#: line of 100 MB is refused before it is held, issue 41).
+MAX_LINE_BYTES = 8 * 1024 * 1024
+#: The moments a trace may name: a year 9999 overflows the day arithmetic.
+EARLIEST, LATEST = datetime(1990, 1, 1), datetime(2200, 1, 1)
+ACTIONS = ("switch_tab", "open_day")
+
+
 def _attachments(path: Path, number: int, data: dict[str, Any]) -> tuple[Prepared, ...]:
+    """The turn's files, each inside the trace's folder (resolved: no absolute path, no
+    ``..`` and no symbolic link leads out of it), a regular file, measured before it is
+    read."""
     named = data.get("attachments", [])
-    if not isinstance(named, list) or not all(isinstance(n, str) for n in named):
+    if not isinstance(named, list) or not all(isinstance(n, str) and n for n in named):
         raise TraceError(f"{path}:{number}: 'attachments' must be a list of file paths.")
+    folder = path.parent.resolve()
     found: list[Prepared] = []
     for name in named:
-        where = (path.parent / name)
+        where = (folder / name).resolve()
+        if Path(name).is_absolute() or not where.is_relative_to(folder):
+            raise TraceError(f"{path}:{number}: the attachment {name} is outside the trace's "
+                             f"folder {folder}; a trace attaches only files beside it.")
         try:
-            found.append(prepare(where.read_bytes(), Path(name).name))
+            found.append(prepare(read_measured(where, MAX_READ_BYTES, "file to attach"),
+                                 Path(name).name))
         except OSError as exc:
             raise TraceError(f"{path}:{number}: cannot read the attachment {name} "
                              f"({exc.strerror or exc}).") from None
-        except AttachmentError as exc:
+        except (AttachmentError, ValueError) as exc:
             raise TraceError(f"{path}:{number}: {exc}") from None
     return tuple(found)
 
 
+def _text(path: Path, number: int, data: dict[str, Any], key: str, *,
+          required: bool = True, empty: bool = True) -> None:
+    value = data.get(key)
+    if value is None and not required:
+        return
+    if not isinstance(value, str) or (not empty and not value.strip()):
+        kind = "text" if empty else "a name"
+        raise TraceError(f"{path}:{number}: {key!r} must be {kind} "
+                         f"({'missing' if value is None else type(value).__name__}).")
+
+
+def _checked(path: Path, number: int, data: object) -> dict[str, Any]:
+    """One trace line, checked whole: its types, its action, its tab, its moment."""
+    where = f"{path}:{number}"
+    if not isinstance(data, dict):
+        raise TraceError(f"{where}: a trace line is a JSON object.")
+    ts = data.get("ts")
+    if not isinstance(ts, str):
+        raise TraceError(f"{where}: 'ts' must be an ISO 8601 time with its offset.")
+    try:
+        moment = parse_ts(ts)
+    except ValueError as exc:
+        raise TraceError(f"{where}: not a trace line ({exc}).") from None
+    if not EARLIEST <= moment.replace(tzinfo=None) < LATEST:
+        raise TraceError(f"{where}: {ts} is outside the years {EARLIEST.year}-"
+                         f"{LATEST.year - 1} a trace may name.")
+    action = data.get("action")
+    if action is not None:
+        if action not in ACTIONS:
+            raise TraceError(f"{where}: unknown action {action!r} (known: "
+                             f"{', '.join(ACTIONS)}).")
+        if action == "switch_tab":
+            _text(path, number, data, "tab", empty=False)
+        else:
+            date = data.get("date")
+            try:
+                datetime.strptime(str(date), "%Y-%m-%d")
+            except ValueError:
+                raise TraceError(f"{where}: open_day needs a 'date' (YYYY-MM-DD), "
+                                 f"not {date!r}.") from None
+        return data
+    if "user" not in data or "tab" not in data:
+        raise TraceError(f"{where}: a turn needs 'tab' and 'user'.")
+    _text(path, number, data, "tab", empty=False)
+    _text(path, number, data, "user")
+    _text(path, number, data, "assistant", required=False)
+    _text(path, number, data, "recall", required=False)
+    return data
+
+
 def read_trace(path: Path) -> list[TraceLine]:
+    """Every line of the trace, read and checked before anything is written: a trace that
+    fails anywhere stores nothing."""
     if not path.exists():
         raise TraceError(f"No trace file at {path}.")
+    if not path.is_file():
+        raise TraceError(f"{path} is not a file (a folder, a device, a pipe?).")
     lines: list[TraceLine] = []
     with path.open("rb") as handle:
-        for number, raw_bytes in enumerate(handle, start=1):
+        number = 0
+        while raw_bytes := handle.readline(MAX_LINE_BYTES + 1):
+            number += 1
+            if len(raw_bytes) > MAX_LINE_BYTES:
+                raise TraceError(f"{path}:{number}: a line longer than "
+                                 f"{MAX_LINE_BYTES // (1024 * 1024)} MB; refused, nothing "
+                                 "was stored.")
             try:
                 raw = raw_bytes.decode("utf-8")
             except UnicodeDecodeError as exc:
@@ -71,12 +148,10 @@ def read_trace(path: Path) -> list[TraceLine]:
             if not raw.strip():
                 continue
             try:
-                data = json.loads(raw)
-                parse_ts(data["ts"])
-            except (json.JSONDecodeError, KeyError, ValueError, TypeError) as exc:
+                found = json.loads(raw)
+            except json.JSONDecodeError as exc:
                 raise TraceError(f"{path}:{number}: not a trace line ({exc}).") from exc
-            if "action" not in data and not ("user" in data and "tab" in data):
-                raise TraceError(f"{path}:{number}: a turn needs 'tab' and 'user'.")
+            data = _checked(path, number, found)
             lines.append(TraceLine(number=number, ts=data["ts"], data=data,
                                    attachments=_attachments(path, number, data)))
     return lines
@@ -141,7 +216,22 @@ def replay(
     ``search_history`` then finds by words only). ``url``: the history's server (None: as
     ``Database`` finds it; "": the SQLite file)."""
     started = time.perf_counter()
-    lines = read_trace(trace)
+    lines = read_trace(trace)  # checked whole before anything is written
+    try:
+        with only_one(home, "replay"):
+            return _replay(trace, home, request_log, lines, started, overrides=overrides,
+                           librarian=librarian, estimator=estimator, live=live,
+                           meaning=meaning, url=url)
+    except FolderInUse:
+        raise TraceError(
+            f"Another replay is writing into {home} right now; nothing was stored. Wait for "
+            "it to end (a replay that follows it continues where it stopped).") from None
+
+
+def _replay(trace: Path, home: Path, request_log: Path | None, lines: list[TraceLine],
+            started: float, *, overrides: dict[str, Any] | None, librarian: bool,
+            estimator: TokenEstimator | None, live: bool, meaning: bool,
+            url: str | None) -> ReplaySummary:
     clock = ManualClock(parse_ts(lines[0].ts) if lines else parse_ts("2026-01-01T00:00:00+00:00"))
     estimator = estimator or TiktokenEstimator()
     core = build_core(
