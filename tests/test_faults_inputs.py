@@ -132,3 +132,40 @@ def test_a_second_replay_into_the_same_home_is_refused_in_words(tmp_path: Path) 
     assert done.returncode == 2 and "Another replay is writing into" in done.stderr
     assert _nothing_stored(home)
     assert run_monet("replay", trace, "--librarian", "off", home=home).returncode == 0
+
+
+def test_a_reply_past_max_tokens_is_cut_there_and_stored_as_incomplete(tmp_path: Path) -> None:
+    """An endpoint that ignores max_tokens (here a local server, through the real SDK)
+    streams 2 MB: what is stored is what max_tokens allows, marked incomplete, and the
+    next request carries only that."""
+    import threading
+
+    from cms.clock import ManualClock, parse_ts
+    from cms.tokens import TiktokenEstimator
+    from monet_app.services.gateway import AnthropicModel, make_client
+    from monet_app.services.standin_server import StandInServer
+    from monet_app.services.wiring import build_core
+    from storage.models import MessageStatus
+
+    estimator = TiktokenEstimator()
+    with StandInServer(chunk_chars=4096) as server:
+        server.replies.append("many words of a runaway reply " * 70_000)
+        core = build_core(
+            tmp_path / "home", clock=ManualClock(parse_ts("2026-03-02T09:00:00+09:00")),
+            overrides={"max_tokens": 1024}, estimator=estimator,
+            model_factory=lambda settings: AnthropicModel(make_client(
+                "sk-ant-test-key-123456", base_url=server.url, max_retries=0)))
+        try:
+            core.chat_model()  # (made on first use, as the window does)
+            result = core.runner.send("tell me a story", "chat", cancel=threading.Event())
+            assert result.cut and not result.cancelled
+            assert result.reply is not None
+            with core.db.session() as session:
+                from storage.models import Message
+
+                reply = session.get(Message, result.reply.id)
+                assert reply is not None
+                assert reply.status == MessageStatus.INCOMPLETE
+                assert 900 <= estimator.count(reply.text) <= 1024
+        finally:
+            core.close()

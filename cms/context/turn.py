@@ -43,6 +43,39 @@ class TurnResult:
     usages: list[Usage] = field(default_factory=list)
     error: str | None = None
     cancelled: bool = False
+    #: The endpoint sent more than ``max_tokens`` allows: the reply was cut there.
+    cut: bool = False
+
+
+class ReplyCap:
+    """What ``max_tokens`` allows of one reply, whatever the endpoint sends (issue 41: one
+    that ignored it streamed 23 MB into a single stored reply). The text is counted only
+    once it is longer in characters than the allowance in tokens (a token is at least
+    one character), then every quarter allowance; past it, the reply is cut at the
+    allowance and stored as incomplete."""
+
+    def __init__(self, max_tokens: int, count: Callable[[str], int]) -> None:
+        self.max_tokens = max(1, max_tokens)
+        self.count = count
+        self.chars = 0
+        self._next = self.max_tokens
+
+    def over(self, pieces: list[str], added: str) -> bool:
+        """Whether ``pieces`` (``added`` is the newest) now pass the allowance; if so they
+        are cut down to it, in place."""
+        self.chars += len(added)
+        if self.chars <= self._next:
+            return False
+        text = "".join(pieces)
+        tokens = self.count(text)
+        if tokens <= self.max_tokens:
+            self._next = self.chars + max(256, self.max_tokens // 4)
+            return False
+        keep = len(text) * self.max_tokens // tokens
+        while keep > 0 and self.count(text[:keep]) > self.max_tokens:
+            keep = keep * 9 // 10
+        pieces[:] = [text[:keep]]
+        return True
 
 
 class TurnRunner:
@@ -96,11 +129,16 @@ class TurnRunner:
             events: Generator[ModelEvent, None, None] | None = None
             after_id = prepared.newest_id
             saved_at = time.monotonic()
+            cap = ReplyCap(int(prepared.body.get("max_tokens") or self.cm.settings.max_tokens),
+                           self.cm.estimator.count)
             try:
                 events = self.model.stream(prepared.body)
                 for event in events:
                     if isinstance(event, TextDelta):
                         pieces.append(event.text)
+                        if cap.over(pieces, event.text):
+                            result.cut = True
+                            break
                         if on_text is not None:
                             on_text(event.text)
                         if time.monotonic() - saved_at >= DRAFT_SECONDS:
@@ -139,14 +177,15 @@ class TurnRunner:
                     events.close()  # ends the HTTP stream when the person pressed Stop
             result.requests += 1
             usage = completed.usage if completed else (billed_from or Usage())
-            if cancel is not None and cancel.is_set() and completed is None:
+            stopped = result.cut or (cancel is not None and cancel.is_set())
+            if stopped and completed is None:
                 self.log.request(request_ts, "chat", prepared.body, usage.as_dict())
                 result.reply = self.cm.record_reply(
                     "".join(pieces), tab, status=MessageStatus.INCOMPLETE,
                     usage=self._billed(billed_from, prepared.estimated_input_tokens,
                                       prepared.turn_ttl),
                 )
-                result.cancelled = True
+                result.cancelled = not result.cut
                 return result
             result.usages.append(usage)
             self.log.request(request_ts, "chat", prepared.body, usage.as_dict())
