@@ -88,6 +88,48 @@ def test_a_regenerate_killed_mid_reply_loses_nothing(qtbot, app_for, tmp_path: P
     assert [(role, text) for role, text, hidden in _shown(again) if not hidden] == before
 
 
+def test_a_regenerate_killed_a_second_into_the_new_stream_sends_one_reply(
+        qtbot, app_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """kill -9 after part of the new answer arrived (its draft saved, as the turn runner
+    does every second): the old answer comes back alone; the half new one is kept only as
+    a version that is not current, and Claude's next request carries one reply (issue 41:
+    both came back, in one assistant turn)."""
+    home = tmp_path / "home"
+    c = app_for(home)
+    type_and_enter(qtbot, c, "tell me about Kyoto")
+    wait_idle(qtbot, c)
+    before = [(role, text) for role, text, _hidden in _shown(c)]
+    c.close()
+    killed = subprocess.run([sys.executable, "-c", textwrap.dedent(f"""
+        import os
+        from cms.clock import ManualClock
+        from datetime import datetime
+        from monet_app.operations import conversation
+        from monet_app.services.wiring import build_core, no_model
+        core = build_core({str(home)!r}, clock=ManualClock(datetime.now().astimezone()),
+                          model_factory=no_model, summarizer="offline")
+        with core.db.session() as session:
+            from sqlmodel import select
+            from storage.models import Message
+            answer = [m.id for m in session.exec(select(Message)) if m.role == "assistant"]
+        conversation.regenerate(core, answer)
+        core.context.save_draft(core.context.newest_message_id(), "chat", "HALF NEW answer")
+        os.kill(os.getpid(), 9)  # a second into the new reply
+    """)], capture_output=True, text=True, timeout=120)
+    assert killed.returncode == -9, killed.stderr
+    again = app_for(home)
+    assert [(role, text) for role, text, hidden in _shown(again)] == before
+    body = again.core.context.prepare_request().body
+    sent = json.dumps(body["messages"], ensure_ascii=False)
+    assert "HALF NEW" not in sent and sent.count(before[1][1][:30]) == 1
+    with again.core.db.session() as session:
+        from storage import queries
+
+        versions = queries.reply_versions(session, [m for m in messages(again)][0].id)
+    assert [(v.text, v.current) for v in versions] == [(before[1][1], True),
+                                                       ("HALF NEW answer", False)]
+
+
 def test_a_request_to_remember_after_the_newest_messages_were_forgotten(
     tmp_path: Path,
 ) -> None:

@@ -29,7 +29,7 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 
 from cms.attachments import MAX_READ_BYTES, Prepared, prepare, viewer_name
 from cms.context.turn import TurnResult
@@ -221,11 +221,15 @@ def _settle(core: Core, replaced: bool, reply: Talk | None = None) -> Changes:
         if not ids:
             return NOTHING
         queries.write_value(session, SET_ASIDE, None)
+        half: list[int] = []
         if not replaced:
             for message in session.exec(select(Message).where(col(Message.id).in_(ids))):
                 message.hidden = False
                 session.add(message)
+            half = _half_reply(session, ids)
             queries.bump_memory(session)
+    if half:  # the new reply never ended: it is a version, never beside the old one
+        forget.delete_messages(core.db, half, core.clock.now())
     if replaced:
         if reply is not None:
             _keep_versions(core, ids, reply)
@@ -233,6 +237,39 @@ def _settle(core: Core, replaced: bool, reply: Talk | None = None) -> Changes:
         if existing:
             forget.delete_messages(core.db, existing, core.clock.now())
     return TALK
+
+
+def _half_reply(session: Session, replaced_ids: list[int]) -> list[int]:
+    """A regenerate whose new reply did not end (MONET killed while it streamed, its draft
+    stored as an incomplete reply at the next start; an error after part of it came):
+    the ids of what it stored after the replaced answers, once its text is kept as a
+    version that is not current (issue 41: both replies came back, and Claude's next
+    request carried the two in one turn). None for an edit (the person's message was set
+    aside too) or when the person has spoken since."""
+    rows = list(session.exec(select(Message).where(col(Message.id).in_(replaced_ids))
+                             .order_by(col(Message.id))))
+    if not rows or any(m.role == MessageRole.USER for m in rows):
+        return []
+    after = list(session.exec(select(Message).where(
+        Message.day == rows[0].day, col(Message.id) > rows[-1].id).order_by(col(Message.id))))
+    if not after or any(m.role == MessageRole.USER for m in after):
+        return []
+    user_id = session.exec(
+        select(Message.id).where(Message.day == rows[0].day, Message.role == MessageRole.USER,
+                                 col(Message.id) < rows[0].id)
+        .order_by(col(Message.id).desc()).limit(1)).first()
+    said = [m for m in after if m.role == MessageRole.ASSISTANT and m.text.strip()]
+    if user_id is not None and said:
+        versions = queries.reply_versions(session, user_id)
+        old = [m for m in rows if m.role == MessageRole.ASSISTANT]
+        if not versions and old:
+            versions = [ReplyVersion(user_message_id=user_id, number=1, text=old[-1].text,
+                                     ts=old[-1].ts, current=True)]
+            session.add(versions[0])
+        session.add(ReplyVersion(user_message_id=user_id, number=versions[-1].number + 1
+                                 if versions else 1, text=said[-1].text, ts=said[-1].ts,
+                                 current=False))
+    return [m.id for m in after if m.id is not None]
 
 
 def _keep_versions(core: Core, replaced_ids: list[int], reply: Talk) -> None:
