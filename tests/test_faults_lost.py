@@ -125,7 +125,7 @@ def test_a_regenerate_killed_a_second_into_the_new_stream_sends_one_reply(
     with again.core.db.session() as session:
         from storage import queries
 
-        versions = queries.reply_versions(session, [m for m in messages(again)][0].id)
+        versions = queries.reply_versions(session, messages(again)[0].id)
     assert [(v.text, v.current) for v in versions] == [(before[1][1], True),
                                                        ("HALF NEW answer", False)]
 
