@@ -173,15 +173,36 @@ def copy_history(source: Database, target: Database) -> CopyReport:
                     write.execute(table.update().where(table.c.id == bindparam("row_id"))
                                   .values({column: bindparam("value")}), values)
         _copy_files(read, write, source, target)
+        given = _top_message_id(read, source)
         if target.server:  # the next ids follow the copied ones, as SQLite's rowids do
             for name in (*[n for n in ORDER if n != "setting"], "message_vector"):
                 write.exec_driver_sql(
                     f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
                     f"coalesce((SELECT max(id) FROM {name}), 0) + 1, false)")
+            write.exec_driver_sql(  # and never a message id the source gave (0021)
+                "SELECT setval(pg_get_serial_sequence('message', 'id'), greatest("
+                "(SELECT max(id) FROM message), %(given)s, 0) + 1, false)", {"given": given})
+        else:
+            write.exec_driver_sql(
+                "INSERT INTO id_floor (name, top) VALUES ('message', ?) ON CONFLICT (name) "
+                "DO UPDATE SET top = max(top, excluded.top)", (given,))
     if target.server:  # the planner's statistics, and index-only scans of the new rows
         with target.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
             conn.exec_driver_sql("VACUUM ANALYZE")
     return report
+
+
+def _top_message_id(read: Any, source: Database) -> int:
+    """The largest message id the source ever gave (deleted ones included)."""
+    if source.server:
+        sequence = read.exec_driver_sql("SELECT pg_get_serial_sequence('message', 'id')"
+                                        ).scalar()
+        return int(read.exec_driver_sql(
+            "SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END FROM "
+            f"{sequence}").scalar() or 0)
+    return int(read.exec_driver_sql(
+        "SELECT max(coalesce((SELECT max(id) FROM message), 0), "
+        "coalesce((SELECT top FROM id_floor WHERE name = 'message'), 0))").scalar() or 0)
 
 
 def verify(source: CopyReport, target: Database) -> list[str]:

@@ -51,7 +51,7 @@ HISTORY_LOCK = 0x4D4F4E48
 WAL_AUTOCHECKPOINT = 1000
 #: The newest migration (storage/migrations/versions); tests/test_storage.py checks that
 #: it is alembic's head, so a new migration cannot forget it.
-HEAD_REVISION = "0020"
+HEAD_REVISION = "0021"
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 
 
@@ -182,6 +182,12 @@ class Database:
         busy_timeout_ms: int = 5000,
     ) -> None:
         self.home = Path(home) if home is not None else default_home()
+        if self.home.exists() and not self.home.is_dir():
+            raise DatabaseError(f"{self.home} is a file, not a folder, so it cannot be a "
+                                "MONET data folder; nothing was written.")
+        if (self.home / DB_FILENAME).exists() and not (self.home / DB_FILENAME).is_file():
+            raise DatabaseError(f"{self.home / DB_FILENAME} is not a file (a folder?), so "
+                                "MONET cannot keep its history there; nothing was written.")
         #: Folders and files of an older, open data folder made private on opening it
         #: (a new folder is made private: storage/private.py).
         self.tightened = private_folder(self.home)

@@ -18,7 +18,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, NamedTuple, TypeVar
 
-from sqlalchemy import String, bindparam, delete, func, insert, type_coerce, update
+from sqlalchemy import (
+    String,
+    bindparam,
+    column,
+    delete,
+    func,
+    insert,
+    table,
+    type_coerce,
+    update,
+)
 from sqlalchemy import select as sa_select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.engine import Connection
@@ -256,6 +266,13 @@ _DAY_THREAD = sa_select(col(Thread.id)).where(
     col(Thread.kind) == ThreadKind.DAY, col(Thread.day) == bindparam("day")).limit(1)
 _NEWEST_ID = sa_select(func.max(_BY_ID))
 _INSERT_MESSAGE = insert(Message)
+#: On SQLite, a new message's id is above every id ever given (migration 0021): the
+#: largest present or the largest deleted (``id_floor``), plus one, in the insert itself.
+_ID_FLOOR = table("id_floor", column("name"), column("top"))
+_INSERT_MESSAGE_SQLITE = insert(Message).values(id=sa_select(func.max(
+    func.coalesce(sa_select(func.max(_BY_ID)).scalar_subquery(), 0),
+    func.coalesce(sa_select(_ID_FLOOR.c.top).where(_ID_FLOOR.c.name == "message")
+                  .scalar_subquery(), 0)) + 1).scalar_subquery())
 _INSERT_USAGE = insert(UsageRecord)
 _DELETE_SETTING = delete(Setting).where(col(Setting.key) == bindparam("key"))
 _SET_SEGMENT = update(Message).where(_BY_ID == bindparam("mid")).values(
@@ -386,7 +403,9 @@ def newest_message_id(db: Db) -> int:
 def insert_message(db: Db, **values: Any) -> Talk:
     """Store a message (every ``Talk`` field but ``id`` and ``segment_id``), with one Core
     insert; returns it as stored."""
-    key = run(db, _INSERT_MESSAGE, values).lastrowid
+    conn = _conn(db)
+    key = direct.execute(conn, _INSERT_MESSAGE_SQLITE if conn.dialect.name == "sqlite"
+                         else _INSERT_MESSAGE, values).lastrowid
     assert key is not None
     return Talk(id=int(key), segment_id=None, **values)
 

@@ -301,3 +301,7 @@ CREATE INDEX ix_attachment_sha ON attachment (sha256);
 
 CREATE TRIGGER attachment_ad AFTER DELETE ON message BEGIN DELETE FROM attachment WHERE message_id = old.id; END;
 
+CREATE TABLE id_floor (name VARCHAR NOT NULL PRIMARY KEY, top INTEGER NOT NULL);
+
+CREATE TRIGGER message_id_floor AFTER DELETE ON message BEGIN INSERT INTO id_floor (name, top) VALUES ('message', OLD.id) ON CONFLICT (name) DO UPDATE SET top = max(top, excluded.top); END;
+

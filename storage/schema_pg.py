@@ -30,12 +30,14 @@ import storage.models  # noqa: F401  (the tables)
 UPGRADES: dict[str, tuple[str, tuple[str, ...]]] = {
     "0019": ("0020", (
         "ALTER TABLE usagerecord ADD COLUMN turn_ttl VARCHAR NOT NULL DEFAULT ''",)),
+    # 0021 keeps SQLite from giving a deleted message's id again; a sequence never does
+    "0020": ("0021", ()),
 }
 
 #: The SQLite revision this schema is. A migration after it must also say how a server's
 #: history gets it (``Database._migrate_server`` refuses any revision but the head), and
 #: then move this; ``tests/test_postgres.py`` fails until both are done.
-WRITTEN_FOR = "0020"
+WRITTEN_FOR = "0021"
 
 EXTRA = r"""
 CREATE TABLE message_vector (

@@ -271,3 +271,44 @@ def test_a_forgotten_day_leaves_no_copy_in_the_stored_prompt(tmp_path: Path) -> 
     assert "4417" not in stored()
     w.later().turn("And now?")
     assert "4417" not in json.dumps(w.bodies[-1], ensure_ascii=False)
+
+
+def test_a_new_message_s_id_is_above_every_id_ever_given(tmp_path: Path) -> None:
+    """Forgetting the two newest messages and then sending gave their ids again (issue
+    41): an id kept from an earlier export then named, and deleted, a different message."""
+    from cms.memory.forget import delete_messages
+
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-02T09:00:00+09:00").turn("first")
+    w.later().turn("second")
+    with w.db.session() as session:
+        given = [m.id for m in session.exec(select(Message)).all() if m.id is not None]
+    delete_messages(w.db, given[-2:], w.clock.now())
+    w.later().turn("third")
+    w.db.close()
+    again = World(tmp_path / "home", Settings())  # across a restart too
+    again.later().turn("fourth")
+    with again.db.session() as session:
+        now = [m.id for m in session.exec(select(Message)).all() if m.id is not None]
+    assert now[:2] == given[:2] and min(now[2:]) > max(given)
+    assert len(set(now)) == len(now)
+
+
+@pytest.mark.sqlite_only
+def test_a_copy_of_the_history_keeps_its_ids_above_the_deleted_ones(tmp_path: Path) -> None:
+    from cms.memory.forget import delete_messages
+    from tests.helpers import run_monet
+
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-02T09:00:00+09:00").turn("first")
+    w.later().turn("second")
+    with w.db.session() as session:
+        given = [m.id for m in session.exec(select(Message)).all() if m.id is not None]
+    delete_messages(w.db, given[-2:], w.clock.now())
+    w.db.close()
+    run_monet("migrate-to", tmp_path / "copy", home=tmp_path / "home", check=True)
+    copy = World(tmp_path / "copy", Settings())
+    copy.later().turn("third")
+    with copy.db.session() as session:
+        now = [m.id for m in session.exec(select(Message)).all() if m.id is not None]
+    assert min(now[2:]) > max(given)

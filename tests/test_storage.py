@@ -12,7 +12,7 @@ from sqlmodel import select
 from storage import Database, DatabaseError, DatabaseTooNewError, default_home
 from storage.models import Message, Thread
 
-HEAD = "0020"  # the newest migration in storage/migrations/versions
+HEAD = "0021"  # the newest migration in storage/migrations/versions
 
 
 def test_the_head_revision_constant_is_alembics_head() -> None:
