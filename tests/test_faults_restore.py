@@ -219,3 +219,44 @@ def test_a_restore_keeps_a_picture_that_holds_its_name_s_bytes(tmp_path: Path) -
     from storage import attachments
 
     assert attachments.holds(picture, picture.name)
+
+
+@pytest.mark.sqlite_only
+def test_forgetting_a_day_reaches_the_backups_in_the_data_folder(tmp_path: Path) -> None:
+    """The backups kept in the data folder held the forgotten day's messages and context
+    summary (issue 41): each one is rewritten without them, checked, and still restores
+    the rest."""
+    import json
+    import zipfile
+
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text("".join(json.dumps(line) + "\n" for line in [
+        {"ts": "2026-03-02T09:00:00+09:00", "tab": "chat",
+         "user": "My secret plan is to propose to Aiko at Hakone.", "assistant": "Lovely."},
+        {"ts": "2026-03-03T09:00:00+09:00", "tab": "chat", "user": "Buy oat milk today.",
+         "assistant": "Noted."},
+        {"ts": "2026-03-04T09:00:00+09:00", "tab": "chat", "user": "Good morning.",
+         "assistant": "Morning!"},
+    ]), "utf-8")
+    home = tmp_path / "home"
+    run_monet("replay", trace, home=home, check=True)
+    run_monet("backup", home=home, check=True)
+    run_monet("backup", "--out", home / "backups" / "by-hand.zip", home=home, check=True)
+    outside = tmp_path / "elsewhere.zip"
+    run_monet("backup", "--out", outside, home=home, check=True)
+    run_monet("forget", "--day", "2026-03-02", home=home, check=True)
+    archives = sorted((home / "backups").glob("*.zip"))
+    assert len(archives) == 2
+    for archive in archives:
+        with zipfile.ZipFile(archive) as opened:
+            names = opened.namelist()
+            assert "manifest.json" in names
+        restored = tmp_path / f"restored-{archive.stem}"
+        run_monet("restore", archive, home=restored, check=True)  # checked whole
+        for path in restored.rglob("*"):
+            if path.is_file() and not path.name.startswith("."):
+                assert b"Hakone" not in path.read_bytes(), path
+        exported = run_monet("export", home=restored, check=True).stdout
+        assert "oat milk" in exported and "Hakone" not in exported
+    with zipfile.ZipFile(outside) as opened:  # the person's own copy elsewhere: theirs
+        assert b"Hakone" in opened.read("monet.db")

@@ -16,8 +16,10 @@ from sqlmodel import col, select
 from cms.memory import forget
 from cms.memory import rules as memory
 from monet_app.operations.changes import TALK, Changes, Done
+from monet_app.services.backup import forget_in_backups
 from monet_app.services.gate import Ticket, Work
 from monet_app.services.wiring import Core
+from storage import queries
 from storage.errors import MemoryItemError
 from storage.models import MemoryItem, Message
 from ui.items import MemoryRow
@@ -108,19 +110,28 @@ def delete_memory(core: Core, item_id: int, delete_sources: bool = False) -> Don
 
 
 def delete_day(core: Core, day: str, *, ticket: Ticket | None = None) -> Done[int]:
-    """Delete a whole day everywhere; returns how many messages went."""
+    """Delete a whole day everywhere, MONET's own backups included; returns how many
+    messages went."""
     with core.gate.hold(Work.FORGET, ticket):
+        with core.db.session() as session:
+            gone = {m.id: m.text for m in queries.all_messages(session, day) if m.id is not None}
         count = forget.delete_day(core.db, day, core.clock.now())
         core.context.render_forgotten()
+        forget_in_backups(core.db.home, gone, core.clock.now())
     return Done(count, TALK)
 
 
 def delete_message(core: Core, message_id: int, *,
                    ticket: Ticket | None = None) -> Done[int]:
-    """Delete one message everywhere, with what was drawn from it."""
+    """Delete one message everywhere, with what was drawn from it, MONET's own backups
+    included."""
     with core.gate.hold(Work.FORGET, ticket):
+        with core.db.session() as session:
+            found = session.get(Message, message_id)
+            gone = {message_id: found.text} if found is not None else {}
         count = forget.delete_messages(core.db, [message_id], core.clock.now())
         core.context.render_forgotten()
+        forget_in_backups(core.db.home, gone, core.clock.now())
     return Done(count, TALK)
 
 

@@ -453,3 +453,87 @@ def _swap_in(extracted: Path, home: Path, stamp: str) -> list[Path]:
                 os.replace(extracted / name, current)
         os.replace(extracted / DB_FILENAME, database)
     return replaced
+
+
+def forget_in_backups(home: Path, gone: dict[int, str], now: datetime) -> list[Path]:
+    """Forgetting reaches MONET's own backups (issue 41): every archive in the data
+    folder's ``backups/`` that holds one of the forgotten messages (the same id and the
+    same text: an archive made before ids were never reused may give an id to another
+    message) is rewritten as if the message had been forgotten there too: the same
+    ``cms.memory.forget`` runs on its extracted copy (the message, its search entries,
+    the Timeline Index lines re-summarized without it, the memories drawn from it, the
+    context summary, its files), a new manifest is written, the new archive is read
+    back and checked like a restore, and only then replaces the old one. An archive that
+    cannot be read is left as it is and named in the log. Backups the person keeps
+    elsewhere are theirs: MONET does not look for them (README). Returns the archives
+    rewritten."""
+    import logging
+
+    from cms.clock import ManualClock
+    from cms.memory import forget
+    from monet_app.services.wiring import build_core, no_model
+
+    folder = home / BACKUP_FOLDER
+    if not gone or not folder.is_dir():
+        return []
+    rewritten: list[Path] = []
+    for archive in sorted(folder.glob("*.zip")):
+        with tempfile.TemporaryDirectory(dir=folder, prefix=".monet-forget-") as tmp:
+            extracted = Path(tmp) / "home"
+            extracted.mkdir()
+            try:
+                manifest = _read_archive(archive, extracted)
+            except BackupError as exc:
+                logging.getLogger(__name__).warning("left %s as it is: %s", archive, exc)
+                continue
+            conn = sqlite3.connect(extracted / DB_FILENAME)
+            try:
+                held = [int(i) for i, text in conn.execute(
+                    f"SELECT id, text FROM message WHERE id IN ({','.join('?' * len(gone))})",
+                    list(gone)) if gone.get(int(i)) == text]
+            finally:
+                conn.close()
+            if not held:
+                continue
+            copy = build_core(extracted, clock=ManualClock(now), summarizer="offline",
+                              model_factory=no_model, database_url="")
+            try:
+                forget.delete_messages(copy.db, held, now)
+                copy.context.render_forgotten()  # no copy of it left in the prompt state
+            finally:
+                copy.close()
+            _rezip(archive, extracted, manifest, Path(tmp) / "new.zip")
+            (Path(tmp) / "check").mkdir()
+            _read_archive(Path(tmp) / "new.zip", Path(tmp) / "check")  # as a restore would
+            os.replace(Path(tmp) / "new.zip", archive)
+            rewritten.append(archive)
+    return rewritten
+
+
+def _rezip(archive: Path, extracted: Path, manifest: dict[str, object], out: Path) -> None:
+    """The extracted backup, changed, as an archive again: its database in one file, its
+    text files and the attached files it still names, a manifest with their hashes."""
+    conn = sqlite3.connect(extracted / DB_FILENAME)
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.execute("PRAGMA journal_mode=DELETE")
+        conn.execute("VACUUM")  # no byte of what was deleted left in a free page
+    finally:
+        conn.close()
+    verdict, revision, messages = _integrity(extracted / DB_FILENAME)
+    if verdict != "ok":
+        raise BackupError(f"{archive} could not be rewritten without the forgotten messages "
+                          f"({verdict}); it was left as it was.")
+    files = {DB_FILENAME: extracted / DB_FILENAME}
+    for sha in _attachments_named(extracted / DB_FILENAME):
+        if (extracted / ATTACHMENTS / sha).is_file():
+            files[f"{ATTACHMENTS}/{sha}"] = extracted / ATTACHMENTS / sha
+    for name in TEXT_FILES:
+        if (extracted / name).is_file():
+            files[name] = extracted / name
+    manifest = {**manifest, "schema_revision": revision, "messages": messages,
+                "files": {name: _sha256(path) for name, path in files.items()}}
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as written:
+        for name, path in files.items():
+            written.write(path, name)
+        written.writestr(MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False))
