@@ -125,7 +125,11 @@ def generation(core: Core) -> Done[tuple[int, ...]]:
 def shared_files(core: Core) -> Done[int]:
     """A shared history's attached files in this device's folder as the history names them
     now (``storage/attachments.py``): another device's fetched, a forgotten one's removed.
-    Writes nothing of the history; returns how many files changed."""
+    Writes nothing of the history; returns how many files changed. Nothing on a SQLite
+    file: its folder is the history's own (a file is written there before its message's
+    transaction, and must not be swept in between)."""
+    if not core.db.server:
+        return Done(0)
     with core.db.unlocked_reads() as conn:  # (the other devices' sends do not wait on it)
         fetched = attachment_files.fetch_missing(conn, core.db.home)
         gone = attachment_files.sweep_folder(conn, core.db.home)
