@@ -272,3 +272,31 @@ def test_a_log_file_that_cannot_be_written_is_said_once_without_a_traceback(
     err = capsys.readouterr().err
     assert "Traceback" not in err and "Logging error" not in err
     assert err.count("cannot be written (No space left on device)") == 1
+
+
+@pytest.mark.slow
+def test_a_command_piped_into_one_that_stops_reading_ends_quietly(tmp_path: Path) -> None:
+    """``monet export | head -1`` ended with "unexpected error: BrokenPipeError" and a
+    traceback in monet.log. Now every command whose reader has gone ends as a Unix tool
+    does: exit 141 (or 0 when all was written), nothing on standard error. The reader
+    here is gone before the command starts, so each write meets a closed pipe."""
+    import os
+    import subprocess
+
+    from tests.helpers import monet_command, monet_env
+
+    home = tmp_path / "home"
+    run_monet("replay", str(TRACE), "--librarian", "off", home=home, check=True)
+    for command in (["export"], ["export", "--format", "markdown"], ["search", "Kyoto"],
+                    ["timeline"], ["usage"], ["memory", "list"], ["--help"]):
+        read, write = os.pipe()
+        os.close(read)  # (the reader that stopped reading)
+        try:
+            done = subprocess.run(monet_command(*command, "--home", home), stdout=write,
+                                  stderr=subprocess.PIPE, text=True, env=monet_env(),
+                                  timeout=120)
+        finally:
+            os.close(write)
+        assert done.returncode in (0, 141), (command, done.returncode, done.stderr)
+        assert done.stderr == "", (command, done.stderr)
+    assert "BrokenPipeError" not in (home / "monet.log").read_text("utf-8")

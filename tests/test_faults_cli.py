@@ -142,3 +142,189 @@ def test_a_replay_continued_on_a_home_that_stopped_before_a_reply_answers_it(
     assert [text for _role, text in talk] == [
         text for n in range(5) for text in (f"question {n}", f"answer {n}")]
     assert summary.turns == 3 and summary.skipped == 3
+
+
+# ----- a data folder that is not one; moving the history (migrate-to) ---------------------
+#: No test's process asks the machine's own keyring: a subprocess gets keyring's "no
+#: backend" (as on a bare Linux), an in-process test ``tests.helpers.memory_keyring``.
+NO_KEYRING = {"PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+
+
+def _listing(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+@pytest.mark.parametrize("command", [["export"], ["replay", "TRACE", "--librarian", "off"],
+                                     ["promote", "--category", "facts", "I live in Kyoto"],
+                                     ["librarian", "--offline"], ["backup"],
+                                     ["memory", "add", "I", "like", "tea"], []])
+@pytest.mark.parametrize("case", ["home is a file", "home under a file", "monet.db a folder"])
+def test_a_home_that_cannot_be_a_data_folder_is_one_sentence_and_nothing_is_written(
+        tmp_path: Path, command: list[str], case: str) -> None:
+    """``--home`` naming a file (or a folder under one), or a data folder whose monet.db is
+    a folder: once an unexpected FileExistsError (exit 1), or the log and lock files
+    written beside a "cannot be written"; now one sentence, exit 2, nothing written."""
+    trace = Path(__file__).parent / "data" / "traces" / "synthetic-actions.jsonl"
+    args = [str(trace) if a == "TRACE" else a for a in command]
+    if case == "monet.db a folder":
+        home = tmp_path / "home"
+        (home / "monet.db").mkdir(parents=True)
+    else:
+        (tmp_path / "file").write_text("mine\n", "utf-8")
+        home = tmp_path / "file" if case == "home is a file" else tmp_path / "file" / "sub"
+    before = _listing(tmp_path)
+    done = run_monet(*args, home=home, env={"QT_QPA_PLATFORM": "offscreen", **NO_KEYRING},
+                     timeout=120)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert done.stderr.count("\n") == 1 and "Nothing was written" in done.stderr
+    assert "unexpected" not in done.stderr and "Traceback" not in done.stderr
+    assert _listing(tmp_path) == before
+    if case != "monet.db a folder":
+        assert (tmp_path / "file").read_text("utf-8") == "mine\n"
+
+
+def test_the_database_refuses_a_file_for_a_data_folder(tmp_path: Path) -> None:
+    from storage.errors import DatabaseError
+
+    (tmp_path / "file").write_text("mine\n", "utf-8")
+    with pytest.raises(DatabaseError, match="is a file, not a folder"):
+        Database(tmp_path / "file")
+    (tmp_path / "home" / "monet.db").mkdir(parents=True)
+    with pytest.raises(DatabaseError, match="is not a file"):
+        Database(tmp_path / "home")
+    assert _listing(tmp_path) == ["file", "home", "home/monet.db"]
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        return int(free.getsockname()[1])
+
+
+@pytest.mark.parametrize("target,words", [
+    ("mysql://x@y/z", "is neither"),
+    ("sqlite:///copy.db", "is neither"),
+    ("postgresql://", "no server or no database"),
+    ("postgresql://nas.local", "no server or no database"),
+    ("postgresql://me:s3cret-pw@nas.local:port/monet", "not a database URL"),
+    ("", "needs a target"),
+    ("FILE", "is a file, not a folder"),
+    ("FILE/inside", "is a file, not a folder"),
+])
+def test_a_migrate_to_target_that_is_neither_a_server_nor_a_folder_is_one_sentence(
+        tmp_path: Path, target: str, words: str) -> None:
+    """``mysql://x@y/z`` once made a folder ``mysql:`` and said it was copied (exit 0);
+    ``postgresql://`` and a file were "unexpected error"s. Now each is one sentence, and
+    nothing is made beside or in the data folder."""
+    home = tmp_path / "home"
+    Database(home).close()
+    (tmp_path / "FILE").write_text("mine\n", "utf-8")
+    before = _listing(tmp_path)
+    target = target.replace("FILE", str(tmp_path / "FILE"))
+    done = run_monet("migrate-to", target, home=home, cwd=tmp_path, env=NO_KEYRING)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert words in done.stderr and "nothing was copied" in done.stderr.lower()
+    assert "unexpected" not in done.stderr and "s3cret-pw" not in done.stderr
+    assert _listing(tmp_path) == sorted([*before, "home/monet.log"])  # (its log only)
+    assert not (tmp_path / "mysql:").exists() and not (home / ".migrate-to").exists()
+
+
+def test_a_failed_migrate_to_leaves_nothing_behind(tmp_path: Path) -> None:
+    """A server that cannot be reached: said in words, and the working folder
+    ``.migrate-to`` is gone (it was left in the data folder)."""
+    home = tmp_path / "home"
+    Database(home).close()
+    done = run_monet("migrate-to", f"postgresql://monet@127.0.0.1:{_closed_port()}/monet",
+                     "--switch", home=home, env=NO_KEYRING)
+    assert done.returncode == 2, done.stderr
+    assert "cannot be reached" in done.stderr
+    assert not (home / ".migrate-to").exists() and not (home / "device.json").exists()
+
+
+def test_migrate_to_switch_without_a_keyring_never_writes_the_password(tmp_path: Path) -> None:
+    """``--switch`` with a password in the URL once wrote it into device.json in clear.
+    Where no keyring can keep it: one sentence naming ~/.pgpass and ``monet
+    server-password``, before the server is asked (it is not even there), nothing written."""
+    home = tmp_path / "home"
+    Database(home).close()
+    before = _listing(tmp_path)
+    url = f"postgresql://monet:s3cret-pw@127.0.0.1:{_closed_port()}/monet"
+    done = run_monet("migrate-to", url, "--switch", home=home, env=NO_KEYRING)
+    assert done.returncode == 2, done.stderr
+    assert "~/.pgpass" in done.stderr and "`monet server-password`" in done.stderr
+    assert done.stderr.count("\n") == 1 and "Nothing was copied" in done.stderr
+    assert "s3cret-pw" not in done.stderr + done.stdout
+    assert _listing(tmp_path) == sorted([*before, "home/monet.log"])  # (its log only)
+    assert "s3cret-pw" not in (home / "monet.log").read_text("utf-8")
+
+
+def _holding(folder: Path, secret: str) -> list[str]:
+    """The files under ``folder`` (and the members of its zip files) holding ``secret``."""
+    found = []
+    for path in (p for p in folder.rglob("*") if p.is_file()):
+        if secret.encode() in path.read_bytes():
+            found.append(str(path))
+        if path.suffix == ".zip":
+            with zipfile.ZipFile(path) as archive:
+                found += [f"{path}:{name}" for name in archive.namelist()
+                          if secret.encode() in archive.read(name)]
+    return found
+
+
+def test_migrate_to_switch_keeps_the_password_in_the_keyring_not_in_device_json(
+        tmp_path: Path, pg_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The password of ``migrate-to postgresql://me:PW@… --switch`` goes into the OS
+    keyring (here one in memory), under the account the device's URL is read by;
+    device.json names the server without it, and the device opens it from there."""
+    from monet_app.cli.main import main
+    from storage import server_password
+    from tests.helpers import memory_keyring
+
+    home = tmp_path / "home"
+    run_monet("replay", Path(__file__).parent / "data" / "traces" / "synthetic-actions.jsonl",
+              "--librarian", "off", home=home, check=True, env=NO_KEYRING)
+    exported = run_monet("export", home=home, check=True, env=NO_KEYRING).stdout
+    with_password = pg_url.replace("://monet@", "://monet:s3cret-pw@", 1)
+    assert with_password != pg_url  # (the test cluster trusts, and ignores it)
+    with memory_keyring() as ring:
+        try:
+            assert main(["migrate-to", with_password, "--switch", "--home", str(home)]) == 0
+            assert "this device now uses the copy" in capsys.readouterr().out
+            device = json.loads((home / "device.json").read_text("utf-8"))
+            assert device == {"database_url": pg_url}
+            assert ring == {(server_password.SERVICE, server_password.account(pg_url)):
+                            "s3cret-pw"}
+            assert _holding(tmp_path, "s3cret-pw") == []
+            server_password.drop_kept()  # (asked again, as a new process would)
+            out = tmp_path / "again.jsonl"
+            assert main(["export", "--home", str(home), "--out", str(out)]) == 0
+            assert out.read_text("utf-8") == exported
+        finally:
+            server_password.forget_password(pg_url)
+
+
+def test_a_database_url_with_a_password_is_never_written_to_a_file(
+        tmp_path: Path, pg_url: str) -> None:
+    """``--database-url`` or MONET_DATABASE_URL with a password: no log, request log,
+    lock, backup, schedule or copy any command writes holds it."""
+    home = tmp_path / "home"
+    url = pg_url.replace("://monet@", "://monet:s3cret-pw@", 1)
+    trace = Path(__file__).parent / "data" / "traces" / "synthetic-actions.jsonl"
+    by_env = {**NO_KEYRING, "MONET_DATABASE_URL": url}
+    runs = [
+        run_monet("replay", trace, "--librarian", "off", "--request-log", home / "log.jsonl",
+                  "--database-url", url, home=home, env=NO_KEYRING),
+        run_monet("promote", "--category", "facts", "I live in Kyoto", home=home, env=by_env),
+        run_monet("librarian", "--offline", home=home, env=by_env),
+        run_monet("backup", "--database-url", url, home=home, env=NO_KEYRING),
+        run_monet("export", "--out", home / "all.jsonl", home=home, env=by_env),
+        run_monet("librarian", "install-schedule", "--kind", "cron", home=home, env=by_env),
+        run_monet("migrate-to", tmp_path / "back", home=home, env=by_env),
+    ]
+    for done in runs:
+        assert done.returncode == 0, done.stderr
+        assert "s3cret-pw" not in done.stdout + done.stderr
+    assert list((home / "backups").glob("*.zip")) and (tmp_path / "back" / "monet.db").exists()
+    assert _holding(tmp_path, "s3cret-pw") == []

@@ -342,6 +342,54 @@ def _refusal(args: argparse.Namespace, argv: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The ``monet`` command. Its output piped into a program that stops reading
+    (``monet export | head -1``) ends it quietly, as a Unix tool ends: exit 141, no
+    traceback, nothing said (the Python documentation's note on SIGPIPE)."""
+    try:
+        code = _main(argv)
+        sys.stdout.flush()  # (inside: what is still buffered may meet the closed pipe)
+    except BrokenPipeError:
+        _output_gone()
+        return 141  # 128 + SIGPIPE, the status of a Unix tool the pipe's reader left
+    return code
+
+
+def _output_gone() -> None:
+    """Standard output's reader has gone: what is still buffered for it, and the flush at
+    exit, go to the null device instead of raising again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):  # not a file (a test's capture)
+        pass
+
+
+def _home_refusal(home: Path) -> str | None:
+    """What makes ``home`` unusable as a data folder before anything is written in it: a
+    file where the folder (or a folder above it) should be. None when it is fine (or not
+    there yet: it is made)."""
+    for each in (home, *home.parents):
+        if each.exists():
+            if not each.is_dir():
+                inside = "" if each == home else f", so {home} cannot be a data folder"
+                return (f"{each} is a file, not a folder{inside}; give --home a folder "
+                        "(MONET makes it if it is not there). Nothing was written.")
+            break
+    return None
+
+
+def _database_refusal(home: Path) -> str | None:
+    """A ``monet.db`` in ``home`` that is not a file (a folder), for a history kept in
+    the data folder; None when it is a file or not there."""
+    database = home / "monet.db"
+    if database.exists() and not database.is_file():
+        return (f"{database} is not a file (a folder?), so MONET cannot keep its history "
+                "there; move it away or give another --home. Nothing was written.")
+    return None
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -371,6 +419,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.demo:
         return _demo(args)
     home = _home(getattr(args, "sub_home", None) or args.home)
+    if (refused := _home_refusal(home)) is not None:
+        print(f"monet: {refused}", file=sys.stderr)
+        return 2
     from storage.where import URL_ENV, database_url
 
     url = getattr(args, "sub_database_url", None)
@@ -384,6 +435,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if args.command == "server-password":
         return _server_password(home, forget=args.forget)
+    if not on_server and (refused := _database_refusal(home)) is not None:
+        print(f"monet: {refused}", file=sys.stderr)
+        return 2
     if args.command in READING and not on_server and not (home / "monet.db").is_file():
         print(f"monet: there is no MONET data folder at {home} (no monet.db); check --home. "
               "Nothing was created.", file=sys.stderr)
@@ -405,6 +459,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("monet: interrupted; everything stored so far is kept.", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        raise  # the output's reader left: main ends quietly
     except Exception as exc:
         log.exception("unexpected error")
         print(
@@ -499,16 +555,19 @@ def _run(args: argparse.Namespace, home: Path) -> int:
         if args.out is not None:
             target_of(args.out)
         db = Database(home)
-        skipped = write_export(db, args.format, args.day, args.out, sys.stdout)
-        if args.attachments is not None:
-            from monet_app.cli.export import write_attachments
+        try:
+            skipped = write_export(db, args.format, args.day, args.out, sys.stdout)
+            if args.attachments is not None:
+                from monet_app.cli.export import write_attachments
 
-            count, damaged = write_attachments(db, checked_day(args.day), args.attachments)
-            print(f"monet: {count} attached file(s) written to {args.attachments}.",
-                  file=sys.stderr)
-            if damaged:
-                print(f"monet: left out {len(damaged)} file(s) whose copy in the data folder "
-                      f"was changed or replaced: {', '.join(damaged[:10])}.", file=sys.stderr)
+                count, damaged = write_attachments(db, checked_day(args.day), args.attachments)
+                print(f"monet: {count} attached file(s) written to {args.attachments}.",
+                      file=sys.stderr)
+                if damaged:
+                    print(f"monet: left out {len(damaged)} file(s) whose copy in the data folder "
+                          f"was changed or replaced: {', '.join(damaged[:10])}.", file=sys.stderr)
+        finally:
+            db.close()
         if skipped.ids:
             shown = ", ".join(str(i) for i in skipped.ids[:10])
             more = " …" if len(skipped.ids) > 10 else ""
@@ -546,10 +605,14 @@ def _run(args: argparse.Namespace, home: Path) -> int:
         from monet_app.cli import librarian_process
 
         if args.action == "install-schedule":
-            with Database(home).session() as session:
-                from cms.settings import load_settings
+            from cms.settings import load_settings
 
-                at = load_settings(session).day_start
+            db = Database(home)
+            try:
+                with db.session() as session:
+                    at = load_settings(session).day_start
+            finally:
+                db.close()
             schedule = librarian_process.schedule_for(home, args.kind, at)
             if args.write:
                 return librarian_process.install(schedule)
@@ -573,7 +636,11 @@ def _run(args: argparse.Namespace, home: Path) -> int:
     if args.command == "usage":
         from monet_app.cli.usage import usage_json, usage_report, usage_text
 
-        report = usage_report(Database(home), args.day)
+        db = Database(home)
+        try:
+            report = usage_report(db, args.day)
+        finally:
+            db.close()
         print(usage_json(report) if args.json else usage_text(report))
         return 0
     if args.command == "timeline":
