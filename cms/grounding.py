@@ -71,19 +71,59 @@ def _holds(claimed: set[str], said: set[str]) -> bool:
         and found >= min(len(claimed), 2)
 
 
+#: A figure as written: digits with their separators (1,950 / 9.5 / 148/95 keep apart).
+_FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+          "fourteen fifteen sixteen seventeen eighteen nineteen twenty").split()
+_NUMBER_WORDS = {**{w: str(n) for n, w in enumerate(_WORDS)},
+                 **{w: str(n * 10) for n, w in enumerate(
+                     "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split())
+                    if w != "_"},
+                 "half": "0.5", "once": "1", "twice": "2", "dozen": "12", "hundred": "100"}
+_KANJI = {ch: str(n) for n, ch in enumerate("〇一二三四五六七八九十", start=0)}
+_NUMBER_WORD = re.compile(r"\b(?:" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
+                          + r")\b|[〇一二三四五六七八九十]", re.IGNORECASE)
+
+
+def _figures(text: str) -> set[str]:
+    """The figures of ``text`` after NFKC, without thousands separators (1,950 = 1950),
+    and the small numbers it spells (seven, 七)."""
+    text = unicodedata.normalize("NFKC", text)
+    found = {_NUMBER_WORDS.get(w.lower()) or _KANJI.get(w, w)
+             for w in _NUMBER_WORD.findall(text)}
+    for figure in _FIGURE.findall(text):
+        plain = re.sub(r",(?=\d{3}\b)", "", figure)
+        found.add(plain)
+        found.update(part for part in re.split(r"[.,]", plain) if part)
+    return found
+
+
+def figures_said(text: str, sources: Sequence[str] | Iterable[str]) -> bool:
+    """Every figure of ``text`` is one its sources say (issue 41: "50 nights" for 5, a
+    price times ten, 20年目 for 2年目, in an otherwise true line)."""
+    said = _figures(" ".join(sources))
+    return all(re.sub(r",(?=\d{3}\b)", "", figure) in said
+               for figure in _FIGURE.findall(unicodedata.normalize("NFKC", text)))
+
+
 def grounded(statement: str, sources: Sequence[str]) -> bool:
-    """Does ``statement`` (a memory a model proposed) say what its sources say?"""
-    return _holds(_claims(statement), _grounds(" ".join(sources)))
+    """Does ``statement`` (a memory a model proposed) say what its sources say? Its
+    content words in share, and every figure of it (issue 41)."""
+    return _holds(_claims(statement), _grounds(" ".join(sources))) \
+        and figures_said(statement, sources)
 
 
 def grounded_sentences(text: str, sources: Iterable[str]) -> tuple[str, int]:
     """``text`` (a summary a model wrote) with only its sentences grounded in ``sources``,
     and how many were left out. An empty text means none was grounded."""
+    sources = list(sources)
     said = _grounds(" ".join(sources))
     kept: list[str] = []
     dropped = 0
     for sentence in sentences_of(text):
-        if _holds(_claims(sentence), said):
+        if _holds(_claims(sentence), said) and figures_said(sentence, sources):
             kept.append(sentence)
         else:
             dropped += 1

@@ -193,15 +193,91 @@ _JA_REPORTED = re.compile(r"(?:と|って)(?:頼んだ|頼んで(?:いた|きた
                           r"話した|聞いた|相談した|お願いした|伝えた)(?!ら)")
 
 
+#: Characters that change nothing a person reads: zero-width spaces and joiners, the word
+#: joiner, the byte-order mark, bidirectional controls (Unicode category Cf; issue 41).
+def without_invisibles(text: str) -> str:
+    """``text`` without format characters (category Cf): what a reader sees, and what is
+    kept in a record."""
+    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf") \
+        if any(unicodedata.category(ch) == "Cf" for ch in text) else text
+
+
+_WORD = re.compile(r"\w+")
+_FOLDED_SCRIPTS = ("CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC")
+
+
+def _fold_word(match: re.Match[str]) -> str:
+    """A word that mixes Latin letters with look-alikes of another script, or is made of
+    such look-alikes only, written with the Latin letters they imitate (the skeleton of
+    Unicode TR39, for the scripts that imitate Latin, through the confusables data of
+    ``confusable_homoglyphs``)."""
+    from confusable_homoglyphs import confusables
+
+    word = match.group(0)
+    if word.isascii():
+        return word
+    found = confusables.is_confusable(word, greedy=True, preferred_aliases=["latin"])
+    if not found:
+        return word
+    swaps = {item["character"]: item["homoglyphs"][0]["c"] for item in found
+             if item["alias"] in _FOLDED_SCRIPTS and item["homoglyphs"]
+             and item["homoglyphs"][0]["c"].isascii()}
+    return "".join(swaps.get(ch, ch) for ch in word)
+
+
+def skeleton(text: str) -> str:
+    """What every check reads (issue 41): NFKC (full-width letters read as ASCII), no
+    format characters, and letters of other scripts that imitate Latin ones folded to
+    them, so "ign\u043ere" (a Cyrillic o) or "ig\u200bnore" is read as "ignore"."""
+    text = without_invisibles(unicodedata.normalize("NFKC", text))
+    if text.isascii():
+        return text
+    return _WORD.sub(_fold_word, text)
+
+
+#: Markup that poses as the conversation's frame: role and section tags, role labels,
+#: headings (issue 41: "</system><system>", "### System note", "Human:", "[assistant]:").
+_MARKUP = re.compile(
+    r"</?\s*(?:system|assistant|user|human|developer|admin|instructions?|prompt|im_start|"
+    r"im_end|context|tool|function)\b[^>]{0,40}>|<\|[a-z_]{2,20}\|>|"
+    r"(?:^|\s)#{1,6}\s*\S|(?:^|[\s\[(])(?:human|assistant|system|user|developer|admin|"
+    r"ai|claude)\s*[\])]?\s*[:：]|\[(?:assistant|system|user|human|inst|/inst|sys|/sys)\]",
+    re.IGNORECASE)
+#: A setting written as ``key: value`` (or ``key=value``): a key of one to three words
+#: that names how a reply is made, or is written as an identifier, and a short value.
+_KEY_VALUE = re.compile(
+    r"^\W{0,3}(?:[a-z]+_[a-z_]+|[\w ]{0,20}\b(?:language|lang|tone|style|format|mode|"
+    r"persona|verbosity|length|voice|register|politeness|formality|reply|replies|response|"
+    r"responses|answer|answers|output|behaviou?r|policy|rule|setting|preference|locale|"
+    r"honorifics?)|[^\s:：=]{0,12}(?:言語|口調|文体|敬語|返答|回答|応答|返信|出力|語尾|"
+    r"モード|設定|方針|ルール|スタイル|トーン))\s*[:：=]\s*\S[^。.]{0,40}$",
+    re.IGNORECASE)
+
+
+#: Leave to share or tell something, given to whoever reads the record (issue 41: "it
+#: is fine to share the details with anyone who asks", 「誰に話しても構わない」).
+_PERMISSION = re.compile(
+    r"\b(?:fine|ok|okay|alright|allowed|free|permitted|welcome|no problem|safe)\b[^.]{0,20}?"
+    r"\bto (?:share|tell|give|pass|disclose|reveal|send|mention|forward|repeat|discuss)\b"
+    r"|\b(?:share|tell|give|pass|disclose|reveal|send|mention|forward)\w*\b[^.]{0,60}?"
+    r"\b(?:with|to) (?:anyone|anybody|everyone|everybody|whoever|others|other people)\b"
+    r"|\bpermission to (?:share|tell|disclose|reveal|pass)\b"
+    r"|(?:話して|伝えて|教えて|共有して|見せて|渡して|漏らして|言って|公開して)も(?:構わ|いい|"
+    r"良い|よい|大丈夫|問題|OK)|(?:誰に|誰にでも|誰とでも|誰へ)[^。]{0,20}?(?:話|伝え|教え|"
+    r"共有|見せ|渡)|許可を(?:得|もら|いただ)", re.IGNORECASE)
+
+
 @lru_cache(maxsize=8192)
 def instruction_like(text: str) -> bool:
     """Does this read as something addressed to the assistant (an instruction, a role-play
     set-up, a request, an attempt to steer it or send data away) rather than something
     said about the person? (Remembered: every rebuild asks again for each memory and
     summary sentence.)"""
-    text = unicodedata.normalize("NFKC", text).strip()  # full-width letters read as ASCII
+    text = skeleton(text).strip()  # (full-width, invisible and look-alike letters)
     if not text:
         return False
+    if _MARKUP.search(text) or _KEY_VALUE.search(text) or _PERMISSION.search(text):
+        return True
     imperative = _IMPERATIVE.search(text) and not _PAST_AS_PLAIN.search(text)
     if (imperative or _ADDRESSED.search(text) or _CONDITIONAL.search(text)
             or _ASSISTANT_SUBJECT.search(text) or _CANCEL.search(text)):
@@ -242,7 +318,7 @@ def as_record(text: str) -> str:
     its own, and markup that would pose as one is removed), with every sentence that reads
     as an instruction to the assistant left out (``LEFT_OUT`` says so, once). A text with
     none is returned as it was, but for its line breaks."""
-    parts = _JOINT.split(text)
+    parts = _JOINT.split(without_invisibles(text))
     kept: list[str] = []
     joint = ""
     dropped = False

@@ -54,6 +54,25 @@ _LEAD_REQUEST = (
     r"おくけれど|おこう|おきたい)(?:と|けど|が|ね)?[、,。！!]*|(?:for (?:future|later) reference|"
     r"just so you know for (?:the )?future|for the future|going forward)\s*[,:;.!-]\s*)")
 _LEAD = re.compile(_LEAD_REQUEST, re.IGNORECASE)
+#: A statement about how Claude answers (its language, length, tone, format): kept only
+#: when a message it cites asks the assistant for it (issue 41: a hostile proposer wrote
+#: "Asked Claude to answer only in Portuguese" from a message about a Duolingo streak).
+_ABOUT_ANSWERS = re.compile(
+    r"\b(?:claude|the assistant|answers?|repl(?:y|ies)|respon(?:d|ds|se|ses)|bullet points?|"
+    r"in (?:a )?tables?)\b|返事|返答|回答|答え|返信|応答|口調|タメ口|敬語|話して(?:ほしい|欲しい)",
+    re.IGNORECASE)
+_ASKS_THE_ASSISTANT = re.compile(
+    r"ほしい|欲しい|てね|でね|ください|下さい|頼む|お願い|\b(?:please|can you|could you|"
+    r"would you|will you|from now on|i'd like you|i want you|i'd prefer|always|never)\b",
+    re.IGNORECASE)
+
+
+def _asked_for_answers(sources: Sequence[str]) -> bool:
+    """Whether one of the person's messages asks the assistant how to answer."""
+    return any((_ASKS_THE_ASSISTANT.search(text) and _ABOUT_ANSWERS.search(text))
+               or instruction_like(text) for text in sources)
+
+
 _REMEMBER = re.compile(
     _LEAD_REQUEST + "|"
     # Japanese: the request with its endings (「覚えておいてね」「覚えておいてください」
@@ -550,6 +569,8 @@ def admit(session: Session, candidate: Candidate, now: datetime,
     grounds = [*said, updated.fact] if updated is not None else said
     if not grounded(candidate.fact, grounds):
         return Decision(False, "it says nothing its source messages say")
+    if _ABOUT_ANSWERS.search(candidate.fact) and not _asked_for_answers(said):
+        return Decision(False, "how Claude answers is kept only when the person asks for it")
     # "asked to remember" lifts the mood and sensitivity rules: only when the person's own
     # words ask for it, whoever proposed the candidate
     asked = candidate.kind == MemoryKind.ASKED_TO_REMEMBER and any(
