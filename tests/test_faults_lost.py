@@ -312,20 +312,3 @@ def test_a_copy_of_the_history_keeps_its_ids_above_the_deleted_ones(tmp_path: Pa
     with copy.db.session() as session:
         now = [m.id for m in session.exec(select(Message)).all() if m.id is not None]
     assert min(now[2:]) > max(given)
-
-
-def test_the_window_follows_a_deletion_made_in_a_terminal(qtbot, app_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    """`monet forget --day` (today) in another process while the window is open: the
-    deleted messages leave the window within seconds (they stayed on screen, issue 41)."""
-    from tests.helpers import run_monet
-
-    home = tmp_path / "home"
-    c = app_for(home)
-    type_and_enter(qtbot, c, "a message to forget")
-    wait_idle(qtbot, c)
-    assert any(row.text == "a message to forget" for row in c.window.model.rows)
-    today = c.nav.days()[0].day
-    done = run_monet("forget", "--day", today, home=home)
-    assert done.returncode == 0, done.stderr
-    qtbot.waitUntil(lambda: not any(row.text == "a message to forget"
-                                    for row in c.window.model.rows), timeout=15_000)

@@ -4,9 +4,8 @@ window asks the server, on a worker, how far the history has come (one small que
 ``conversation.generation``); when it moved and no reply is streaming here, the
 transcript, the days and the Timeline Index are read again, keeping the place, after the
 files another device attached are fetched into this device's folder (and the ones it
-forgot removed: ``conversation.shared_files``). A window on a SQLite file asks the same
-(issue 41): another process on this device (``monet forget`` in a terminal, a replay)
-changes the history under it, and a deleted message must not stay on screen.
+forgot removed: ``conversation.shared_files``). A window on a SQLite file (one device)
+never asks.
 """
 
 from __future__ import annotations
@@ -35,7 +34,8 @@ class SharedWatch(QObject):
         self._timer.timeout.connect(self._ask)
 
     def start(self) -> None:
-        self._timer.start()
+        if self.c.core.db.server:
+            self._timer.start()
 
     def stop(self) -> None:
         self._timer.stop()
