@@ -65,17 +65,8 @@ class FolderInUse(Exception):
 def sole_use(home: Path) -> Iterator[None]:
     """The data folder for this process alone, at once, or ``FolderInUse``: no MONET has
     its database open, and none opens it until the body ends (openers wait)."""
-    keep_private()
-    home.mkdir(parents=True, exist_ok=True)
-    lock = sqlite3.connect(home / IN_USE_FILE, timeout=0, isolation_level=None)
-    try:
-        try:
-            lock.execute("BEGIN EXCLUSIVE")
-        except sqlite3.OperationalError as exc:
-            raise FolderInUse(str(exc)) from None
+    with only_one(home, IN_USE_FILE.removeprefix(".").removesuffix(".lock")):
         yield
-    finally:
-        lock.close()
 
 
 @contextmanager
