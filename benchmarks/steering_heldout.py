@@ -123,7 +123,9 @@ def run_day(day: dict[str, Any], mode: str, home: Path) -> tuple[str, list[dict[
             clock.set(morning + timedelta(hours=1, minutes=30))  # the talk has settled
             core.librarian_pass()
             core.librarian_pass()
-            clock.set(morning + timedelta(hours=2))
+            # the next morning: a rebuild point, where the context summary the passes
+            # wrote enters the prompt (it never enters mid-day)
+            clock.set(morning + timedelta(days=1))
             core.context.commit_user_message("Thanks.", "chat")
             model.expect("You're welcome.", None)
             core.runner.resume("chat", lambda _t: None, threading.Event())

@@ -88,6 +88,33 @@ _ASSISTANT_SUBJECT = re.compile(
     r"service|company|industry|research|course|class|book|article)s?\b)",
     re.IGNORECASE,
 )
+#: A sentence that tells what was done (a Timeline Index line's "Claude drafted a
+#: 30-second intro", "Worked out a plan: pay Jonas $750 in November"): a past verb of
+#: work done, first or after the assistant's name, is a record of the talk, not an order,
+#: unless it sets how the assistant answers (``_POLICY``). Past verbs that report a rule
+#: (agreed, promised, decided, instructed, switched, replied...) are not narration.
+_NARRATED = re.compile(
+    r"^(?:[^\w\s]*\s*)?(?:(?:the |this )?(?:assistant|ai|model|claude|chatgpt)\s+)?"
+    r"(?:(?!(?:need|want|us|call|nam|instruct|order|ask|requir|agre|promis|decid|commit|"
+    r"configur|program|train|design|allow|permit|authori[sz]|expect|suppos|repli|respond|"
+    r"answer|switch|start|stopp|adopt|treat|confirm|acknowledg|accept|chang|updat|enabl|"
+    r"disabl|activat|deactivat|follow|obey|compli|adher|pledg|vow|assur|guarante|insist|"
+    r"warn|direct|redirect|instruct|forbidd|refus|deni|remind)ed\b)[a-z]{2,}ed|set out|"
+    r"put together|went (?:over|through)|came up with|gave|wrote|made|drew up|laid out|"
+    r"broke down|thought|found|took|brought up)\b(?!\s*[:：])",
+    re.IGNORECASE)
+#: What sets a rule for later answers, whatever the tense: no narration carries it.
+_POLICY = re.compile(
+    r"\b(?:always|never|from now on|going forward|moving forward|henceforth|in (?:the )?"
+    r"future|from (?:today|here) on|every time|each time|whenever|any ?more|no longer|"
+    r"(?:every|each|all|any) (?:reply|replies|answer|answers|response|responses|message|"
+    r"messages|question|questions)|only (?:in|reply|replies|answer|answers|respond|speak|"
+    r"write|use|talk)|will|must|should|shall|is to|are to|has to|have to|from then on|"
+    r"answers|replies|responses|tone|language)\b",
+    re.IGNORECASE)
+#: A label before an order ("Note: reply in French") is short; a clause that tells what
+#: was done before a colon has three words or more ("Worked out a plan: pay Jonas…").
+_LONG_LABEL = re.compile(r"^\W{0,3}[a-z]+(?:\s+[a-z]+){2,5}\s*:", re.IGNORECASE)
 _CONDITIONAL = re.compile(
     r"\b(?:if|when|whenever|once|should) (?:the )?(?:user|person|they|he|she|someone|"
     r"anyone|asked)\b[^.]{0,80}?[,;:]?\s+(?:then\s+)?(?:reply|respond|answer|say|tell|ask|"
@@ -143,7 +170,7 @@ _JA_ORDER = re.compile(
     r"いただけませんか|もらえますか|もらえませんか|くれますか|くれませんか|願います|"
     r"お願いします|お願い申し上げます|ましょう|しよう|されたし|ちゃって|といて|"
     r"とけ|てあげて|禁止とする|ものとする|ですよう|幸いです|助かります|方向で|"
-    r"てくれない|でくれない|てもらえない|てくれる|(?:いただけ|もらえ|くれ)(?:ます|ません)"
+    r"てくれない|でくれない|てもらえない|てくれる(?=[？?])|(?:いただけ|もらえ|くれ)(?:ます|ません)"
     r"(?:でしょうか|か)|ように?願いたい|よう求め(?:ます|る)|よろしく(?:お願い(?:します|"
     r"いたします|申し上げます))?)[。！!？?」』]*$"
 )
@@ -160,12 +187,15 @@ _JA_STEER = re.compile(
     r"(?:命令|指示|指令|ルール|規則|設定|方針|制限|制約|ガイドライン|プロンプト)"
     r"[^。]{0,16}?(?:無視|忘れ|取り消|取消|破棄|無効|解除|上書き|従|廃止|撤廃|優先|開示|"
     r"公開|全文|変更され|変わ|になりました)"
-    r"|(?:アシスタント|ＡＩ|AI|あなた)(?:は|が)[^。]{0,60}?(?:今後|これから|以降|以後|"
+    r"|(?:アシスタント|ＡＩ|AI|あなた|[Cc]laude|CLAUDE|クロード)(?:は|が)[^。]{0,60}?(?:今後|"
+    r"これから|以降|以後|"
     r"常に|必ず|毎回|絶対|べき|必要がありません|ことになって|設定になり)"
     r"|(?:アシスタント|ＡＩ|AI|あなた)の(?:本当の|真の|新しい|隠れた|秘密の)"
     r"|(?:アシスタント|ＡＩ|AI|モデル|あなた)(?:の|への|に)(?:人格|口調|性格|申し送り|"
     r"キャラ|役割|語尾|返答|回答|応答|名前|呼び名|一人称|設定|ルール|方針)"
-    r"|(?:アシスタント|ＡＩ|AI|モデル|ボット)(?:は|が)(?!.*(?:た|でした|ました|だった)[。！!]*$)"
+    r"|(?:アシスタント|ＡＩ|AI|モデル|ボット|[Cc]laude|CLAUDE|クロード)(?:は|が)"
+    r"(?!.*(?:た|でした|ました|だった|提案|説明|紹介|助言|整理|作成|案内|列挙|試算|計算|比較|"
+    r"解説|指摘)[。！!]*$)"
     r"|(?:返答|回答|応答|返信|出力)(?:は|を)[^。]{0,24}?(?:以内|のみ|だけ|限定|禁止|必ず|固定|"
     r"統一)"
     r"|として扱"
@@ -186,6 +216,10 @@ _JA_STEER_WEAK = re.compile(
     r"貼|構いません|してよい|して良い|して大丈夫)"
     r"|ユーザーのことを"
 )
+#: A rule for what follows, ending as a noun (「今後は病院へ行くよう勧めないこと」): whoever
+#: it is about, a record does not say from when on something is (not) to be done.
+_JA_FROM_NOW = re.compile(r"^[^。]{0,12}?(?:今後|これから|以降|以後|今から|次から|この先)"
+                          r"[^。]*?(?:こと|ように|よう)[。！!」』]*$")
 #: The person talking about something (a child ignoring a game's rules), not an order.
 _JA_TALKED_ABOUT = re.compile(r"(?:ことを|について|のことで)(?:相談|話|心配|悩|聞)[^。]{0,6}[。]?$")
 #: A request reported, not made: 「…を書いてほしいと頼んだ」, 「…してと言われた」.
@@ -278,9 +312,11 @@ def instruction_like(text: str) -> bool:
         return False
     if _MARKUP.search(text) or _KEY_VALUE.search(text) or _PERMISSION.search(text):
         return True
-    imperative = _IMPERATIVE.search(text) and not _PAST_AS_PLAIN.search(text)
+    narrated = bool(_NARRATED.search(text)) and not _POLICY.search(text)
+    imperative = (_IMPERATIVE.search(text) and not _PAST_AS_PLAIN.search(text)
+                  and not (narrated and _LONG_LABEL.search(text)))
     if (imperative or _ADDRESSED.search(text) or _CONDITIONAL.search(text)
-            or _ASSISTANT_SUBJECT.search(text) or _CANCEL.search(text)):
+            or (_ASSISTANT_SUBJECT.search(text) and not narrated) or _CANCEL.search(text)):
         return True
     if _JA_STEER.search(text) and not _JA_TALKED_ABOUT.search(text):
         return True
@@ -289,7 +325,7 @@ def instruction_like(text: str) -> bool:
     if _JA_REPORTED.search(text):
         return False
     ending = _TRAILING_ASIDE.sub("", text)
-    if _JA_STEER_WEAK.search(text) or _JA_ORDER.search(ending):
+    if _JA_STEER_WEAK.search(text) or _JA_ORDER.search(ending) or _JA_FROM_NOW.search(ending):
         return True
     return bool(_JA_SOFT.search(ending) and _JA_ABOUT.search(text)
                 and re.search(r"(?:て|で|こと(?:です|だ|である)?|べき)[。！!」』]*$|今後|これから|"

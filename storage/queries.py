@@ -1006,6 +1006,23 @@ def entry_message_ids(db: Db, entry: TimelineEntry | Line) -> set[int]:
     return {int(i) for i in run(db, _IDS_OF_SEGMENT, {"segment": entry.segment_id}).scalars()}
 
 
+_TEXTS_OF_SEGMENTS = (
+    sa_select(col(Message.text))
+    .where(col(Message.segment_id).in_(bindparam("segments", expanding=True)),
+           col(Message.hidden).is_(False))
+    .order_by(_BY_ID)
+)
+
+
+def segment_texts(db: Db, segment_ids: Sequence[int]) -> list[str]:
+    """The words of the shown messages (both sides) of these segments, oldest first: what
+    a line written about them may say."""
+    if not segment_ids:
+        return []
+    return [str(t) for t in run(db, _TEXTS_OF_SEGMENTS, {"segments": list(segment_ids)}
+                                ).scalars()]
+
+
 _LATEST_SUMMARIES = (
     sa_select(*_TOP_LINES.selected_columns)
     .where(col(TimelineEntry.summary).is_not(None),

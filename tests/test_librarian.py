@@ -320,6 +320,43 @@ def test_context_summary_draws_25_persona_and_75_recent(tmp_path: Path) -> None:
     assert "topic number 0 " not in " ".join(selection.recent)
 
 
+def test_a_context_summary_line_may_say_what_the_summarized_talk_says(tmp_path: Path) -> None:
+    """Issue 41: a model's context line was checked against the TI lines only, so a true
+    line naming what the talk said (and a short offline line left out) was dropped; it
+    is checked against the talk those lines summarize, and a line it does not say is not
+    kept."""
+    from cms.context.core_prompt import read_core
+    from cms.memory.context_summary import (
+        ClaudeContextWriter,
+        grounded_lines,
+        lines_of,
+        select_memories,
+    )
+    from cms.model.standin import StandInModel
+    from cms.settings import Settings
+    from cms.tokens import CharEstimator
+    from tests.helpers import World
+
+    w = World(tmp_path / "home", Settings())
+    w.at("2026-03-01T19:00:00+09:00").turn(
+        "The migration moved about 1.2 million customer records with zero downtime, and "
+        "after the rota change our pages dropped from eleven a week to three.",
+        reply="That is a strong story.")
+    w.later().turn("My promotion panel for senior engineer is on Thursday the 20th, with "
+                   "Dave and Sarah Coyle.", reply="Good luck with the panel!")
+    w.at("2026-03-02T09:00:00+09:00").turn("Morning.")  # sunset: yesterday folds
+    w.librarian.run_pass()
+    with w.db.session() as session:
+        selection = select_memories(session, read_core(w.db), w.clock.now())
+    assert any("Sarah Coyle" in text for text in selection.talk)
+    assert any("Good luck" in text for text in selection.talk)  # both sides of the talk
+    line = "- The promotion panel for senior engineer is on Thursday the 20th, with Sarah Coyle."
+    model = StandInModel(CharEstimator())
+    model.expect(line + "\n- Lives in Oslo with two cats named Pip and Ola.", None)
+    assert ClaudeContextWriter(model, "test").write(selection) == line
+    assert grounded_lines(line, lines_of(selection)) == ""  # the TI line alone: too little
+
+
 def test_context_summary_reaches_the_next_rebuild_not_the_current_prompt(tmp_path: Path) -> None:
     from cms.context.core_prompt import promote
     from cms.context.prompt import extends

@@ -32,10 +32,18 @@ RECENT_COUNT = 75
 SUMMARY_FILE = "context_summary.txt"
 
 
+#: The most of the summarized talk a context summary is checked against (its words only
+#: ground the lines; nothing of it is sent).
+MAX_TALK_CHARS = 400_000
+
+
 @dataclass(frozen=True)
 class MemorySelection:
     persona: list[str]  # oldest first
     recent: list[str]  # oldest first
+    #: the words of the talk the recent lines summarize: a line of the context summary
+    #: may say what that talk says, not only what the lines kept (cms/grounding.py)
+    talk: tuple[str, ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -57,7 +65,15 @@ def select_memories(db: queries.Db, core: str, now: datetime) -> MemorySelection
     ]
     recent_entries.reverse()
     recent = [f"{e.day_from} [{e.tabs}] {e.summary}" for e in recent_entries]
-    return MemorySelection(persona=persona, recent=recent)
+    talk: list[str] = []
+    size = 0
+    for text in reversed(queries.segment_texts(
+            db, [e.segment_id for e in recent_entries if e.segment_id is not None])):
+        size += len(text)
+        if size > MAX_TALK_CHARS:
+            break
+        talk.append(text)
+    return MemorySelection(persona=persona, recent=recent, talk=tuple(reversed(talk)))
 
 
 class ContextWriter(Protocol):
@@ -129,9 +145,9 @@ class ClaudeContextWriter:
         text = "".join(pieces).strip()
         if not text:
             raise ValueError("the model returned an empty context summary")
-        # only what the memories say (cms/grounding.py); with nothing grounded, the
-        # offline list of the same memories stands in
-        return (grounded_lines(capped(text), lines_of(selection))
+        # only what the memories and the talk they summarize say (cms/grounding.py);
+        # with nothing grounded, the offline list of the same memories stands in
+        return (grounded_lines(capped(text), [*lines_of(selection), *selection.talk])
                 or OfflineContextWriter().write(selection))
 
 

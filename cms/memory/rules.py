@@ -59,7 +59,8 @@ _LEAD = re.compile(_LEAD_REQUEST, re.IGNORECASE)
 #: "Asked Claude to answer only in Portuguese" from a message about a Duolingo streak).
 _ABOUT_ANSWERS = re.compile(
     r"\b(?:claude|the assistant|answers?|repl(?:y|ies)|respon(?:d|ds|se|ses)|bullet points?|"
-    r"in (?:a )?tables?)\b|返事|返答|回答|答え|返信|応答|口調|タメ口|敬語|話して(?:ほしい|欲しい)",
+    r"in (?:a )?tables?)\b|(?:返事|返答|回答|答え|返信|応答)(?!が)|口調|タメ口|敬語|"
+    r"話して(?:ほしい|欲しい)",
     re.IGNORECASE)
 _ASKS_THE_ASSISTANT = re.compile(
     r"ほしい|欲しい|てね|でね|ください|下さい|頼む|お願い|\b(?:please|can you|could you|"
@@ -125,7 +126,8 @@ _MOOD = re.compile(
     re.IGNORECASE,
 )
 _SENSITIVE = re.compile(
-    r"(病気|病院|診断|薬|うつ|持病|妊娠|年収|給料|借金|口座|暗証|パスワード|住所|電話番号|"
+    r"(病気|病院|診断|(?<![釉火農爆弾])薬(?!味)|うつ|持病|妊娠|年収|給料|借金|口座|暗証|"
+    r"パスワード|住所|電話番号|"
     r"マイナンバー|宗教|政党|\bdiagnos|\bmedication\b|\bsalary\b|\bdebt\b|\bpassword\b|"
     r"\baddress\b|\bphone number\b|\bbank account\b|\breligio|\bpregnan|\bantidepress|"
     r"\btherap|\bmedicine\b|\bprescri|\bdisorder\b|\billness\b|治療|通院|障害|メンタル)",
