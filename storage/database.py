@@ -18,6 +18,7 @@ statements on the ``sqlite3`` cursor, and hands anything else to SQLAlchemy).
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import tempfile
 import threading
@@ -67,6 +68,15 @@ def _server_problem(where: str, text: str) -> DatabaseError | None:
     if "does not exist" in lowered and ("database" in lowered or "role" in lowered):
         return DatabaseError(f"The database server {where} has no such database or user "
                              f"({text.strip().splitlines()[0][:160]}).")
+    if "socket" in lowered and "no such file or directory" in lowered:
+        return DatabaseError(
+            f"No database server listens on this machine's socket for {where}. Start it, or "
+            "give the server's host in the URL (postgresql://user@host/monet).")
+    invalid = re.search(r"invalid (?:connection option|dsn|integer value|port|"
+                        r"[a-z_]+ value)[^\n]{0,80}", lowered)
+    if invalid is not None:
+        return DatabaseError(f"The database URL {where} is not valid ({invalid.group(0)}). "
+                             "See docs/postgresql.md for its form.")
     if any(sign in lowered for sign in (
             "connection refused", "could not connect", "server closed the connection",
             "connection timeout", "timeout expired", "could not translate host name",

@@ -169,3 +169,19 @@ def test_a_reply_past_max_tokens_is_cut_there_and_stored_as_incomplete(tmp_path:
                 assert 900 <= estimator.count(reply.text) <= 1024
         finally:
             core.close()
+
+
+def test_a_bad_server_url_is_a_sentence_not_an_unexpected_error() -> None:
+    """Issue 41: a URL without a host on a machine with no local server, or with a bad
+    sslmode, ended in "unexpected error" (the driver's own words)."""
+    import psycopg
+
+    from storage.database import explain_db_error
+
+    for url, words in (("postgresql://me@/monet_nowhere?host=/nonexistent-socket-dir",
+                        "socket"), ("postgresql://me@localhost/monet?sslmode=bogus",
+                                    "is not valid")):
+        with pytest.raises(psycopg.OperationalError) as caught:
+            psycopg.connect(url, connect_timeout=2)
+        sentence = explain_db_error(url, caught.value)
+        assert sentence is not None and words in str(sentence), (url, caught.value)
