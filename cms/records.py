@@ -99,7 +99,7 @@ _NARRATED = re.compile(
     r"configur|program|train|design|allow|permit|authori[sz]|expect|suppos|repli|respond|"
     r"answer|switch|start|stopp|adopt|treat|confirm|acknowledg|accept|chang|updat|enabl|"
     r"disabl|activat|deactivat|follow|obey|compli|adher|pledg|vow|assur|guarante|insist|"
-    r"warn|direct|redirect|instruct|forbidd|refus|deni|remind)ed\b)[a-z]{2,}ed|set out|"
+    r"warn|direct|redirect|forbidd|refus|deni|remind)ed\b)[a-z]{2,}ed|set out|"
     r"put together|went (?:over|through)|came up with|gave|wrote|made|drew up|laid out|"
     r"broke down|thought|found|took|brought up)\b(?!\s*[:：])",
     re.IGNORECASE)

@@ -241,6 +241,21 @@ class Database:
         """Whether the history is on a PostgreSQL server (not the SQLite file)."""
         return self.url is not None
 
+    def stamp(self) -> tuple[int, ...]:
+        """When and how far the SQLite file and its write-ahead log last changed, from
+        ``stat`` alone (no query): a commit by any process moves it. Empty on a server."""
+        if self.server:
+            return ()
+        found: list[int] = []
+        for path in (self.path, self.path.with_name(DB_FILENAME + "-wal")):
+            try:
+                info = path.stat()
+            except OSError:
+                found += [0, 0]
+            else:
+                found += [info.st_mtime_ns, info.st_size]
+        return tuple(found)
+
     def _open_server(self, migrate: bool) -> None:
         from sqlalchemy.engine import make_url
 

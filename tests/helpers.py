@@ -99,6 +99,16 @@ class World:
             if json.loads(line)["kind"] == "event"
         ]
 
+    def user_message_ids(self) -> list[int]:
+        """The person's messages' ids, oldest first (what a memory's sources cite)."""
+        from sqlmodel import col, select
+
+        from storage.models import Message
+
+        with self.db.session() as session:
+            return [i for i in session.exec(select(Message.id).where(
+                Message.role == "user").order_by(col(Message.id))).all() if i is not None]
+
     def use_model(self, model: ChatModel) -> None:
         """Answer with ``model`` from now on; the world owns it and closes it."""
         self.core.drop_model()

@@ -359,6 +359,37 @@ def test_memory_panel_shows_corrects_and_deletes(qtbot, app_for, server) -> None
     assert "bike" not in json.dumps(server.requests[-1]["system"])
 
 
+def test_forgetting_a_memory_with_its_messages_in_the_window_reaches_the_backups(  # type: ignore[no-untyped-def]
+        qtbot, app_for, tmp_path) -> None:
+    """With its messages, Forget deletes them in the background (it rewrites MONET's
+    backups, seconds): the dialog lists the item no more at once, the messages leave the
+    transcript, and the backup in the data folder no longer holds them."""
+    import zipfile
+
+    from monet_app.services import backup
+    from monet_app.services.gate import Work
+    from ui.memory_dialog import MemoryDialog
+
+    home = tmp_path / "home"
+    c = app_for(home)
+    type_and_enter(qtbot, c, "Please remember that my bike is green")
+    wait_idle(qtbot, c)
+    c.librarian.run_now()
+    qtbot.waitUntil(lambda: not c.librarian.busy, timeout=10_000)
+    archive = backup.make_backup(home, c.core.clock.now(), home / "backups" / "by-hand.zip").path
+    dialog = MemoryDialog(c.memory_rows, c.edit_memory, c.delete_memory, c.window)
+    qtbot.addWidget(dialog)
+    dialog.items.setCurrentRow(0)
+    dialog.delete_selected(with_messages=True)
+    dialog.finish_pending()
+    assert dialog.items.count() == 0
+    qtbot.waitUntil(lambda: not any("bike" in row.text for row in c.window.model.rows),
+                    timeout=15_000)
+    qtbot.waitUntil(lambda: not c.core.gate.busy(Work.FORGET), timeout=15_000)
+    with zipfile.ZipFile(archive) as opened:
+        assert b"bike is green" not in opened.read("monet.db")
+
+
 def test_deleting_a_day_from_the_window(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
     home = tmp_path / "home"
     _past_day(home)

@@ -312,3 +312,37 @@ def test_a_copy_of_the_history_keeps_its_ids_above_the_deleted_ones(tmp_path: Pa
     with copy.db.session() as session:
         now = [m.id for m in session.exec(select(Message)).all() if m.id is not None]
     assert min(now[2:]) > max(given)
+
+
+def test_the_window_follows_a_deletion_made_in_a_terminal(qtbot, app_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """`monet forget --day` (today) in another process while the window is open: the
+    deleted messages leave the window within seconds (they stayed on screen, issue 41)."""
+    from tests.helpers import run_monet
+
+    home = tmp_path / "home"
+    c = app_for(home)
+    type_and_enter(qtbot, c, "a message to forget")
+    wait_idle(qtbot, c)
+    assert any(row.text == "a message to forget" for row in c.window.model.rows)
+    today = c.nav.days()[0].day
+    done = run_monet("forget", "--day", today, home=home)
+    assert done.returncode == 0, done.stderr
+    qtbot.waitUntil(lambda: not any(row.text == "a message to forget"
+                                    for row in c.window.model.rows), timeout=15_000)
+
+
+def test_the_watch_leaves_the_window_as_it_is_after_its_own_writes(qtbot, app_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The window's own send moves the history too: the watch reads it again, finds the
+    same rows and lines, and the transcript is not reset (an open editor, the selection
+    and pictures being read stay; the day list and the Timeline Index keep their
+    scroll)."""
+    c = app_for(tmp_path / "home")
+    type_and_enter(qtbot, c, "a message that stays")
+    wait_idle(qtbot, c)
+    resets: list[int] = []
+    c.window.model.modelReset.connect(lambda: resets.append(1))
+    days_before = c.window.side_list.item(0)
+    qtbot.waitUntil(lambda: c.watch._seen is not None and c.watch._seen[0] == 2,
+                    timeout=15_000)
+    assert resets == []
+    assert c.window.side_list.item(0) is days_before  # (not rebuilt)

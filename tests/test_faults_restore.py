@@ -260,3 +260,33 @@ def test_forgetting_a_day_reaches_the_backups_in_the_data_folder(tmp_path: Path)
         assert "oat milk" in exported and "Hakone" not in exported
     with zipfile.ZipFile(outside) as opened:  # the person's own copy elsewhere: theirs
         assert b"Hakone" in opened.read("monet.db")
+
+
+@pytest.mark.sqlite_only
+def test_deleting_a_memory_with_its_messages_reaches_the_backups(tmp_path: Path) -> None:
+    """`monet memory delete N --messages` deleted the messages from the history but the
+    backups in the data folder kept them (forgetting a day or a message rewrote them):
+    each backup that holds them is rewritten without them, and still restores the rest."""
+    import json
+    import zipfile
+
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text("".join(json.dumps(line) + "\n" for line in [
+        {"ts": "2026-03-02T09:00:00+09:00", "tab": "chat",
+         "user": "I moved to Sapporo last month.", "assistant": "Lovely."},
+        {"ts": "2026-03-03T09:00:00+09:00", "tab": "chat", "user": "Buy oat milk today.",
+         "assistant": "Noted."},
+    ]), "utf-8")
+    home = tmp_path / "home"
+    run_monet("replay", trace, home=home, check=True)
+    listed = json.loads(run_monet("memory", "list", "--json", home=home, check=True).stdout)
+    [item] = [i for i in listed if "Sapporo" in i["fact"]]
+    run_monet("backup", home=home, check=True)
+    run_monet("memory", "delete", str(item["id"]), "--messages", home=home, check=True)
+    [archive] = sorted((home / "backups").glob("*.zip"))
+    with zipfile.ZipFile(archive) as opened:
+        assert b"Sapporo" not in opened.read("monet.db")
+    restored = tmp_path / "restored"
+    run_monet("restore", archive, home=restored, check=True)
+    exported = run_monet("export", home=restored, check=True).stdout
+    assert "oat milk" in exported and "Sapporo" not in exported

@@ -292,19 +292,17 @@ def test_a_false_figure_in_a_model_line_is_left_out() -> None:
 def test_how_claude_answers_is_a_memory_only_when_the_person_asked(tmp_path: Path) -> None:
     """Issue 41: a proposer wrote "Asked Claude to answer only in Portuguese" from a
     message about a Duolingo streak."""
-    from sqlmodel import select
 
     from cms.memory.rules import Candidate, admit
     from cms.settings import Settings
-    from storage.models import MemoryKind, Message
+    from storage.models import MemoryKind
     from tests.helpers import World
 
     w = World(tmp_path / "home", Settings())
     w.at("2026-03-02T09:00:00+09:00").turn("I'm on a 40-day Duolingo streak learning Portuguese.")
     w.later().turn("Can you answer me in Portuguese from now on?")
+    said, asked = w.user_message_ids()
     with w.db.session() as session:
-        said, asked = [m.id for m in session.exec(select(Message).where(
-            Message.role == "user").order_by(Message.id)).all()]  # type: ignore[arg-type]
         now = w.clock.now()
 
         def candidate(fact: str, source: int | None) -> Candidate:
@@ -363,19 +361,17 @@ def test_a_short_japanese_statement_is_grounded_by_its_kanji() -> None:
 
 def test_a_memory_about_someone_elses_replies_or_a_glaze_is_kept(tmp_path: Path) -> None:
     """「翔太は返信が遅い」 is not how Claude answers; 釉薬 (a glaze) is not medicine."""
-    from sqlmodel import select
 
     from cms.memory.rules import Candidate, admit
     from cms.settings import Settings
-    from storage.models import MemoryKind, Message
+    from storage.models import MemoryKind
     from tests.helpers import World
 
     w = World(tmp_path / "home", Settings())
     w.at("2026-03-02T09:00:00+09:00").turn("翔太は相変わらず返信遅いし、幹事は結局私になりそう")
     w.later().turn("釉薬は白萩にするか織部にするか迷ってる")
+    first, second = w.user_message_ids()
     with w.db.session() as session:
-        first, second = [m.id for m in session.exec(select(Message).where(
-            Message.role == "user").order_by(Message.id)).all()]  # type: ignore[arg-type]
         now = w.clock.now()
         for fact, source, key in (("弟の翔太は返信が遅いらしい", first, "fact:shota:reply"),
                                   ("釉薬を白萩にするか織部にするか迷っている", second,

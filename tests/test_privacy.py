@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 
 from storage.private import applies
 from tests.helpers import run_monet
@@ -77,3 +78,21 @@ def test_an_older_open_folder_is_tightened_once_and_monet_says_so(
     assert open_to_others(home) == []
     again = run_monet("export", home=home, check=True)
     assert "private" not in again.stderr  # once
+
+
+@pytest.mark.sqlite_only
+def test_the_window_says_a_folder_was_made_private_as_a_notice_not_an_error(  # type: ignore[no-untyped-def]
+        qtbot, app_for, tmp_path: Path, open_umask: None) -> None:
+    """The tightened folder was said in the red failure banner: it is no failure, so it
+    is a neutral notice, read until OK, and the error banner stays hidden."""
+    home = tmp_path / "home"
+    _replay_with_a_picture(tmp_path, home)
+    for path in [home, *home.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    c = app_for(home)
+    assert c.window.info_box.isVisibleTo(c.window)
+    assert "private" in c.window.info_label.text()
+    assert not c.window.error_box.isVisibleTo(c.window)
+    qtbot.mouseClick(c.window.info_ok, Qt.MouseButton.LeftButton)
+    assert not c.window.info_box.isVisibleTo(c.window)
+    assert open_to_others(home) == []

@@ -161,6 +161,7 @@ class MainWindow(QMainWindow):
         self._drafts: dict[str, str] = {}
         self._draft_tab = ""
         self._shown_day = ""  # the day the transcript shows (marked in the day list)
+        self._days: list[DayItem] = []  # the days the list shows (set_days)
         self._auto_hidden: set[str] = set()
         self._styled_for = QGuiApplication.palette().cacheKey()
         self._last_width = 0
@@ -198,6 +199,18 @@ class MainWindow(QMainWindow):
         error_layout.addWidget(self.error_label, 1)
         error_layout.addWidget(self.retry_button)
         self.error_box.setVisible(False)
+        # a notice that is no failure (an older folder made private): said once, neutral,
+        # until the person has read it
+        self.info_label = _banner("infoBanner", "#3b5566")
+        self.info_ok = QPushButton(self.tr("OK"))
+        self.info_ok.setToolTip(self.tr("Close this notice"))
+        self.info_ok.clicked.connect(self.clear_notice)
+        self.info_box = QFrame()
+        info_layout = QHBoxLayout(self.info_box)
+        info_layout.setContentsMargins(0, 0, 0, 0)
+        info_layout.addWidget(self.info_label, 1)
+        info_layout.addWidget(self.info_ok)
+        self.info_box.setVisible(False)
         self.edit_bar = _banner("editBanner", "#2f5d8a")
         self.edit_bar.setText(self.tr(
             "Editing your last message: Enter sends it in place of the old one and its "
@@ -251,6 +264,7 @@ class MainWindow(QMainWindow):
         centre_layout.addWidget(self.banner)
         centre_layout.addWidget(self.key_box)
         centre_layout.addWidget(self.view, 1)
+        centre_layout.addWidget(self.info_box)
         centre_layout.addWidget(self.error_box)
         centre_layout.addWidget(self.edit_bar)
         centre_layout.addWidget(self.chips)
@@ -817,6 +831,12 @@ class MainWindow(QMainWindow):
             self.tab_bar.setCurrentIndex(self._tab_ids.index(tab))
 
     def set_days(self, days: list[DayItem], selected: str) -> None:
+        """The list of days; the same days again only move the mark (the list keeps its
+        scroll and focus)."""
+        if days == self._days and self.new_thread_button.isHidden() and self.select_day(
+                selected):
+            return
+        self._days = list(days)
         self._shown_day = selected
         self.tab_bar.setVisible(True)
         self.side_title.setText(self.tr("Days"))
@@ -847,6 +867,7 @@ class MainWindow(QMainWindow):
         return False
 
     def set_threads(self, threads: list[ThreadItem]) -> None:
+        self._days = []
         self.tab_bar.setVisible(False)  # a thread holds every tab; the bar would do nothing
         self.side_title.setText(self.tr("Threads"))
         self.new_thread_button.setVisible(True)
@@ -898,7 +919,8 @@ class MainWindow(QMainWindow):
         top = self.view.top_row()
         top_id = self.model.rows[top].id if scroll_to_end is None and top >= 0 else 0
         stay = scroll_to_end is None and not self.view.following and top_id > 0
-        self.model.set_rows(rows)
+        if not self.model.set_rows(rows) and scroll_to_end is None:
+            return  # the same rows: the view stays exactly as it is
         if stay:
             self.view.keep_at_top(self.model.row_of_message(top_id))
         elif scroll_to_end is False:
@@ -943,6 +965,15 @@ class MainWindow(QMainWindow):
 
     def clear_error(self) -> None:
         self.error_box.setVisible(False)
+
+    def show_notice(self, text: str) -> None:
+        """A notice to read, not a failure: neutral, above the transcript, until OK."""
+        self.info_label.setText(text)
+        self.info_box.setVisible(True)
+
+    def clear_notice(self) -> None:
+        self.info_box.setVisible(False)
+        self.composer.setFocus()
 
     def notify(self, text: str) -> None:
         """A passing notice in the status bar, gone after ``NOTICE_MS``."""

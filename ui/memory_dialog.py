@@ -60,6 +60,7 @@ class MemoryDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self._load, self._edit, self._delete, self._add = load, edit, delete, add
+        self._gone: set[int] = set()  # forgotten here (listed no more, even while it runs)
         self._keep = keep
         self.setWindowTitle(self.tr("What MONET remembers"))
         self.resize(620, 460)
@@ -169,7 +170,7 @@ class MemoryDialog(QDialog):
         self.items.clear()
         waiting = self.pending.row.id if self.pending is not None else None
         for row in self._load():
-            if row.id == waiting:
+            if row.id == waiting or row.id in self._gone:
                 continue
             flag = {"contested": self.tr(" (contradiction: Claude is not told it until you "
                                          "keep one)")}.get(row.status, "")
@@ -299,6 +300,8 @@ class MemoryDialog(QDialog):
             return None
         self._clear_pending()  # before the call: nothing can carry it out twice
         problem = self._delete(pending.row.id, pending.with_messages)
+        if problem is None:  # (with its messages it is deleted in the background)
+            self._gone.add(pending.row.id)
         self.problem.setText(problem or "")
         current = self.selected()
         self.reload()

@@ -142,6 +142,7 @@ class TimelinePanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._shown: tuple[list[TimelineItem], str, str] | None = None  # what set_items drew
         self.title = QLabel(self.tr("What Claude remembers (Timeline Index)"))
         self.title.setWordWrap(True)
         self.title.setObjectName("panelTitle")
@@ -164,11 +165,17 @@ class TimelinePanel(QWidget):
         return [entry for entry in found if isinstance(entry, TimelineItem)]
 
     def set_items(self, items: list[TimelineItem], today: str) -> None:
+        """The lines, grouped by day, the newest in view; the same lines again change
+        nothing (the person's scroll stays)."""
         muted = _muted(self.palette())
         names = (self.tr("Today"), self.tr("Yesterday"), (
             self.tr("Mon"), self.tr("Tue"), self.tr("Wed"), self.tr("Thu"), self.tr("Fri"),
             self.tr("Sat"), self.tr("Sun")))
         pending_text = self.tr("being summarized…")
+        drawn = (list(items), today, f"{muted} {names} {pending_text}")  # (colours, language)
+        if drawn == self._shown:
+            return
+        self._shown = drawn
         self.list.setUpdatesEnabled(False)
         self.list.clear()
         heading = ""

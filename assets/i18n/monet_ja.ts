@@ -90,7 +90,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../monet_app/window/app.py" line="233" />
+        <location filename="../../monet_app/window/app.py" line="239" />
         <source>Promoted under {heading}; Claude reads it from the next message.</source>
         <extracomment>When the key is looked for after the window opens: after its first frames and the first rows' layout, and before anyone could have read the window and pasted a key. When what the first send and search would wait for is loaded on a thread of its own (``run.warm_up``): after the first frames, as the key lookup. A send sooner loads what it needs itself.</extracomment>
         <translation>「{heading}」に昇格しました。次のメッセージから Claude に渡されます。</translation>
@@ -230,350 +230,360 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/main_window.py" line="172" />
+        <location filename="../../ui/main_window.py" line="173" />
         <source>New thread</source>
         <extracomment>Below these window widths the side panes fold away, so the conversation stays the widest pane; they come back when the window widens again (or by View menu / keys). How long a passing notice ("Copied") stays in the status bar. Visible keyboard focus on every list and field, in the palette's highlight colour. The border and padding add up to the same width focused or not, so focusing the transcript never changes its width (which would lay every message out again).</extracomment>
         <translation>新しいスレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="194" />
+        <location filename="../../ui/main_window.py" line="195" />
         <source>Retry</source>
         <translation>再試行</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="203" />
+        <location filename="../../ui/main_window.py" line="205" />
+        <source>OK</source>
+        <translation>OK</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="206" />
+        <source>Close this notice</source>
+        <translation>このお知らせを閉じる</translation>
+    </message>
+    <message>
+        <location filename="../../ui/main_window.py" line="216" />
         <source>Editing your last message: Enter sends it in place of the old one and its reply; Esc cancels.</source>
         <translation>最後のメッセージを編集中: Enter で元のメッセージと返答に置き換えて送信、Esc で取り消し。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="209" />
+        <location filename="../../ui/main_window.py" line="222" />
         <location filename="../../monet_app/window/desktop.py" line="102" />
         <source>Send</source>
         <extracomment>How long quitting waits for work still running (a reply being stopped, a librarian pass). ``--smoke``: how long the window may take to paint before the check fails. ``monet --smoke`` asked for (``request_smoke``): the ``time.perf_counter()`` of the command's start (its imports not counted), used where the process's own start time cannot be read.</extracomment>
         <translation>送信</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="210" />
+        <location filename="../../ui/main_window.py" line="223" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="211" />
+        <location filename="../../ui/main_window.py" line="224" />
         <source>Stop the reply (Esc)</source>
         <translation>返答を止める（Esc）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="216" />
+        <location filename="../../ui/main_window.py" line="229" />
         <source>Model for the next replies (Ctrl+Shift+M)</source>
         <translation>次の返事に使うモデル (Ctrl+Shift+M)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="230" />
+        <location filename="../../ui/main_window.py" line="243" />
         <source>Attach pictures or documents (Ctrl+Shift+A); pasting or dropping them on the message field works too</source>
         <translation>画像や文書を添付 (Ctrl+Shift+A)。メッセージ欄への貼り付けやドロップでも添付できます</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="262" />
+        <location filename="../../ui/main_window.py" line="276" />
         <source>Search all days (Ctrl+F)</source>
         <translation>すべての日を検索（Ctrl+F）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="349" />
+        <location filename="../../ui/main_window.py" line="363" />
         <source>Copy</source>
         <translation>コピー</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="349" />
+        <location filename="../../ui/main_window.py" line="363" />
         <source>Edit</source>
         <translation>編集</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="350" />
+        <location filename="../../ui/main_window.py" line="364" />
         <source>Regenerate</source>
         <translation>作り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="350" />
+        <location filename="../../ui/main_window.py" line="364" />
         <source>Continue</source>
         <translation>続ける</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="351" />
+        <location filename="../../ui/main_window.py" line="365" />
         <source>Files</source>
         <translation>ファイル</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="362" />
+        <location filename="../../ui/main_window.py" line="376" />
         <source>Settings…</source>
         <translation>設定…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="370" />
+        <location filename="../../ui/main_window.py" line="384" />
         <source>&amp;MONET</source>
         <translation>&amp;MONET</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="372" />
+        <location filename="../../ui/main_window.py" line="386" />
         <source>What MONET remembers…</source>
         <translation>MONET が覚えていること…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="375" />
+        <location filename="../../ui/main_window.py" line="389" />
         <source>Incognito today (nothing becomes a memory)</source>
         <translation>今日はシークレット（記憶に残さない）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="379" />
+        <location filename="../../ui/main_window.py" line="393" />
         <source>Promote to lasting memory…</source>
         <translation>永続的な記憶に昇格…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="382" />
+        <location filename="../../ui/main_window.py" line="396" />
         <source>Search…</source>
         <translation>検索…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="388" />
+        <location filename="../../ui/main_window.py" line="402" />
         <source>Back up now</source>
         <translation>今すぐバックアップ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="391" />
+        <location filename="../../ui/main_window.py" line="405" />
         <source>Restore from a backup…</source>
         <translation>バックアップから復元…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="394" />
+        <location filename="../../ui/main_window.py" line="408" />
         <source>Open the demo…</source>
         <translation>デモを開く…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="397" />
+        <location filename="../../ui/main_window.py" line="411" />
         <source>About MONET…</source>
         <translation>MONET について…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="402" />
+        <location filename="../../ui/main_window.py" line="416" />
         <source>Quit</source>
         <translation>終了</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="408" />
+        <location filename="../../ui/main_window.py" line="422" />
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="409" />
+        <location filename="../../ui/main_window.py" line="423" />
         <source>Days pane</source>
         <translation>日付の欄</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="414" />
+        <location filename="../../ui/main_window.py" line="428" />
         <source>Timeline and search pane</source>
         <translation>タイムラインと検索の欄</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="419" />
+        <location filename="../../ui/main_window.py" line="433" />
         <source>Next tab</source>
         <translation>次のタブ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="422" />
+        <location filename="../../ui/main_window.py" line="436" />
         <source>Previous tab</source>
         <translation>前のタブ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="425" />
+        <location filename="../../ui/main_window.py" line="439" />
         <source>Go to the message field</source>
         <translation>入力欄へ移動</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="428" />
+        <location filename="../../ui/main_window.py" line="442" />
         <source>Go to the days</source>
         <translation>日付の一覧へ移動</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="447" />
+        <location filename="../../ui/main_window.py" line="461" />
         <source>Attach pictures or documents</source>
         <translation>画像や文書を添付</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="448" />
+        <location filename="../../ui/main_window.py" line="462" />
         <source>Pictures and documents (*.png *.jpg *.jpeg *.gif *.webp *.pdf *.txt *.md);;All files (*)</source>
         <translation>画像と文書 (*.png *.jpg *.jpeg *.gif *.webp *.pdf *.txt *.md);;すべてのファイル (*)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="503" />
+        <location filename="../../ui/main_window.py" line="517" />
         <source>Delete this day…</source>
         <translation>この日を削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="505" />
+        <location filename="../../ui/main_window.py" line="519" />
         <source>Delete everything said on {day}? Claude will not see it again.</source>
         <translation>{day} の会話をすべて削除しますか？ Claude がこれを見ることはもうありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="547" />
+        <location filename="../../ui/main_window.py" line="561" />
         <source>Copy message</source>
         <translation>メッセージをコピー</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="548" />
+        <location filename="../../ui/main_window.py" line="562" />
         <source>Edit and resend</source>
         <translation>編集して送り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="549" />
+        <location filename="../../ui/main_window.py" line="563" />
         <source>Regenerate reply</source>
         <translation>返答を作り直す</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="550" />
+        <location filename="../../ui/main_window.py" line="564" />
         <source>Continue this reply</source>
         <translation>この返答の続きを書かせる</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="551" />
+        <location filename="../../ui/main_window.py" line="565" />
         <source>Show the earlier version</source>
         <translation>前の版を表示</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="552" />
+        <location filename="../../ui/main_window.py" line="566" />
         <source>Show the later version</source>
         <translation>次の版を表示</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="553" />
+        <location filename="../../ui/main_window.py" line="567" />
         <source>Delete this message…</source>
         <translation>このメッセージを削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="560" />
+        <location filename="../../ui/main_window.py" line="574" />
         <source>Open {name}</source>
         <translation>{name} を開く</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="605" />
+        <location filename="../../ui/main_window.py" line="619" />
         <source>Message copied</source>
         <translation>メッセージをコピーしました</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="618" />
+        <location filename="../../ui/main_window.py" line="632" />
         <source>Delete this message and what was drawn from it?</source>
         <translation>このメッセージと、そこから作られた要約・記憶を削除しますか？</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="624" />
+        <location filename="../../ui/main_window.py" line="638" />
         <source>Restore from a backup</source>
         <translation>バックアップから復元</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="625" />
+        <location filename="../../ui/main_window.py" line="639" />
         <source>MONET backups (*.zip)</source>
         <translation>MONET のバックアップ (*.zip)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="627" />
+        <location filename="../../ui/main_window.py" line="641" />
         <source>Replace everything in this data folder with the backup {file}? The current database is kept beside it as a dated copy.</source>
         <translation>このデータフォルダーの内容をバックアップ {file} で置き換えますか？ 今のデータベースは日付付きのコピーとして隣に残します。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="792" />
+        <location filename="../../ui/main_window.py" line="806" />
         <source>All tabs</source>
         <translation>すべて</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="822" />
+        <location filename="../../ui/main_window.py" line="842" />
         <source>Days</source>
         <translation>日付</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="826" />
+        <location filename="../../ui/main_window.py" line="846" />
         <source>Today</source>
         <translation>今日</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="851" />
+        <location filename="../../ui/main_window.py" line="872" />
         <source>Threads</source>
         <translation>スレッド</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="866" />
+        <location filename="../../ui/main_window.py" line="887" />
         <source>{day} is a past day, shown read-only. Sending posts to today.</source>
         <translation>{day} は過去の日です（読み取り専用）。送信すると今日の会話に入ります。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="869" />
+        <location filename="../../ui/main_window.py" line="890" />
         <source>Sending returns to today</source>
         <translation>送信すると今日に戻ります</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="872" />
+        <location filename="../../ui/main_window.py" line="893" />
         <source>Message (Enter sends, Shift+Enter adds a line)</source>
         <translation>メッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="881" />
+        <location filename="../../ui/main_window.py" line="902" />
         <source>Message to {tab} (Enter sends, Shift+Enter adds a line)</source>
         <translation>{tab} へのメッセージ（Enter で送信、Shift+Enter で改行）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="895" />
+        <location filename="../../ui/main_window.py" line="916" />
         <source>Nothing in this tab on this day.</source>
         <translation>この日のこのタブには会話がありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="896" />
+        <location filename="../../ui/main_window.py" line="917" />
         <source>Nothing in this tab yet today. Write below; Claude sees every tab.</source>
         <translation>今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="954" />
+        <location filename="../../ui/main_window.py" line="985" />
         <source>Summarizing {n}</source>
         <translation>要約作成中 {n}件</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="955" />
+        <location filename="../../ui/main_window.py" line="986" />
         <source>Librarian: nothing pending</source>
         <translation>ライブラリアン: 待ちなし</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="957" />
+        <location filename="../../ui/main_window.py" line="988" />
         <source>Indexing by meaning: {n:,} to go</source>
         <translation>意味の索引を作成中: 残り {n:,} 件</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="960" />
+        <location filename="../../ui/main_window.py" line="991" />
         <source>Memories: offline rules (the model's proposals failed)</source>
         <translation>記憶: オフラインの規則で提案中（モデルの提案が失敗）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="964" />
+        <location filename="../../ui/main_window.py" line="995" />
         <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
         <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="971" />
+        <location filename="../../ui/main_window.py" line="1002" />
         <source>Today ${usd:.4f}</source>
         <translation>今日 ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="982" />
+        <location filename="../../ui/main_window.py" line="1013" />
         <source>MONET — shared history on {where}</source>
         <translation>MONET — 共有の履歴（{where}）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="985" />
+        <location filename="../../ui/main_window.py" line="1016" />
         <source>This history is on a server and can be open on your other devices at the same time: their messages appear here within seconds. On each device, one window per data folder.</source>
         <translation>この履歴はサーバーにあり、ほかの端末でも同時に開けます。そちらのメッセージも数秒でここに表示されます。各端末では、データフォルダーごとにウィンドウは1つです。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="991" />
+        <location filename="../../ui/main_window.py" line="1022" />
         <source>MONET — demo</source>
         <translation>MONET — デモ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="993" />
+        <location filename="../../ui/main_window.py" line="1024" />
         <source>DEMO: a sample history in a throwaway folder; a built-in stand-in answers, not Claude</source>
         <translation>デモ: 使い捨てフォルダーのサンプル履歴です。答えるのは Claude ではなく内蔵の代役です</translation>
     </message>
@@ -581,163 +591,163 @@
 <context>
     <name>MemoryDialog</name>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="64" />
+        <location filename="../../ui/memory_dialog.py" line="65" />
         <source>What MONET remembers</source>
         <extracomment>How long a forgotten item can be brought back before it is deleted.</extracomment>
         <translation>MONET が覚えていること</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="80" />
+        <location filename="../../ui/memory_dialog.py" line="81" />
         <source>Undo</source>
         <translation>元に戻す</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="93" />
+        <location filename="../../ui/memory_dialog.py" line="94" />
         <source>Add…</source>
         <translation>追加…</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="95" />
+        <location filename="../../ui/memory_dialog.py" line="96" />
         <source>Write something MONET should remember, in your own words; it replaces what it says changed.</source>
         <translation>MONET に覚えてほしいことを自分の言葉で書きます。変わったことなら、前の記憶と置き換わります。</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="98" />
+        <location filename="../../ui/memory_dialog.py" line="99" />
         <source>Keep this one</source>
         <translation>こちらが正しい</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="100" />
+        <location filename="../../ui/memory_dialog.py" line="101" />
         <source>Of two items that contradict each other, this one is true: Claude is told it from the next message, and the other becomes its history.</source>
         <translation>矛盾する2つのうち、こちらが正しいとします。次のメッセージから Claude に伝わり、もう一方はその履歴になります。</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="103" />
+        <location filename="../../ui/memory_dialog.py" line="104" />
         <source>Correct…</source>
         <translation>訂正…</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="104" />
+        <location filename="../../ui/memory_dialog.py" line="105" />
         <source>Forget</source>
         <translation>忘れる</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="106" />
+        <location filename="../../ui/memory_dialog.py" line="107" />
         <source>Claude forgets it; the messages it came from stay in your history, hidden from Claude.</source>
         <translation>Claude はこれを忘れます。元のメッセージは履歴に残り、Claude からは見えなくなります。</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="108" />
+        <location filename="../../ui/memory_dialog.py" line="109" />
         <source>Forget and delete its messages…</source>
         <translation>忘れて元のメッセージも削除…</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="116" />
+        <location filename="../../ui/memory_dialog.py" line="117" />
         <source>Close</source>
         <translation>閉じる</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="122" />
+        <location filename="../../ui/memory_dialog.py" line="123" />
         <source>Forgetting an item removes it from every later request, with the messages it came from: they stay in your history but Claude no longer sees them (or you delete them too). Correcting an item changes what Claude reads from the next message on.</source>
         <translation>忘れた項目は、その元になったメッセージとともにこれ以降どのリクエストにも入りません。メッセージは履歴に残りますが Claude からは見えなくなります（一緒に削除することもできます）。訂正すると次のメッセージから Claude が読む内容が変わります。</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="158" />
+        <location filename="../../ui/memory_dialog.py" line="159" />
         <source>Preference</source>
         <translation>好み</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="159" />
+        <location filename="../../ui/memory_dialog.py" line="160" />
         <source>Promise</source>
         <translation>約束</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="160" />
+        <location filename="../../ui/memory_dialog.py" line="161" />
         <source>Done together</source>
         <translation>一緒にしたこと</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="161" />
+        <location filename="../../ui/memory_dialog.py" line="162" />
         <source>Asked to remember</source>
         <translation>覚えてと頼まれたこと</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="162" />
+        <location filename="../../ui/memory_dialog.py" line="163" />
         <source>Fact</source>
         <translation>事実</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="163" />
+        <location filename="../../ui/memory_dialog.py" line="164" />
         <source>About you</source>
         <translation>あなたについて</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="174" />
+        <location filename="../../ui/memory_dialog.py" line="175" />
         <source> (contradiction: Claude is not told it until you keep one)</source>
         <translation>（矛盾あり・どちらかを残すまで Claude には伝えません）</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="176" />
+        <location filename="../../ui/memory_dialog.py" line="177" />
         <source> — before: {fact}</source>
         <translation> — 以前: {fact}</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="182" />
+        <location filename="../../ui/memory_dialog.py" line="183" />
         <source>Nothing is remembered yet.</source>
         <translation>まだ何も覚えていません。</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="204" />
+        <location filename="../../ui/memory_dialog.py" line="205" />
         <source>From: {source}</source>
         <translation>出典: {source}</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="205" />
+        <location filename="../../ui/memory_dialog.py" line="206" />
         <source>Added by you on {day}</source>
         <translation>{day} にあなたが追加</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="207" />
+        <location filename="../../ui/memory_dialog.py" line="208" />
         <source>Before: {fact} (remembered {day})</source>
         <translation>以前: {fact}（{day} に記憶）</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="213" />
+        <location filename="../../ui/memory_dialog.py" line="214" />
         <source>Add</source>
         <translation>追加</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="213" />
+        <location filename="../../ui/memory_dialog.py" line="214" />
         <source>What should MONET remember about you?</source>
         <translation>MONET に何を覚えておいてほしいですか？</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="230" />
+        <location filename="../../ui/memory_dialog.py" line="231" />
         <source>Correct</source>
         <translation>訂正</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="230" />
+        <location filename="../../ui/memory_dialog.py" line="231" />
         <source>What is true:</source>
         <translation>正しい内容:</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="255" />
+        <location filename="../../ui/memory_dialog.py" line="256" />
         <source>Delete messages</source>
         <translation>メッセージの削除</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="256" />
+        <location filename="../../ui/memory_dialog.py" line="257" />
         <source>Forget this item and delete the messages it came from (and Claude's replies to them) from your history? This cannot be undone.</source>
         <translation>この項目を忘れ、元になったメッセージ（と Claude の返答）を履歴から削除しますか？ 元に戻せません。</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="279" />
+        <location filename="../../ui/memory_dialog.py" line="280" />
         <source>Forgotten, with its messages: {fact}</source>
         <translation>忘れました（元のメッセージも削除）: {fact}</translation>
     </message>
     <message>
-        <location filename="../../ui/memory_dialog.py" line="280" />
+        <location filename="../../ui/memory_dialog.py" line="281" />
         <source>Forgotten: {fact}</source>
         <translation>忘れました: {fact}</translation>
     </message>
@@ -1062,52 +1072,52 @@
 <context>
     <name>SearchPanel</name>
     <message>
-        <location filename="../../ui/panels.py" line="268" />
+        <location filename="../../ui/panels.py" line="275" />
         <source>No message has these words</source>
         <translation>この言葉を含むメッセージはありません</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="269" />
+        <location filename="../../ui/panels.py" line="276" />
         <source>No message matches.</source>
         <translation>一致するメッセージはありません。</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="271" />
+        <location filename="../../ui/panels.py" line="278" />
         <source>The best {n} matches</source>
         <translation>上位 {n} 件</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="273" />
+        <location filename="../../ui/panels.py" line="280" />
         <source>1 match</source>
         <translation>1 件</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="273" />
+        <location filename="../../ui/panels.py" line="280" />
         <source>{n} matches</source>
         <translation>{n} 件</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="275" />
+        <location filename="../../ui/panels.py" line="282" />
         <source>{n} related by meaning</source>
         <translation>意味が近いもの {n} 件</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="293" />
+        <location filename="../../ui/panels.py" line="300" />
         <source>You</source>
         <translation>あなた</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="294" />
+        <location filename="../../ui/panels.py" line="301" />
         <source>related</source>
         <translation>意味が近い</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="295" />
+        <location filename="../../ui/panels.py" line="302" />
         <source>hidden from Claude</source>
         <translation>Claude には見せない</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="305" />
+        <location filename="../../ui/panels.py" line="312" />
         <source>Show {n} more…</source>
         <translation>残り {n} 件を表示…</translation>
     </message>
@@ -1261,68 +1271,68 @@
 <context>
     <name>TimelinePanel</name>
     <message>
-        <location filename="../../ui/panels.py" line="145" />
+        <location filename="../../ui/panels.py" line="146" />
         <source>What Claude remembers (Timeline Index)</source>
         <extracomment>Search results laid out at once; the rest follow a page at a time ("more").</extracomment>
         <translation>Claude が覚えていること（Timeline Index）</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="149" />
+        <location filename="../../ui/panels.py" line="150" />
         <source>Click a line, or press Enter, to open its day.</source>
         <translation>行をクリックするか Enter で、その日を開きます。</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="168" />
+        <location filename="../../ui/panels.py" line="171" />
         <source>Today</source>
         <translation>今日</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="168" />
+        <location filename="../../ui/panels.py" line="171" />
         <source>Yesterday</source>
         <translation>昨日</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="169" />
+        <location filename="../../ui/panels.py" line="172" />
         <source>Mon</source>
         <translation>月</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="169" />
+        <location filename="../../ui/panels.py" line="172" />
         <source>Tue</source>
         <translation>火</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="169" />
+        <location filename="../../ui/panels.py" line="172" />
         <source>Wed</source>
         <translation>水</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="169" />
+        <location filename="../../ui/panels.py" line="172" />
         <source>Thu</source>
         <translation>木</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="169" />
+        <location filename="../../ui/panels.py" line="172" />
         <source>Fri</source>
         <translation>金</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="170" />
+        <location filename="../../ui/panels.py" line="173" />
         <source>Sat</source>
         <translation>土</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="170" />
+        <location filename="../../ui/panels.py" line="173" />
         <source>Sun</source>
         <translation>日</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="171" />
+        <location filename="../../ui/panels.py" line="174" />
         <source>being summarized…</source>
         <translation>要約作成中…</translation>
     </message>
     <message>
-        <location filename="../../ui/panels.py" line="197" />
+        <location filename="../../ui/panels.py" line="204" />
         <source>Nothing yet. Earlier days are summarized here, one line per stretch of talk.</source>
         <translation>まだありません。過去の会話がここに、ひと続きの話ごとに1行で要約されます。</translation>
     </message>

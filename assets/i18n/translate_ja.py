@@ -336,6 +336,8 @@ JA = {
         "返答が終わるまで（または停止を押してから）設定を変えてください。",
     "New thread": "新しいスレッド",
     "Retry": "再試行",
+    "OK": "OK",
+    "Close this notice": "このお知らせを閉じる",
     "Send": "送信",
     "Stop": "停止",
     "What Claude remembers (Timeline Index)": "Claude が覚えていること（Timeline Index）",

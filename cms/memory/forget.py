@@ -152,6 +152,19 @@ def delete_memory(db: Database, item_id: int, now: datetime, *,
     return len(targets)
 
 
+def carried_texts(db: Database, item_id: int) -> dict[int, str]:
+    """The messages deleting a memory with its messages deletes (``_carriers``), by id,
+    with their texts (MONET's backups are matched by both: ``forget_in_backups``)."""
+    with db.session() as session:
+        item = session.get(MemoryItem, item_id)
+        if item is None:
+            raise MemoryItemError(f"No memory item {item_id}.")
+        ids = _carriers(session, item)
+        found = session.exec(select(Message).where(col(Message.id).in_(ids))).all() \
+            if ids else []
+        return {m.id: m.text for m in found if m.id is not None}
+
+
 def correct_memory(db: Database, item_id: int, text: str, now: datetime) -> None:
     """The person corrects what is remembered: the new text is used from the next request,
     and the old fact's messages are hidden from Claude (they would say the old value)."""

@@ -111,15 +111,21 @@ def _open_folder() -> Path:
     return _OPENED[0]
 
 
-def generation(core: Core) -> Done[tuple[int, ...]]:
-    """How far the history has come: its messages' and Timeline Index lines' counts,
-    newest ids and revisions. Another device's write changes it (``SharedWatch``)."""
+def generation(core: Core, stamp: tuple[int, ...] | None = None
+               ) -> Done[tuple[tuple[int, ...], tuple[int, ...] | None]]:
+    """How far the history has come: the SQLite file's ``stamp`` and its messages' and
+    Timeline Index lines' counts, newest ids and revisions. Another device's or process's
+    write changes it (``SharedWatch``). On a SQLite file whose stamp is still ``stamp``
+    nothing was committed since: the counts are not asked (None)."""
+    now = core.db.stamp()
+    if now and now == stamp:
+        return Done((now, None))
     with core.db.transaction() as conn:
         row = conn.exec_driver_sql(
             "SELECT (SELECT count(*) FROM message), (SELECT coalesce(max(id), 0) FROM message), "
             "(SELECT coalesce(sum(rev), 0) FROM message), (SELECT count(*) FROM timelineentry), "
             "(SELECT coalesce(sum(rev), 0) FROM timelineentry)").one()
-    return Done(tuple(int(v) for v in row))
+    return Done((now, tuple(int(v) for v in row)))
 
 
 def shared_files(core: Core) -> Done[int]:

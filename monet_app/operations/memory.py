@@ -99,13 +99,17 @@ def settle_memory(core: Core, item_id: int) -> Done[None]:
     return Done(None, TALK)
 
 
-def delete_memory(core: Core, item_id: int, delete_sources: bool = False) -> Done[int]:
-    """Forget an item: its messages stay in the history, hidden from Claude, or are
-    deleted too (``delete_sources``). Returns how many messages it came from."""
-    with core.gate.hold(Work.FORGET):
+def delete_memory(core: Core, item_id: int, delete_sources: bool = False, *,
+                  ticket: Ticket | None = None) -> Done[int]:
+    """Forget an item: its messages stay in the history, hidden from Claude (and in
+    MONET's backups, as in the history), or are deleted too (``delete_sources``), MONET's
+    own backups included. Returns how many messages it came from."""
+    with core.gate.hold(Work.FORGET, ticket):
+        gone = forget.carried_texts(core.db, item_id) if delete_sources else {}
         count = forget.delete_memory(core.db, item_id, core.clock.now(),
                                      delete_sources=delete_sources)
         core.context.render_forgotten()
+        forget_in_backups(core.db.home, gone, core.clock.now())
     return Done(count, TALK)
 
 

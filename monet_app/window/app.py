@@ -113,7 +113,7 @@ class AppController(QObject):
         w.set_model(self.core.settings.model)
         w.restore_geometry(self.nav.load_text(GEOMETRY_KEY))
         if tightened := take_tightened(home):  # an older folder, open to others (issue 41)
-            self.show_problem(self.words.tightened(str(home), tightened))
+            self.window.show_notice(self.words.tightened(str(home), tightened))
         QTimer.singleShot(KEY_LOOKUP_DELAY_MS, w, self.key.look)  # after the first paint
         QTimer.singleShot(WARM_DELAY_MS, w, lambda: warm_up(self.core.warm, syntax.warm))
 
@@ -213,8 +213,14 @@ class AppController(QObject):
         return self.inline(partial(memory.settle_memory, self.core, item_id))[1]
 
     def delete_memory(self, item_id: int, delete_sources: bool = False) -> str | None:
-        return self.inline(partial(memory.delete_memory, self.core, item_id,
-                                   delete_sources))[1]
+        """Forgetting an item alone is a few milliseconds (inline: the dialog lists what
+        is left at once); with its messages it rewrites MONET's backups too (seconds), so
+        it runs in the background and a failure is said in the window."""
+        if not delete_sources:
+            return self.inline(partial(memory.delete_memory, self.core, item_id))[1]
+        self.run(Work.FORGET, lambda ticket: memory.delete_memory(
+            self.core, item_id, True, ticket=ticket))
+        return None
 
     def set_incognito_today(self, on: bool) -> None:
         op = partial(memory.set_incognito_today, self.core, self.nav.today(), on)

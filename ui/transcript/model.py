@@ -46,10 +46,15 @@ class TranscriptModel(QAbstractListModel):
             flags |= Qt.ItemFlag.ItemIsEditable
         return flags
 
-    def set_rows(self, rows: list[MessageRow]) -> None:
+    def set_rows(self, rows: list[MessageRow]) -> bool:
+        """Show ``rows``; the same rows again change nothing (no reset: an open editor,
+        the selection and the pictures being read stay). Whether they changed."""
+        if rows == self.rows:
+            return False
         self.beginResetModel()
         self.rows = list(rows)
         self.endResetModel()
+        return True
 
     def append(self, row: MessageRow) -> None:
         self.beginInsertRows(QModelIndex(), len(self.rows), len(self.rows))
