@@ -297,10 +297,17 @@ def sweep(db: object, home: Path) -> int:
     """Remove the files no attachment row names (after a delete or a forget, and any a
     failed send left; on a server, from the history too); returns how many went from the
     folder."""
+    sweep_history(db)
+    return sweep_folder(db, home)
+
+
+def sweep_history(db: object) -> None:
+    """On a server, the stored files no attachment row names leave the history (in the
+    caller's transaction: a forget's); on a SQLite file the files live in the folder
+    only (``sweep_folder``, after the commit)."""
     if _on_server(db):
         db.execute(sql(  # type: ignore[attr-defined]
             f"DELETE FROM attachment_blob WHERE sha256 NOT IN ({_NAMED})"))
-    return sweep_folder(db, home)
 
 
 def sweep_folder(db: object, home: Path) -> int:

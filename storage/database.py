@@ -36,7 +36,7 @@ from sqlmodel import Session, create_engine
 
 from storage import fts
 from storage.errors import DatabaseError, DatabaseTooNewError
-from storage.files import InUse, process_lock
+from storage.files import SWAP_FILE, InUse, finish_swap, process_lock
 from storage.private import private_folder
 from storage.where import database_url, redact_url
 
@@ -179,6 +179,19 @@ def _custom_plans(dbapi_conn: Any, _record: Any) -> None:
     dbapi_conn.commit()
 
 
+@contextmanager
+def joined_session(conn: Connection) -> Iterator[Session]:
+    """A session inside ``conn``'s transaction: what it does is flushed at the end and
+    committed with the rest of that transaction, or not at all (one transaction per user
+    action, issue 42: a part written with the ORM joins one written with Core)."""
+    session = Session(bind=conn, expire_on_commit=False)
+    try:
+        yield session
+        session.flush()
+    finally:
+        session.close()
+
+
 class Database:
     """One MONET data folder: the SQLite file plus the text files beside it, or this
     device's folder and the history on a PostgreSQL server (``url``)."""
@@ -227,6 +240,9 @@ class Database:
         if not self.read_only:
             try:
                 self._in_use = InUse(self.home)
+                if (self.home / SWAP_FILE).is_file():  # a restore killed midway: finished
+                    with process_lock(self.home, "migrating"):
+                        finish_swap(self.home)
             except (OSError, sqlite3.Error) as exc:
                 self.engine.dispose()
                 raise DatabaseError(

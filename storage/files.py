@@ -1,12 +1,16 @@
-"""The text files beside the database: written atomically, read as UTF-8."""
+"""The files beside the database: written atomically, read as UTF-8, measured before
+they are read; the locks between MONET's processes; a restore's swap of the folder's
+files as one step (``commit_swap``)."""
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import sqlite3
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -85,6 +89,46 @@ def only_one(home: Path, name: str) -> Iterator[None]:
         yield
     finally:
         lock.close()
+
+
+#: A restore's commit point (issue 42): which staged files replace the data folder's.
+SWAP_FILE = ".restore-swap.json"
+
+
+def commit_swap(home: Path, staged: Path, put: Sequence[str], remove: Sequence[str]) -> None:
+    """Replace the data folder's files ``put`` with those of ``staged`` (a folder inside
+    ``home``, on the same file system) and remove ``remove``, as one step: the plan is
+    written first, atomically (the commit point), then carried out by ``finish_swap``. A
+    process killed before the plan is written changed nothing; one killed after it is
+    finished by the next ``finish_swap``, which every opening of the folder runs. Put the
+    database last: its write-ahead log and shared memory go just before it is replaced
+    (they belong to the database being replaced)."""
+    plan = {"staged": staged.name, "put": list(put), "remove": list(remove)}
+    write_text_atomic(home / SWAP_FILE, json.dumps(plan))
+    finish_swap(home)
+
+
+def finish_swap(home: Path) -> bool:
+    """Carry out a swap whose plan was written (``commit_swap``), all of it or the rest of
+    it: each step is done only if it is still to do, so a second kill midway changes
+    nothing more. The caller holds the folder's ``migrating`` lock. Whether there was
+    one."""
+    marker = home / SWAP_FILE
+    if not marker.is_file():
+        return False
+    plan = json.loads(marker.read_text("utf-8"))
+    staged = home / str(plan["staged"])
+    for name in plan["remove"]:
+        (home / name).unlink(missing_ok=True)
+    for name in plan["put"]:
+        source, target = staged / name, home / name
+        if source.exists():  # (else: moved in before a kill)
+            for suffix in ("-wal", "-shm"):
+                (home / (name + suffix)).unlink(missing_ok=True)
+            os.replace(source, target)
+    marker.unlink()
+    shutil.rmtree(staged, ignore_errors=True)
+    return True
 
 
 def read_text(path: Path) -> str:

@@ -193,7 +193,7 @@ READ_ONLY = {
     "keys": {"key_state", "has_key"},
     "moving": {"migrate_to"},  # reads the history; writes only the new store
 }
-HANDS_OVER = {"conversation": {"replace_exchange", "regenerate"}}
+HANDS_OVER = {"conversation": {"regenerate"}}
 
 
 def _public_functions(module: str) -> dict[str, ast.FunctionDef]:

@@ -15,7 +15,7 @@ import hashlib
 import json
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
@@ -268,10 +268,12 @@ class ContextManager:
             queries.save_prompt(conn, state, loaded)
 
     def commit_user_message(self, text: str, tab: str,
-                            attachments: Sequence[Prepared] = ()) -> Talk:
+                            attachments: Sequence[Prepared] = (), *,
+                            within: Callable[[Connection], None] | None = None) -> Talk:
         """Store what the person typed, and the files shown with it (``attachments``,
-        prepared by ``cms.attachments.prepare``), before any request leaves. Returns the
-        stored row."""
+        prepared by ``cms.attachments.prepare``), before any request leaves. ``within``
+        runs in the same transaction once the message is in (an edit sets the old
+        exchange aside there). Returns the stored row."""
         text = clean_text(text)
         if is_blank(text):
             if not attachments:
@@ -322,6 +324,8 @@ class ContextManager:
                 attachment_files.keep_on_server(conn, {prepared.sha256: prepared.original,
                                                        prepared.sent_sha256: prepared.sent})
             queries.set_turn_state(conn, **changes)
+            if within is not None:
+                within(conn)
         return message
 
     def _day_thread(self, db: queries.Db, day: str, ts: str) -> int:
@@ -341,11 +345,12 @@ class ContextManager:
 
     def record_reply(
         self, text: str, tab: str, *, status: MessageStatus = MessageStatus.COMPLETE,
-        usage: UsageNote | None = None,
+        usage: UsageNote | None = None, within: Callable[[Connection], None] | None = None,
     ) -> Talk:
         """Store a reply (and, in the same transaction, the usage of the request that
-        brought it)."""
-        return self._record(MessageRole.ASSISTANT, text, tab, None, status, usage)
+        brought it, and ``within``, run before the reply is stored: a version chosen
+        replaces the reply there)."""
+        return self._record(MessageRole.ASSISTANT, text, tab, None, status, usage, within)
 
     def record_tool_round(
         self, call: list[dict[str, Any]], result: list[ToolResultBlock], text: str, tab: str,
@@ -362,6 +367,7 @@ class ContextManager:
         content: dict[str, Any] | None,
         status: MessageStatus,
         usage: UsageNote | None = None,
+        within: Callable[[Connection], None] | None = None,
     ) -> Talk:
         """Replies land in today's conversation (the prompt's day or thread), always."""
         text = clean_text(text)
@@ -373,6 +379,8 @@ class ContextManager:
             day = current_day or self.today()
             if self.settings.sunset_model or thread_id is None:
                 thread_id = self._day_thread(conn, day, ts)
+            if within is not None:
+                within(conn)
             message = queries.insert_message(
                 conn,
                 thread_id=thread_id,

@@ -34,6 +34,7 @@ from cms.context.timeline import FORGOTTEN_TEXT, fill_rollup
 from cms.memory import rules as memory
 from cms.memory import updates
 from cms.memory.context_summary import (
+    SUMMARY_FILE,
     OfflineContextWriter,
     select_memories,
     summary_row,
@@ -55,40 +56,61 @@ from storage.models import (
 
 
 def delete_messages(db: Database, message_ids: Sequence[int], now: datetime) -> int:
-    """Delete these messages and everything derived from them. Returns how many went."""
+    """Delete these messages and everything derived from them, in one transaction
+    (issue 42); then the files derived from it (``settle_files``). Returns how many went."""
+    with db.session() as session:
+        count = delete_in(session, db, message_ids, now)
+    settle_files(db)
+    return count
+
+
+def delete_in(session: Session, db: Database, message_ids: Sequence[int],
+              now: datetime) -> int:
+    """``delete_messages`` inside the caller's transaction (a user action that deletes
+    as one of its parts commits once): rows, search entries, Timeline Index lines, the
+    memories drawn from them and the context summary. The caller runs ``settle_files``
+    after its commit (a kill before then: the next start runs it)."""
     ids = sorted(set(message_ids))
     if not ids:
         return 0
-    with db.session() as session:
-        messages = session.exec(select(Message).where(col(Message.id).in_(ids))).all()
-        if not messages:
-            raise ForgetError("Those messages do not exist (already deleted?).")
-        found = [m.id for m in messages if m.id is not None]
-        gone_texts = [m.text for m in messages if m.text]
-        segment_ids = {m.segment_id for m in messages if m.segment_id is not None}
-        touched = _redact_everywhere(session, gone_texts, set(found))
-        segment_ids |= touched.segments
-        _forget_memories(session, set(found))
-        _drop_presummaries(session, set(found) | touched.rows)
-        for message in messages:
-            session.delete(message)
-        session.flush()
-        _lower_the_scan_mark(session)
-        _drop_notes_quoting(session, gone_texts)
-        for segment_id in segment_ids:
-            _rewrite_segment(session, segment_id)
-        session.exec(delete(ContextSummary))
-        queries.bump_memory(session)
-    _rewrite_context_summary(db, now)
-    _sweep_files(db)
+    messages = session.exec(select(Message).where(col(Message.id).in_(ids))).all()
+    if not messages:
+        raise ForgetError("Those messages do not exist (already deleted?).")
+    found = [m.id for m in messages if m.id is not None]
+    gone_texts = [m.text for m in messages if m.text]
+    segment_ids = {m.segment_id for m in messages if m.segment_id is not None}
+    touched = _redact_everywhere(session, gone_texts, set(found))
+    segment_ids |= touched.segments
+    _forget_memories(session, set(found))
+    _drop_presummaries(session, set(found) | touched.rows)
+    for message in messages:
+        session.delete(message)
+    session.flush()
+    _lower_the_scan_mark(session)
+    noted = _drop_notes_quoting(session, gone_texts)
+    for segment_id in segment_ids:
+        _rewrite_segment(session, segment_id)
+    if segment_ids or noted:  # (talk no line summarizes yet is in no context summary)
+        _rewrite_context_summary(session, db, now)
+    attachment_files.sweep_history(session.connection())
+    queries.bump_memory(session)
     return len(found)
 
 
-def _sweep_files(db: Database) -> None:
-    """The attached files no message holds any more leave the data folder, and the
-    backups kept there."""
-    with db.transaction() as conn:
-        gone = attachment_files.sweep(conn, db.home)
+def settle_files(db: Database) -> None:
+    """What a forget leaves outside the database, made to match it: the context summary's
+    file written from the stored one; the attached files no message holds any more gone
+    from the data folder and from the backups kept there. Idempotent: after each forget,
+    and at every start (``conversation.recover``) for one killed before it ran."""
+    with db.unlocked_reads() as conn:
+        latest = queries.latest_summary_text(conn)
+        gone = attachment_files.sweep_folder(conn, db.home)
+    stored = None if latest is None else latest[1]
+    path = db.home / SUMMARY_FILE
+    wanted = (stored or "").rstrip() + "\n"
+    if (stored is not None or path.exists()) and (
+            not path.is_file() or path.read_text("utf-8") != wanted):
+        write_summary_file(db.home, stored or "")
     if gone:
         attachment_files.purge_backups(db.home)
 
@@ -109,46 +131,51 @@ def _lower_the_scan_mark(session: Session) -> None:
             queries.put_setting(session, name, str(top))
 
 
-def _drop_notes_quoting(session: Session, texts: Sequence[str]) -> None:
+def _drop_notes_quoting(session: Session, texts: Sequence[str]) -> bool:
     """A Timeline Index line's note of a newer value quotes the person's later sentence:
-    when that sentence is forgotten, the note goes (``cms/memory/updates.py``)."""
+    when that sentence is forgotten, the note goes (``cms/memory/updates.py``). Whether a
+    line changed."""
+    changed = False
     if not texts:
-        return
+        return changed
     for entry in session.exec(select(TimelineEntry).where(
             col(TimelineEntry.summary).icontains(" (later, "))).all():
         kept = updates.without_notes_of(entry.summary or "", texts)
         if kept != entry.summary:
             entry.summary = kept
             session.add(entry)
+            changed = True
+    return changed
 
 
 def delete_day(db: Database, day: str, now: datetime) -> int:
+    """A whole day, in one transaction."""
     with db.session() as session:
         ids = [m.id for m in queries.all_messages(session, day) if m.id is not None]
-    if not ids:
-        raise ForgetError(f"Nothing is stored for {day}.")
-    return delete_messages(db, ids, now)
+        if not ids:
+            raise ForgetError(f"Nothing is stored for {day}.")
+        count = delete_in(session, db, ids, now)
+    settle_files(db)
+    return count
 
 
 def delete_memory(db: Database, item_id: int, now: datetime, *,
                   delete_sources: bool = False) -> int:
     """The person deletes what is remembered: the item goes, and the messages it came from
-    are hidden from Claude (or deleted, with ``delete_sources``). Returns how many
-    messages were hidden or deleted."""
+    are hidden from Claude (or deleted, with ``delete_sources``), in one transaction.
+    Returns how many messages were hidden or deleted."""
     with db.session() as session:
         item = session.get(MemoryItem, item_id)
         if item is None:
             raise MemoryItemError(f"No memory item {item_id}.")
         targets = _carriers(session, item)
-    if delete_sources and targets:
-        delete_messages(db, targets, now)
-        with db.session() as session:
-            if session.get(MemoryItem, item_id) is not None:
-                memory.delete(session, item_id)
-        return len(targets)
-    with db.session() as session:
         memory.delete(session, item_id)
-    hide_messages(db, targets, now)
+        session.flush()
+        if delete_sources and targets:
+            delete_in(session, db, targets, now)
+        else:
+            _hide_in(session, db, targets, now)
+    settle_files(db)
     return len(targets)
 
 
@@ -174,35 +201,44 @@ def correct_memory(db: Database, item_id: int, text: str, now: datetime) -> None
             raise MemoryItemError(f"No memory item {item_id}.")
         targets = _carriers(session, item)
         memory.edit(session, item_id, text)
-    hide_messages(db, targets, now, keep_item=item_id)
+        session.flush()
+        _hide_in(session, db, targets, now, keep_item=item_id)
+    settle_files(db)
 
 
 def hide_messages(db: Database, message_ids: Sequence[int], now: datetime,
                   keep_item: int | None = None) -> None:
-    """Hide these messages from Claude, and everything derived from them."""
-    ids = sorted(set(message_ids))
+    """Hide these messages from Claude, and everything derived from them (one
+    transaction)."""
     with db.session() as session:
-        messages = session.exec(select(Message).where(col(Message.id).in_(ids))).all() \
-            if ids else []
-        texts = [m.text for m in messages if m.text]
-        segment_ids = {m.segment_id for m in messages if m.segment_id is not None}
-        for message in messages:
-            message.hidden = True
-            session.add(message)
-        found = {m.id for m in messages if m.id is not None}
-        attachment_files.forget(session, sorted(found))  # pictures, documents, versions
-        touched = _redact_everywhere(session, texts, found)
-        segment_ids |= touched.segments
-        _forget_memories(session, found | touched.rows, keep=keep_item)
-        _drop_presummaries(session, found | touched.rows)
-        _drop_notes_quoting(session, texts)
-        session.flush()
-        for segment_id in segment_ids:
-            _rewrite_segment(session, segment_id)
-        session.exec(delete(ContextSummary))
-        queries.bump_memory(session)
-    _rewrite_context_summary(db, now)
-    _sweep_files(db)
+        _hide_in(session, db, message_ids, now, keep_item)
+    settle_files(db)
+
+
+def _hide_in(session: Session, db: Database, message_ids: Sequence[int], now: datetime,
+             keep_item: int | None = None) -> None:
+    ids = sorted(set(message_ids))
+    messages = session.exec(select(Message).where(col(Message.id).in_(ids))).all() \
+        if ids else []
+    texts = [m.text for m in messages if m.text]
+    segment_ids = {m.segment_id for m in messages if m.segment_id is not None}
+    for message in messages:
+        message.hidden = True
+        session.add(message)
+    found = {m.id for m in messages if m.id is not None}
+    attachment_files.forget(session, sorted(found))  # pictures, documents, versions
+    touched = _redact_everywhere(session, texts, found)
+    segment_ids |= touched.segments
+    _forget_memories(session, found | touched.rows, keep=keep_item)
+    _drop_presummaries(session, found | touched.rows)
+    noted = _drop_notes_quoting(session, texts)
+    session.flush()
+    for segment_id in segment_ids:
+        _rewrite_segment(session, segment_id)
+    if segment_ids or noted:
+        _rewrite_context_summary(session, db, now)
+    attachment_files.sweep_history(session.connection())
+    queries.bump_memory(session)
 
 
 def _carriers(session: Session, item: MemoryItem) -> list[int]:
@@ -393,15 +429,16 @@ def _rewrite_parent(session: Session, parent_id: int | None) -> None:
     _rewrite_parent(session, grandparent)
 
 
-def _rewrite_context_summary(db: Database, now: datetime) -> None:
-    """Rewrite the context summary from what remains, offline, right away."""
+def _rewrite_context_summary(session: Session, db: Database, now: datetime) -> None:
+    """Rewrite the context summary from what remains, offline, in the forget's
+    transaction (its file follows in ``settle_files``)."""
     from cms.settings import load_settings
 
-    with db.session() as session:
-        settings = load_settings(session)
-        selection = select_memories(session, read_core(db), now)
-        text = OfflineContextWriter().write(selection) if not selection.empty else ""
-        if text:
-            session.add(summary_row(selection, text, "offline (after a deletion)", now,
-                                    settings.day_start_time))
-    write_summary_file(db.home, text)
+    session.exec(delete(ContextSummary))
+    session.flush()
+    settings = load_settings(session)
+    selection = select_memories(session, read_core(db), now)
+    text = OfflineContextWriter().write(selection) if not selection.empty else ""
+    if text:
+        session.add(summary_row(selection, text, "offline (after a deletion)", now,
+                                settings.day_start_time))

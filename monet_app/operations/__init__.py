@@ -7,8 +7,9 @@ the window's one ``refresh``). Every one that writes enters the one gate
 (``monet_app/services/gate.py``) with its kind of work, so what must not run together
 never does, whoever asks. The actions:
 
-- ``conversation``: send (``commit`` then ``reply``), edit and resend
-  (``replace_exchange``), ``regenerate``, continue (a ``commit``), ``stop``;
+- ``conversation``: send (``commit`` then ``reply``), edit and resend (a ``commit`` that
+  sets the old exchange aside in its transaction), ``regenerate``, continue (a
+  ``commit``), ``stop``;
 - ``memory``: delete a message or a day, forget a memory at either depth, correct one,
   incognito today, the remembered items;
 - ``settings``: apply settings, ``promote`` a statement;

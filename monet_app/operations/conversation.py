@@ -27,18 +27,22 @@ import shutil
 import tempfile
 import threading
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
+from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select
 
 from cms.attachments import MAX_READ_BYTES, Prepared, prepare, viewer_name
 from cms.context.turn import TurnResult
 from cms.memory import forget
 from monet_app.operations.changes import NOTHING, TALK, Changes, Done
+from monet_app.services.backup import finish_forgetting
 from monet_app.services.gate import Ticket, Work
 from monet_app.services.wiring import Core
 from storage import attachments as attachment_files
 from storage import queries
+from storage.database import joined_session
 from storage.errors import AttachmentError
 from storage.files import NotAFile, TooLarge, read_measured
 from storage.models import Message, MessageRole, MessageStatus, ReplyVersion
@@ -46,11 +50,14 @@ from storage.queries import Talk
 
 
 def commit(core: Core, text: str, tab: str, *, ticket: Ticket | None = None,
-           attachments: Sequence[Prepared] = ()) -> Done[Talk]:
+           attachments: Sequence[Prepared] = (), replaces: int = 0) -> Done[Talk]:
     """Store the person's message and its files (refused in words if empty); nothing is
-    sent yet."""
+    sent yet. ``replaces``: edit and resend of the person's message of that id: it and
+    its answer are set aside in the same transaction, until the new reply is stored."""
     with core.gate.hold(Work.REPLY, ticket):
-        return Done(core.context.commit_user_message(text, tab, attachments), TALK)
+        within = partial(_set_aside_exchange, replaces) if replaces else None
+        return Done(core.context.commit_user_message(text, tab, attachments, within=within),
+                    TALK)
 
 
 def prepare_files(paths: Sequence[str]) -> Done[list[Prepared]]:
@@ -167,13 +174,17 @@ def exchange_ids(core: Core, user_id: int) -> list[int]:
     """The person's message ``user_id`` and everything that answered it, up to their next
     message (an exchange being edited or regenerated)."""
     with core.db.session() as session:
-        first = session.get(Message, user_id)
-        if first is None or first.role != MessageRole.USER:
-            return []
-        after = session.exec(
-            select(Message.id, Message.role).where(Message.day == first.day,
-                                                   col(Message.id) > user_id)
-            .order_by(col(Message.id))).all()
+        return _exchange_ids(session, user_id)
+
+
+def _exchange_ids(session: Session, user_id: int) -> list[int]:
+    first = session.get(Message, user_id)
+    if first is None or first.role != MessageRole.USER:
+        return []
+    after = session.exec(
+        select(Message.id, Message.role).where(Message.day == first.day,
+                                               col(Message.id) > user_id)
+        .order_by(col(Message.id))).all()
     ids = [user_id]
     for message_id, role in after:
         if role == MessageRole.USER:
@@ -184,12 +195,6 @@ def exchange_ids(core: Core, user_id: int) -> list[int]:
 
 #: The setting that notes the messages a send set aside until its reply is stored.
 SET_ASIDE = "set_aside"
-
-
-def replace_exchange(core: Core, user_id: int, *, ticket: Ticket | None = None) -> Done[int]:
-    """Edit and resend, once the new message is stored: the old message and its answer are
-    set aside until the new reply is stored. Returns how many messages were."""
-    return set_aside(core, exchange_ids(core, user_id), ticket=ticket)
 
 
 def regenerate(core: Core, answer_ids: list[int], *, ticket: Ticket | None = None) -> Done[int]:
@@ -207,46 +212,87 @@ def set_aside(core: Core, message_ids: list[int], *,
         if not message_ids:
             return Done(0)
         with core.db.session() as session:
-            rows = [m for m in session.exec(select(Message).where(
-                col(Message.id).in_(message_ids))).all() if not m.hidden]
-            for message in rows:
-                message.hidden = True
-                session.add(message)
-            kept = sorted({*(queries.read_value(session, SET_ASIDE) or []),
-                           *(m.id for m in rows if m.id is not None)})
-            queries.write_value(session, SET_ASIDE, kept or None)
-            queries.bump_memory(session)
-        return Done(len(rows), TALK)
+            count = _set_aside_in(session, message_ids)
+        return Done(count, TALK)
 
 
-def _settle(core: Core, replaced: bool, reply: Talk | None = None) -> Changes:
-    """After a reply: what was set aside goes for good when ``replaced`` (the new reply is
-    stored whole), else it comes back as it was. A regenerated reply is kept as a version
-    (``_keep_versions``) before it goes."""
+def _set_aside_in(session: Session, message_ids: list[int]) -> int:
+    rows = [m for m in session.exec(select(Message).where(
+        col(Message.id).in_(message_ids))).all() if not m.hidden]
+    for message in rows:
+        message.hidden = True
+        session.add(message)
+    kept = sorted({*(queries.read_value(session, SET_ASIDE) or []),
+                   *(m.id for m in rows if m.id is not None)})
+    queries.write_value(session, SET_ASIDE, kept or None)
+    queries.bump_memory(session)
+    return len(rows)
+
+
+def _set_aside_exchange(user_id: int, conn: Connection) -> None:
+    """Edit and resend: the old message ``user_id`` and its answer are set aside in the
+    transaction that stores the new message (``commit``)."""
+    with joined_session(conn) as session:
+        _set_aside_in(session, _exchange_ids(session, user_id))
+
+
+def _settle(core: Core, replaced: bool | None, reply: Talk | None = None) -> Changes:
+    """After a reply, in one transaction (issue 42): what was set aside goes for good when
+    ``replaced`` (the new reply is stored whole; a regenerated reply is kept as a version
+    first, ``_keep_versions``), else it comes back as it was and a new reply that did not
+    end is kept only as a version (``_half_reply``). ``None`` (at a start, after a kill):
+    as the history shows, a whole new reply stored after what was set aside settling it
+    as replaced."""
     with core.db.transaction() as conn:  # (after most replies: nothing was set aside)
         if queries.setting_json(conn, SET_ASIDE) is None:
             return NOTHING
+    now = core.clock.now()
     with core.db.session() as session:
         ids = [int(i) for i in queries.read_value(session, SET_ASIDE) or []]
         if not ids:
             return NOTHING
         queries.write_value(session, SET_ASIDE, None)
-        half: list[int] = []
-        if not replaced:
+        new = (reply.text, reply.ts) if reply is not None else None
+        if replaced is None:
+            found = _whole_reply_after(session, ids)
+            replaced, new = found is not None, found
+        if replaced:
+            if new is not None:
+                _keep_versions(session, ids, *new)
+            existing = [i for i in session.exec(select(Message.id).where(
+                col(Message.id).in_(ids))) if i is not None]
+            if existing:
+                forget.delete_in(session, core.db, existing, now)
+        else:
             for message in session.exec(select(Message).where(col(Message.id).in_(ids))):
                 message.hidden = False
                 session.add(message)
+            session.flush()
             half = _half_reply(session, ids)
+            if half:  # the new reply never ended: a version, never beside the old one
+                forget.delete_in(session, core.db, half, now)
             queries.bump_memory(session)
-    if half:  # the new reply never ended: it is a version, never beside the old one
-        forget.delete_messages(core.db, half, core.clock.now())
-    if replaced:
-        if reply is not None:
-            _keep_versions(core, ids, reply)
-        existing = _existing(core, ids)
-        if existing:
-            forget.delete_messages(core.db, existing, core.clock.now())
+    forget.settle_files(core.db)
     return TALK
+
+
+def _whole_reply_after(session: Session, replaced_ids: list[int]) -> tuple[str, str] | None:
+    """The reply stored whole after what a regenerate or an edit set aside (MONET killed
+    between storing it and settling): its text and time; None when there is none, or the
+    person has spoken since."""
+    last = session.exec(select(Message).where(col(Message.id).in_(replaced_ids))
+                        .order_by(col(Message.id).desc()).limit(1)).first()
+    if last is None:
+        return None
+    after = list(session.exec(select(Message).where(
+        Message.day == last.day, col(Message.id) > last.id).order_by(col(Message.id))))
+    people = [i for i, m in enumerate(after) if m.role == MessageRole.USER]
+    if people not in ([], [0]):  # (an edit's new message comes first; else: spoken since)
+        return None
+    if not after or after[-1].role != MessageRole.ASSISTANT or \
+            after[-1].status != MessageStatus.COMPLETE or not after[-1].text.strip():
+        return None
+    return after[-1].text, after[-1].ts
 
 
 def _half_reply(session: Session, replaced_ids: list[int]) -> list[int]:
@@ -282,32 +328,31 @@ def _half_reply(session: Session, replaced_ids: list[int]) -> list[int]:
     return [m.id for m in after if m.id is not None]
 
 
-def _keep_versions(core: Core, replaced_ids: list[int], reply: Talk) -> None:
+def _keep_versions(session: Session, replaced_ids: list[int], text: str, ts: str) -> None:
     """A regenerate (the set-aside messages are answers only; an edit sets aside the
-    person's message too): the replaced reply's final text and the new reply become
-    versions of the answer to the person's message, the new one current."""
-    with core.db.session() as session:
-        rows = list(session.exec(select(Message).where(col(Message.id).in_(replaced_ids))
-                                 .order_by(col(Message.id))))
-        if not rows or any(m.role == MessageRole.USER for m in rows):
-            return
-        user_id = session.exec(
-            select(Message.id).where(Message.day == rows[0].day,
-                                     Message.role == MessageRole.USER,
-                                     col(Message.id) < rows[0].id)
-            .order_by(col(Message.id).desc()).limit(1)).first()
-        old = [m for m in rows if m.role == MessageRole.ASSISTANT]
-        if user_id is None or not old:
-            return
-        versions = queries.reply_versions(session, user_id)
-        if not versions:
-            versions = [ReplyVersion(user_message_id=user_id, number=1, text=old[-1].text,
-                                     ts=old[-1].ts)]
-        for version in versions:
-            version.current = False
-            session.add(version)
-        session.add(ReplyVersion(user_message_id=user_id, number=versions[-1].number + 1,
-                                 text=reply.text, ts=reply.ts, current=True))
+    person's message too): the replaced reply's final text and the new reply (``text``,
+    ``ts``) become versions of the answer to the person's message, the new one current."""
+    rows = list(session.exec(select(Message).where(col(Message.id).in_(replaced_ids))
+                             .order_by(col(Message.id))))
+    if not rows or any(m.role == MessageRole.USER for m in rows):
+        return
+    user_id = session.exec(
+        select(Message.id).where(Message.day == rows[0].day,
+                                 Message.role == MessageRole.USER,
+                                 col(Message.id) < rows[0].id)
+        .order_by(col(Message.id).desc()).limit(1)).first()
+    old = [m for m in rows if m.role == MessageRole.ASSISTANT]
+    if user_id is None or not old:
+        return
+    versions = queries.reply_versions(session, user_id)
+    if not versions:
+        versions = [ReplyVersion(user_message_id=user_id, number=1, text=old[-1].text,
+                                 ts=old[-1].ts)]
+    for version in versions:
+        version.current = False
+        session.add(version)
+    session.add(ReplyVersion(user_message_id=user_id, number=versions[-1].number + 1,
+                             text=text, ts=ts, current=True))
 
 
 def choose_version(core: Core, user_id: int, number: int, *,
@@ -315,8 +360,8 @@ def choose_version(core: Core, user_id: int, number: int, *,
     """Show version ``number`` of the reply to today's latest message ``user_id``: the
     reply the conversation holds (and its tool rounds) goes, and that version's text is
     stored as the reply, as a regenerate replaces it (only the end of today's talk
-    changes; what Claude reads before it stays byte for byte). Returns the version now
-    current, 0 if there was nothing to change."""
+    changes; what Claude reads before it stays byte for byte), in one transaction.
+    Returns the version now current, 0 if there was nothing to change."""
     with core.gate.hold(Work.REPLY, ticket):
         with core.db.session() as session:
             versions = queries.reply_versions(session, user_id)
@@ -325,25 +370,29 @@ def choose_version(core: Core, user_id: int, number: int, *,
             if chosen is None or chosen.current or person is None:
                 return Done(0)
             text, tab = chosen.text, person.tab
-        answers = exchange_ids(core, user_id)[1:]
-        if answers:
-            forget.delete_messages(core.db, answers, core.clock.now())
-        core.context.record_reply(text, tab)
-        with core.db.session() as session:
-            for version in queries.reply_versions(session, user_id):
-                version.current = version.number == number
-                session.add(version)
+        now = core.clock.now()
+
+        def replace(conn: Connection) -> None:
+            with joined_session(conn) as session:
+                answers = _exchange_ids(session, user_id)[1:]
+                if answers:
+                    forget.delete_in(session, core.db, answers, now)
+                for version in queries.reply_versions(session, user_id):
+                    version.current = version.number == number
+                    session.add(version)
+
+        core.context.record_reply(text, tab, within=replace)
+        forget.settle_files(core.db)
         return Done(number, TALK)
 
 
 def recover(core: Core) -> Done[None]:
-    """At start: an exchange set aside by a send that never ended (MONET was killed) comes
-    back; nothing said is lost."""
+    """At start, what a kill left between two transactions (issue 42): an exchange set
+    aside by a send whose reply never ended comes back (nothing said is lost), one whose
+    reply was stored whole is settled as that send would have; the files a forget leaves
+    outside the database are made to match it."""
     with core.gate.hold(Work.REPLY):
-        return Done(None, _settle(core, replaced=False))
-
-
-def _existing(core: Core, ids: list[int]) -> list[int]:
-    with core.db.session() as session:
-        return [i for i in session.exec(select(Message.id).where(col(Message.id).in_(ids)))
-                if i is not None]
+        changes = _settle(core, replaced=None)
+        forget.settle_files(core.db)  # (a forget killed after its commit)
+        finish_forgetting(core.db, core.clock.now())  # (and before its backups were)
+        return Done(None, changes)

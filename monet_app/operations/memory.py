@@ -16,7 +16,7 @@ from sqlmodel import col, select
 from cms.memory import forget
 from cms.memory import rules as memory
 from monet_app.operations.changes import TALK, Changes, Done
-from monet_app.services.backup import forget_in_backups
+from monet_app.services.backup import finish_forgetting, note_forgetting
 from monet_app.services.gate import Ticket, Work
 from monet_app.services.wiring import Core
 from storage import queries
@@ -106,10 +106,11 @@ def delete_memory(core: Core, item_id: int, delete_sources: bool = False, *,
     own backups included. Returns how many messages it came from."""
     with core.gate.hold(Work.FORGET, ticket):
         gone = forget.carried_texts(core.db, item_id) if delete_sources else {}
+        note_forgetting(core.db, gone)
         count = forget.delete_memory(core.db, item_id, core.clock.now(),
                                      delete_sources=delete_sources)
         core.context.render_forgotten()
-        forget_in_backups(core.db.home, gone, core.clock.now())
+        finish_forgetting(core.db, core.clock.now())
     return Done(count, TALK)
 
 
@@ -119,9 +120,10 @@ def delete_day(core: Core, day: str, *, ticket: Ticket | None = None) -> Done[in
     with core.gate.hold(Work.FORGET, ticket):
         with core.db.session() as session:
             gone = {m.id: m.text for m in queries.all_messages(session, day) if m.id is not None}
+        note_forgetting(core.db, gone)
         count = forget.delete_day(core.db, day, core.clock.now())
         core.context.render_forgotten()
-        forget_in_backups(core.db.home, gone, core.clock.now())
+        finish_forgetting(core.db, core.clock.now())
     return Done(count, TALK)
 
 
@@ -133,9 +135,10 @@ def delete_message(core: Core, message_id: int, *,
         with core.db.session() as session:
             found = session.get(Message, message_id)
             gone = {message_id: found.text} if found is not None else {}
+        note_forgetting(core.db, gone)
         count = forget.delete_messages(core.db, [message_id], core.clock.now())
         core.context.render_forgotten()
-        forget_in_backups(core.db.home, gone, core.clock.now())
+        finish_forgetting(core.db, core.clock.now())
     return Done(count, TALK)
 
 

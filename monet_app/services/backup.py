@@ -34,11 +34,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from sqlmodel import col, select
+
 from monet_app.services.version import monet_version
 from storage import attachments as attachment_files
-from storage.database import DB_FILENAME
+from storage import queries
+from storage.database import DB_FILENAME, Database
 from storage.errors import BackupError
-from storage.files import FolderInUse, process_lock, sole_use
+from storage.files import FolderInUse, commit_swap, process_lock, sole_use
+from storage.models import Message
 from storage.where import DEVICE_FILE, database_url
 
 #: The files beside the database that a backup carries (Claude reads both).
@@ -342,7 +346,10 @@ def restore(archive: Path, home: Path, now: datetime, force: bool = False) -> Re
             f"{home} already holds a MONET database; nothing was changed. Add --force to "
             "replace it (the current one is kept beside it as a dated copy).")
     home.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=home, prefix=".monet-restore-") as tmp:
+    # (the swap moves the extracted files in and removes the folder; a kill leaves it
+    # for the next opening to finish from)
+    with tempfile.TemporaryDirectory(dir=home, prefix=".monet-restore-",
+                                     ignore_cleanup_errors=True) as tmp:
         extracted = Path(tmp)
         _read_archive(archive, extracted)
         _bring_to_this_schema(extracted)
@@ -421,7 +428,10 @@ def _free_stamp(home: Path, now: datetime) -> str:
 
 
 def _swap_in(extracted: Path, home: Path, stamp: str) -> list[Path]:
-    """Keep what is there, then put the extracted files in its place."""
+    """Keep a copy of what is there, then put the extracted files in its place as one
+    step (``storage.files.commit_swap``: killed before it, nothing changed; after, the
+    next opening finishes it). A text file the backup does not hold goes (kept too): the
+    folder is as it was when the backup was made."""
     database = home / DB_FILENAME
     replaced: list[Path] = []
     with process_lock(home, "migrating"):  # no MONET opens the home meanwhile
@@ -437,36 +447,71 @@ def _swap_in(extracted: Path, home: Path, stamp: str) -> list[Path]:
                         shutil.copyfile(home / (DB_FILENAME + suffix),
                                         home / f"{kept.name}{suffix}")
             replaced.append(kept)
-            for suffix in ("-wal", "-shm"):
-                (home / (DB_FILENAME + suffix)).unlink(missing_ok=True)
         if (extracted / ATTACHMENTS).is_dir():  # by content: the same name, the same bytes
             (home / ATTACHMENTS).mkdir(exist_ok=True)
             for path in (extracted / ATTACHMENTS).iterdir():
                 _put_named(path, home / ATTACHMENTS / path.name)
         for name in TEXT_FILES:
-            current = home / name
-            if current.exists() and (extracted / name).exists():
+            if (home / name).exists():
                 kept = home / f"{name}.replaced-{stamp}"
-                os.replace(current, kept)
+                shutil.copyfile(home / name, kept)
                 replaced.append(kept)
-            if (extracted / name).exists():
-                os.replace(extracted / name, current)
-        os.replace(extracted / DB_FILENAME, database)
+        put = [name for name in TEXT_FILES if (extracted / name).exists()]
+        remove = [name for name in TEXT_FILES if name not in put]
+        commit_swap(home, extracted, [*put, DB_FILENAME], remove)
     return replaced
+
+
+#: The messages a forget under way takes out of MONET's backups, by id, with their text's
+#: SHA-256 (never the text): noted before the forget, cleared once the backups are
+#: rewritten, so a kill in between is finished at the next start.
+BACKUPS_TO_FORGET = "backups_to_forget"
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def note_forgetting(db: Database, gone: dict[int, str]) -> None:
+    """Before a forget: note what it takes out of the backups (``finish_forgetting``)."""
+    if not gone:
+        return
+    with db.session() as session:
+        noted = dict(queries.read_value(session, BACKUPS_TO_FORGET) or {})
+        noted.update({str(i): _digest(text) for i, text in gone.items()})
+        queries.write_value(session, BACKUPS_TO_FORGET, noted)
+
+
+def finish_forgetting(db: Database, now: datetime) -> list[Path]:
+    """After a forget, and at every start (a kill after its commit): the noted messages
+    that are gone from the history leave the backups (``forget_in_backups``); one still
+    there (the forget never committed) is not taken out. The note is cleared."""
+    with db.session() as session:
+        noted = {int(i): str(d) for i, d in
+                 (queries.read_value(session, BACKUPS_TO_FORGET) or {}).items()}
+        if not noted:
+            return []
+        kept = {m.id: _digest(m.text) for m in session.exec(select(Message).where(
+            col(Message.id).in_(list(noted))))}
+    rewritten = forget_in_backups(
+        db.home, {i: d for i, d in noted.items() if kept.get(i) != d}, now)
+    with db.session() as session:
+        queries.write_value(session, BACKUPS_TO_FORGET, None)
+    return rewritten
 
 
 def forget_in_backups(home: Path, gone: dict[int, str], now: datetime) -> list[Path]:
     """Forgetting reaches MONET's own backups (issue 41): every archive in the data
-    folder's ``backups/`` that holds one of the forgotten messages (the same id and the
-    same text: an archive made before ids were never reused may give an id to another
-    message) is rewritten as if the message had been forgotten there too: the same
-    ``cms.memory.forget`` runs on its extracted copy (the message, its search entries,
-    the Timeline Index lines re-summarized without it, the memories drawn from it, the
-    context summary, its files), a new manifest is written, the new archive is read
-    back and checked like a restore, and only then replaces the old one. An archive that
-    cannot be read is left as it is and named in the log. Backups the person keeps
-    elsewhere are theirs: MONET does not look for them (README). Returns the archives
-    rewritten."""
+    folder's ``backups/`` that holds one of the forgotten messages (``gone``: by id, the
+    SHA-256 of its text; the same id and the same text: an archive made before ids were
+    never reused may give an id to another message) is rewritten as if the message had
+    been forgotten there too: the same ``cms.memory.forget`` runs on its extracted copy
+    (the message, its search entries, the Timeline Index lines re-summarized without it,
+    the memories drawn from it, the context summary, its files), a new manifest is
+    written, the new archive is read back and checked like a restore, and only then
+    replaces the old one. An archive that cannot be read is left as it is and named in
+    the log. Backups the person keeps elsewhere are theirs: MONET does not look for them
+    (README). Returns the archives rewritten."""
     import logging
 
     from cms.clock import ManualClock
@@ -490,7 +535,7 @@ def forget_in_backups(home: Path, gone: dict[int, str], now: datetime) -> list[P
             try:
                 held = [int(i) for i, text in conn.execute(
                     f"SELECT id, text FROM message WHERE id IN ({','.join('?' * len(gone))})",
-                    list(gone)) if gone.get(int(i)) == text]
+                    list(gone)) if gone.get(int(i)) == _digest(text)]
             finally:
                 conn.close()
             if not held:

@@ -66,25 +66,22 @@ class SendFlow(QObject):
             if self.c.window.read_only or self.c.nav.read_only:
                 self.c.nav.back_to_today()  # typing always goes to today
             files = list(self.c.attach.pending) if typed else []
+            replaces = self._editing if typed else 0  # (set aside in the same transaction)
             done, problem = run_inline(partial(conversation.commit, self.c.core, text, tab,
-                                               ticket=ticket, attachments=files),
+                                               ticket=ticket, attachments=files,
+                                               replaces=replaces),
                                        self.c.words.problem)
             if done is None:
                 ticket.leave()
                 self.c.window.show_error(problem or "", can_retry=False)
                 return  # the composer keeps the text
-            replaced = 0
             if typed:
-                replaced, self._editing = self._editing, 0
+                self._editing = 0
                 self.c.window.message_sent()
                 if files:
                     self.c.attach.clear()  # stored with the message
             self.c.window.clear_error()
-            self.c.refresh(Changes(messages=True, days=True))
-            if replaced:
-                self._run_then_reply(partial(conversation.replace_exchange, self.c.core, replaced,
-                                             ticket=ticket), ticket, tab)
-                return
+            self.c.refresh(TALK if replaces else Changes(messages=True, days=True))
             self._start_reply(tab, ticket)
 
     def _run_then_reply(self, op: Callable[[], Done[int]], ticket: Ticket, tab: str) -> None:
