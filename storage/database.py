@@ -275,6 +275,15 @@ class Database:
     def _open_server(self, migrate: bool) -> None:
         from sqlalchemy.engine import make_url
 
+        try:
+            import psycopg  # noqa: F401  (SQLAlchemy's dialect imports it by name)
+        except ImportError:
+            raise DatabaseError(
+                f"The history at {self.where} is on a PostgreSQL server, and this MONET "
+                "was installed without the server's driver. Install it with "
+                "pip install 'monet[server]' (or pip install 'psycopg[binary]') and try "
+                "again; nothing was written.") from None
+
         target = make_url(self.url or "").set(drivername="postgresql+psycopg")
         self.read_only = False
         self._found_empty = False

@@ -185,3 +185,18 @@ def test_a_bad_server_url_is_a_sentence_not_an_unexpected_error() -> None:
             psycopg.connect(url, connect_timeout=2)
         sentence = explain_db_error(url, caught.value)
         assert sentence is not None and words in str(sentence), (url, caught.value)
+
+
+def test_a_server_url_without_the_driver_installed_says_how_to_add_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """psycopg is an extra (issue 42): a MONET installed without it, given a server URL,
+    says which extra to install, and writes nothing."""
+    import sys
+
+    from storage import Database
+    from storage.errors import DatabaseError
+
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # (as if it were not installed)
+    with pytest.raises(DatabaseError, match=r"monet\[server\]"):
+        Database(tmp_path / "home", url="postgresql://me@127.0.0.1:1/monet")
+    assert not (tmp_path / "home" / "monet.db").exists()
