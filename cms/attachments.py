@@ -110,25 +110,25 @@ def prepare(data: bytes, name: str) -> Prepared:
     name = name.strip() or "attachment"
     kind = sniff(data)
     if not data:
-        raise AttachmentError(f"{name} is empty; nothing was attached.", code="damaged",
+        raise AttachmentError("{name} is empty; nothing was attached.", code="damaged",
                               name=name)
     if kind is None:
         raise AttachmentError(
-            f"{name} is not a kind Claude can read here (pictures: PNG, JPEG, GIF, WebP; "
+            "{name} is not a kind Claude can read here (pictures: PNG, JPEG, GIF, WebP; "
             "documents: PDF or plain text).", code="unsupported", name=name)
     if kind in IMAGE_KINDS:
         return _picture(data, name, kind)
     if kind == PDF:
         return _pdf(data, name)
     if len(data) > MAX_TEXT_BYTES:
-        raise AttachmentError(f"{name} is larger than 1 MB of text; attach a shorter part.",
+        raise AttachmentError("{name} is larger than 1 MB of text; attach a shorter part.",
                               code="too_large", name=name)
     return Prepared(name, TEXT, data, data, tokens=math.ceil(len(data.decode("utf-8")) / 3))
 
 
 def _picture(data: bytes, name: str, kind: str) -> Prepared:
     if len(data) > MAX_ORIGINAL_BYTES:
-        raise AttachmentError(f"{name} is larger than 40 MB; nothing was attached.",
+        raise AttachmentError("{name} is larger than 40 MB; nothing was attached.",
                               code="too_large", name=name)
     from PIL import Image, ImageOps, UnidentifiedImageError
 
@@ -138,7 +138,7 @@ def _picture(data: bytes, name: str, kind: str) -> Prepared:
         opened = Image.open(io.BytesIO(data))
         opened.load()
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
-        raise AttachmentError(f"{name} looks damaged and cannot be read ({exc}).",
+        raise AttachmentError("{name} looks damaged and cannot be read ({exc}).", exc=exc,
                               code="damaged", name=name) from None
     width, height = opened.size
     if opened.getexif().get(0x0112, 1) in (5, 6, 7, 8):  # a photo turned by its EXIF tag
@@ -157,7 +157,7 @@ def _picture(data: bytes, name: str, kind: str) -> Prepared:
         sent_kind = "image/png"
     sent = out.getvalue()
     if len(sent) > MAX_IMAGE_BYTES:
-        raise AttachmentError(f"{name} is still larger than 5 MB once scaled down.",
+        raise AttachmentError("{name} is still larger than 5 MB once scaled down.",
                               code="too_large", name=name)
     return Prepared(name, sent_kind, data, sent, image.width, image.height,
                     tokens=image_tokens(image.width, image.height))
@@ -165,7 +165,7 @@ def _picture(data: bytes, name: str, kind: str) -> Prepared:
 
 def _pdf(data: bytes, name: str) -> Prepared:
     if len(data) > MAX_PDF_BYTES:
-        raise AttachmentError(f"{name} is larger than 32 MB, the API's limit for a PDF.",
+        raise AttachmentError("{name} is larger than 32 MB, the API's limit for a PDF.",
                               code="too_large", name=name)
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError
@@ -173,12 +173,12 @@ def _pdf(data: bytes, name: str) -> Prepared:
     try:
         pages = len(PdfReader(io.BytesIO(data), strict=False).pages)
     except (PdfReadError, OSError, ValueError, KeyError, TypeError) as exc:
-        raise AttachmentError(f"{name} looks damaged and cannot be read ({exc}).",
+        raise AttachmentError("{name} looks damaged and cannot be read ({exc}).", exc=exc,
                               code="damaged", name=name) from None
     if pages == 0:
-        raise AttachmentError(f"{name} has no pages.", code="damaged", name=name)
+        raise AttachmentError("{name} has no pages.", code="damaged", name=name)
     if pages > MAX_PDF_PAGES:
-        raise AttachmentError(f"{name} has {pages} pages; the API reads at most 100.",
+        raise AttachmentError("{name} has {pages} pages; the API reads at most 100.", pages=pages,
                               code="too_large", name=name)
     return Prepared(name, PDF, data, data, pages=pages, tokens=pages * PDF_PAGE_TOKENS)
 

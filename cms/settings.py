@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from sqlmodel import Session, select
 
-from storage.errors import SettingsError
+from storage.errors import Phrase, Phrases, SettingsError
 from storage.models import Setting
 
 DEFAULT_TABS: tuple[tuple[str, str], ...] = (
@@ -118,58 +118,68 @@ class Settings:
 
     # ----- checks ---------------------------------------------------------------------
     def validated(self) -> Settings:
-        problems: list[str] = []
+        problems: list[Phrase] = []
         if self.ceiling_tokens <= 0:
-            problems.append(f"the token ceiling must be above 0 (got {self.ceiling_tokens})")
+            problems.append(Phrase("the token ceiling must be above 0 (got {ceiling})",
+                                   ceiling=self.ceiling_tokens))
         if self.keep_exchanges < 1:
-            problems.append(
-                f"at least 1 exchange must be kept raw (keep is {self.keep_exchanges})"
-            )
+            problems.append(Phrase(
+                "at least 1 exchange must be kept raw (keep is {keep})", keep=self.keep_exchanges
+            ))
         if not 0 < self.low_water_fraction < 1:
-            problems.append(
+            problems.append(Phrase(
                 "the low-water mark must be below the ceiling: a fraction between 0 and 1 "
-                f"(got {self.low_water_fraction})"
-            )
+                "(got {fraction})", fraction=self.low_water_fraction
+            ))
         if not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", self.day_start):
-            problems.append(f"the day boundary must be HH:MM, 00:00-23:59 (got {self.day_start!r})")
+            problems.append(Phrase("the day boundary must be HH:MM, 00:00-23:59 (got {start!r})",
+                                   start=self.day_start))
         if self.max_tokens <= 0:
-            problems.append(f"max_tokens must be above 0 (got {self.max_tokens})")
+            problems.append(Phrase("max_tokens must be above 0 (got {max_tokens})",
+                                   max_tokens=self.max_tokens))
         if self.segment_pause_minutes <= 0:
-            problems.append("the segment pause must be above 0 minutes")
+            problems.append(Phrase("the segment pause must be above 0 minutes"))
         if self.segment_max_tokens <= 0:
-            problems.append("the segment size must be above 0 tokens")
+            problems.append(Phrase("the segment size must be above 0 tokens"))
         if self.ti_budget_tokens <= 0:
-            problems.append("the Timeline Index budget must be above 0 tokens")
+            problems.append(Phrase("the Timeline Index budget must be above 0 tokens"))
         if self.context_budget_tokens < 200:
-            problems.append("the context block budget must be at least 200 tokens")
+            problems.append(Phrase("the context block budget must be at least 200 tokens"))
         if self.librarian_interval_minutes <= 0:
-            problems.append("the librarian interval must be above 0 minutes")
+            problems.append(Phrase("the librarian interval must be above 0 minutes"))
         if self.librarian_summarizer not in ("claude", "offline"):
-            problems.append("the librarian summarizer must be claude or offline")
+            problems.append(Phrase("the librarian summarizer must be claude or offline"))
         if not self.model.strip():
-            problems.append("a model name is needed")
+            problems.append(Phrase("a model name is needed"))
         if not self.tabs or len({t for t, _ in self.tabs}) != len(self.tabs):
-            problems.append("tabs need at least one entry and unique ids")
-        for name, ttl in (("pinned", self.pinned_ttl), ("Timeline Index", self.ti_ttl)):
-            if ttl not in ("5m", "1h"):
-                problems.append(f"the {name} cache lifetime must be 5m or 1h (got {ttl!r})")
+            problems.append(Phrase("tabs need at least one entry and unique ids"))
+        if self.pinned_ttl not in ("5m", "1h"):
+            problems.append(Phrase("the pinned cache lifetime must be 5m or 1h (got {ttl!r})",
+                                   ttl=self.pinned_ttl))
+        if self.ti_ttl not in ("5m", "1h"):
+            problems.append(Phrase(
+                "the Timeline Index cache lifetime must be 5m or 1h (got {ttl!r})",
+                ttl=self.ti_ttl))
         if self.pinned_ttl == "5m" and self.ti_ttl == "1h":
-            problems.append("a 1-hour breakpoint cannot follow a 5-minute one (pinned 5m, TI 1h)")
+            problems.append(Phrase(
+                "a 1-hour breakpoint cannot follow a 5-minute one (pinned 5m, TI 1h)"))
         if self.turn_ttl not in ("auto", "5m", "1h"):
-            problems.append(f"the conversation's cache lifetime must be auto, 5m or 1h "
-                            f"(got {self.turn_ttl!r})")
+            problems.append(Phrase("the conversation's cache lifetime must be auto, 5m or 1h "
+                                   "(got {ttl!r})", ttl=self.turn_ttl))
         elif self.turn_ttl == "1h" and "5m" in (self.pinned_ttl, self.ti_ttl):
-            problems.append("a 1-hour breakpoint cannot follow a 5-minute one (turn 1h)")
+            problems.append(Phrase("a 1-hour breakpoint cannot follow a 5-minute one (turn 1h)"))
         if self.max_retries < 0 or self.request_timeout_seconds <= 0:
-            problems.append("retries must be 0 or more and the timeout above 0 seconds")
+            problems.append(Phrase("retries must be 0 or more and the timeout above 0 seconds"))
         if not 0 <= self.backup_keep <= 3650:
-            problems.append(f"the backups kept must be from 0 to 3,650 (got {self.backup_keep})")
+            problems.append(Phrase("the backups kept must be from 0 to 3,650 (got {keep})",
+                                   keep=self.backup_keep))
         if self.theme not in ("system", "light", "dark"):
-            problems.append(f"the appearance must be system, light or dark (got {self.theme!r})")
+            problems.append(Phrase(
+                "the appearance must be system, light or dark (got {theme!r})", theme=self.theme))
         if not self.core_prompt.strip():
-            problems.append("the core prompt (pinned instructions) cannot be empty")
+            problems.append(Phrase("the core prompt (pinned instructions) cannot be empty"))
         if problems:
-            raise SettingsError("Invalid settings: " + "; ".join(problems) + ".")
+            raise SettingsError("Invalid settings: {problems}.", problems=Phrases(problems))
         return self
 
     @property

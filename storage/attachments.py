@@ -172,9 +172,9 @@ def read(home: Path, sha256: str) -> bytes:
     data = path_of(home, sha256).read_bytes()
     if hashlib.sha256(data).hexdigest() != sha256:
         raise AttachmentError(
-            f"The attached file {FOLDER}/{sha256[:12]}… in {home} holds other bytes than the "
-            "ones that were attached (it was changed or replaced); it is not used.",
-            code="damaged")
+            "The attached file {folder}/{short}… in {home} holds other bytes than the ones that "
+            "were attached (it was changed or replaced); it is not used.", folder=FOLDER,
+            short=sha256[:12], home=home, code="damaged")
     return data
 
 

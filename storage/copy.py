@@ -141,8 +141,8 @@ def copy_history(source: Database, target: Database) -> CopyReport:
     """Copy every row of ``source`` into the empty ``target``; returns what was copied."""
     if not _empty(target):
         raise DatabaseError(
-            f"{target.where} already holds a history; MONET copies only into an empty one "
-            "(a new database, a new data folder). Nothing was copied.")
+            "{where} already holds a history; MONET copies only into an empty one "
+            "(a new database, a new data folder). Nothing was copied.", where=target.where)
     report = CopyReport()
     with source.engine.connect() as read, target.engine.begin() as write:
         if source.server:  # one consistent read of the whole history
@@ -220,6 +220,6 @@ def copy_checked(source: Database, target: Database) -> CopyReport:
     report = copy_history(source, target)
     problems = verify(report, target)
     if problems:
-        raise DatabaseError(f"The copy in {target.where} does not match its source ("
-                            + "; ".join(problems) + "); do not use it.")
+        raise DatabaseError("The copy in {where} does not match its source ({problems}); "
+                            "do not use it.", where=target.where, problems="; ".join(problems))
     return report

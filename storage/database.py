@@ -62,21 +62,22 @@ def _server_problem(where: str, text: str) -> DatabaseError | None:
     lowered = text.lower()
     if "password authentication failed" in lowered or "no password supplied" in lowered:
         return DatabaseError(
-            f"The database server {where} refused the login. Check the user and the password "
+            "The database server {where} refused the login. Check the user and the password "
             "(`monet server-password` keeps it in the system keyring; ~/.pgpass works too); "
-            "nothing was changed.")
+            "nothing was changed.", where=where)
     if "does not exist" in lowered and ("database" in lowered or "role" in lowered):
-        return DatabaseError(f"The database server {where} has no such database or user "
-                             f"({text.strip().splitlines()[0][:160]}).")
+        return DatabaseError("The database server {where} has no such database or user "
+                             "({detail}).", where=where, detail=text.strip().splitlines()[0][:160])
     if "socket" in lowered and "no such file or directory" in lowered:
         return DatabaseError(
-            f"No database server listens on this machine's socket for {where}. Start it, or "
-            "give the server's host in the URL (postgresql://user@host/monet).")
+            "No database server listens on this machine's socket for {where}. Start it, or "
+            "give the server's host in the URL (postgresql://user@host/monet).", where=where)
     invalid = re.search(r"invalid (?:connection option|dsn|integer value|port|"
                         r"[a-z_]+ value)[^\n]{0,80}", lowered)
     if invalid is not None:
-        return DatabaseError(f"The database URL {where} is not valid ({invalid.group(0)}). "
-                             "See docs/postgresql.md for its form.")
+        return DatabaseError(
+            "The database URL {where} is not valid ({detail}). See docs/postgresql.md for its "
+            "form.", where=where, detail=invalid.group(0))
     if any(sign in lowered for sign in (
             "connection refused", "could not connect", "server closed the connection",
             "connection timeout", "timeout expired", "could not translate host name",
@@ -84,8 +85,8 @@ def _server_problem(where: str, text: str) -> DatabaseError | None:
             "terminating connection", "consuming input failed", "server conn crashed",
             "the connection is lost", "ssl connection has been closed")):
         return DatabaseError(
-            f"The database server {where} cannot be reached. Check that it is running and "
-            "that this device can reach it.")
+            "The database server {where} cannot be reached. Check that it is running and "
+            "that this device can reach it.", where=where)
     return None
 
 
@@ -151,20 +152,20 @@ def explain_db_error(path: Path | str, exc: BaseException) -> DatabaseError | No
         return server
     if "locked" in text or "busy" in text:
         return DatabaseError(
-            f"The database {path} is locked by another program. Close the other MONET "
-            "window or process and try again; nothing was lost."
+            "The database {path} is locked by another program. Close the other MONET "
+            "window or process and try again; nothing was lost.", path=path
         )
     if "not a database" in text or "malformed" in text or "disk image" in text:
         return DatabaseError(
-            f"The database {path} is damaged ({text}). MONET did not change it. Keep a copy "
-            "of the file; restore a backup or move the file away to start fresh."
-        )
+            "The database {path} is damaged ({text}). MONET did not change it. Keep a copy of the "
+            "file; restore a backup or move the file away to start fresh.", path=path, text=text)
     if "readonly" in text or "unable to open" in text:
-        return DatabaseError(f"The database {path} cannot be written ({text}).")
+        return DatabaseError(
+            "The database {path} cannot be written ({text}).", path=path, text=text)
     if "disk is full" in text or "disk I/O" in text:
         return DatabaseError(
-            f"The disk holding {path} is full or failing ({text}). Free some space; what "
-            "was stored before is kept."
+            "The disk holding {path} is full or failing ({text}). Free some space; what "
+            "was stored before is kept.", path=path, text=text
         )
     return None
 
@@ -206,11 +207,12 @@ class Database:
     ) -> None:
         self.home = Path(home) if home is not None else default_home()
         if self.home.exists() and not self.home.is_dir():
-            raise DatabaseError(f"{self.home} is a file, not a folder, so it cannot be a "
-                                "MONET data folder; nothing was written.")
+            raise DatabaseError("{home} is a file, not a folder, so it cannot be a "
+                                "MONET data folder; nothing was written.", home=self.home)
         if (self.home / DB_FILENAME).exists() and not (self.home / DB_FILENAME).is_file():
-            raise DatabaseError(f"{self.home / DB_FILENAME} is not a file (a folder?), so "
-                                "MONET cannot keep its history there; nothing was written.")
+            raise DatabaseError(
+                "{path} is not a file (a folder?), so MONET cannot keep its history there; "
+                "nothing was written.", path=self.home / DB_FILENAME)
         #: Folders and files of an older, open data folder made private on opening it
         #: (a new folder is made private: storage/private.py).
         self.tightened = private_folder(self.home)
@@ -246,8 +248,9 @@ class Database:
             except (OSError, sqlite3.Error) as exc:
                 self.engine.dispose()
                 raise DatabaseError(
-                    f"MONET cannot open {self.home}: a restore into it did not end, or its "
-                    f"lock file cannot be used ({exc}). Try again in a moment.") from exc
+                    "MONET cannot open {home}: a restore into it did not end, or its lock file "
+                    "cannot be used ({exc}). Try again in a moment.", home=self.home,
+                    exc=exc) from exc
         event.listen(self.engine, "connect", _pragmas(busy_timeout_ms, self.read_only))
         if migrate:
             self.migrate()
@@ -279,10 +282,10 @@ class Database:
             import psycopg  # noqa: F401  (SQLAlchemy's dialect imports it by name)
         except ImportError:
             raise DatabaseError(
-                f"The history at {self.where} is on a PostgreSQL server, and this MONET "
+                "The history at {where} is on a PostgreSQL server, and this MONET "
                 "was installed without the server's driver. Install it with "
                 "pip install 'monet[server]' (or pip install 'psycopg[binary]') and try "
-                "again; nothing was written.") from None
+                "again; nothing was written.", where=self.where) from None
 
         target = make_url(self.url or "").set(drivername="postgresql+psycopg")
         self.read_only = False
@@ -302,8 +305,8 @@ class Database:
         except (OSError, sqlite3.Error) as exc:
             self.engine.dispose()
             raise DatabaseError(
-                f"MONET cannot open {self.home}: a restore into it did not end, or its "
-                f"lock file cannot be used ({exc}). Try again in a moment.") from exc
+                "MONET cannot open {home}: a restore into it did not end, or its lock file cannot "
+                "be used ({exc}). Try again in a moment.", home=self.home, exc=exc) from exc
         if migrate:
             try:
                 self.migrate()
@@ -323,17 +326,17 @@ class Database:
                 return
             if self.read_only:
                 raise DatabaseError(
-                    f"The database {self.path} needs an upgrade to this MONET's schema, but "
+                    "The database {path} needs an upgrade to this MONET's schema, but "
                     "it cannot be written here (read-only). Open it once where it can be "
-                    "written; it was not changed."
+                    "written; it was not changed.", path=self.path
                 )
             with process_lock(self.home, "migrating"):
                 if self._found_empty and self.path.stat().st_size == 0:
                     # still empty once any process creating it is done: emptied, not new
                     raise DatabaseError(
-                        f"The database {self.path} is empty (0 bytes): it was emptied or cut "
+                        "The database {path} is empty (0 bytes): it was emptied or cut "
                         "short, so it is not a new home. Restore it from a backup, or move "
-                        "it away to start a new one; nothing was changed."
+                        "it away to start a new one; nothing was changed.", path=self.path
                     )
                 if self._at_head():
                     return  # another process made it meanwhile
@@ -363,10 +366,10 @@ class Database:
                 if current == "0019" and conn.exec_driver_sql(
                         "SELECT to_regclass('message_totals') IS NULL").scalar():
                     raise DatabaseTooNewError(
-                        f"The database {self.where} was made by a development build of MONET "
+                        "The database {where} was made by a development build of MONET "
                         "(before its search and shared files were complete). Copy it into a "
                         "data folder with that build (monet migrate-to FOLDER), then onto a "
-                        "new database with this one; it was not changed.")
+                        "new database with this one; it was not changed.", where=self.where)
                 while current in schema_pg.UPGRADES and current != HEAD_REVISION:
                     current, statements = schema_pg.UPGRADES[current]
                     for statement in statements:
@@ -377,9 +380,9 @@ class Database:
                     return
                 if current is not None:
                     raise DatabaseTooNewError(
-                        f"The database {self.where} is at schema {current}, which this MONET "
-                        f"({HEAD_REVISION}) cannot upgrade or does not know. Update MONET; "
-                        "it was not changed.")
+                        "The database {where} is at schema {current}, which this MONET ({head}) "
+                        "cannot upgrade or does not know. Update MONET; it was not changed.",
+                        where=self.where, current=current, head=HEAD_REVISION)
                 schema_pg.create(conn, HEAD_REVISION)
         except (OperationalError, SADatabaseError) as exc:
             explained = explain_db_error(self.where, exc)
@@ -426,9 +429,8 @@ class Database:
             known = {rev.revision for rev in script.walk_revisions()}
             if current is not None and current not in known:
                 raise DatabaseTooNewError(
-                    f"The database {self.path} was written by a newer MONET (schema "
-                    f"{current}). Update MONET to open it; it was not changed."
-                )
+                    "The database {path} was written by a newer MONET (schema {current}). Update "
+                    "MONET to open it; it was not changed.", path=self.path, current=current)
             if current != script.get_current_head():
                 command.upgrade(cfg, "head")
 

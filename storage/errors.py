@@ -38,13 +38,68 @@ that no other module defines a ``UserFacingError``::
         ├── RateLimitedError          429 after the SDK's retries (``retry_after``)
         └── PromptTooLongError        the API said the prompt does not fit; MONET folds
                                       and retries once before showing it
+
+A sentence has a key and its values, as gettext's message ids do: ``error.template`` is
+the English sentence with ``{name}`` placeholders, a literal at the raise site, and
+``error.values`` the values it names (a path, a count, another exception's text)::
+
+    raise DatabaseError("{home} is a file, not a folder, ...", home=self.home)
+
+``str(error)`` is ``template.format(**values)`` (the template as is without values): the
+same English sentence the command line prints and ``monet.log`` keeps. The window looks
+the template up in its catalog (``monet_app/window/error_words.py``) and says it in its
+language with the same values; ``tests/test_error_words.py`` checks that every raise
+names a literal template (never an f-string) and that the catalog has each one. A value
+that is itself a ``UserFacingError`` or a ``Phrase`` (a piece of a sentence with its own
+template, as a settings problem) is said in the window's language too; ``Phrases`` joins
+several. Subclasses with their own keywords (``AttachmentError``'s ``code`` and ``name``,
+``BusyError``'s ``requested`` and ``running``, ``ModelError``'s ``retryable`` and
+``code``) keep them and pass the values on.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+
+def formatted(template: str, values: dict[str, object]) -> str:
+    """``template`` with its values (as is without values: a literal ``{`` stays)."""
+    return template.format(**values) if values else template
+
 
 class UserFacingError(Exception):
-    """Root: ``str(error)`` is a complete sentence the person can act on."""
+    """Root: ``str(error)`` is a complete sentence the person can act on, ``template``
+    its key (the English sentence with ``{name}`` placeholders) and ``values`` what
+    fills them."""
+
+    def __init__(self, template: str, /, **values: object) -> None:
+        super().__init__(formatted(template, values))
+        self.template = template
+        self.values = values
+
+
+class Phrase:
+    """A piece of a sentence with its own template and values (one settings problem of
+    several): a value of a ``UserFacingError`` said in the window's language too."""
+
+    def __init__(self, template: str, /, **values: object) -> None:
+        self.template = template
+        self.values = values
+
+    def __str__(self) -> str:
+        return formatted(self.template, self.values)
+
+
+class Phrases:
+    """Phrases said one after another: joined by ``separator`` in English (the window's
+    catalog joins them its own way)."""
+
+    def __init__(self, phrases: Sequence[Phrase], separator: str = "; ") -> None:
+        self.phrases = tuple(phrases)
+        self.separator = separator
+
+    def __str__(self) -> str:
+        return self.separator.join(str(phrase) for phrase in self.phrases)
 
 
 class DatabaseError(UserFacingError):
@@ -108,8 +163,9 @@ class AttachmentError(InputError):
     ("unsupported", "too_large", "damaged", "cannot_open") for a window that says it in
     its own language; nothing was sent and the typed text is kept."""
 
-    def __init__(self, message: str, *, code: str, name: str = "") -> None:
-        super().__init__(message)
+    def __init__(self, template: str, /, *, code: str, name: str = "",
+                 **values: object) -> None:
+        super().__init__(template, name=name, **values)  # ({name} in the template)
         self.code = code
         self.name = name
 
@@ -128,7 +184,8 @@ class BusyError(UserFacingError):
     ``requested`` and ``running`` name the two kinds of work (``operations.gate.Work``),
     so the window can say it in the person's language."""
 
-    def __init__(self, message: str, *, requested: str, running: str) -> None:
-        super().__init__(message)
+    def __init__(self, template: str, /, *, requested: str, running: str,
+                 **values: object) -> None:
+        super().__init__(template, **values)
         self.requested = requested
         self.running = running

@@ -159,7 +159,13 @@ class NotAFile(ValueError):
 
 
 class TooLarge(ValueError):
-    """A file larger than what may be read of it."""
+    """A file larger than what may be read of it: ``size`` bytes by its size (None: it
+    grew while it was read), ``limit`` the most that may be read."""
+
+    def __init__(self, message: str, *, size: int | None, limit: int) -> None:
+        super().__init__(message)
+        self.size = size
+        self.limit = limit
 
 
 def read_measured(path: Path, limit: int, what: str = "file") -> bytes:
@@ -178,7 +184,7 @@ def read_measured(path: Path, limit: int, what: str = "file") -> bytes:
                              f"MONET reads only files.")
         if info.st_size > limit:
             raise TooLarge(f"{path.name} is {info.st_size / 1e6:,.1f} MB; a {what} can be "
-                             f"at most {limit / 1e6:,.0f} MB.")
+                           f"at most {limit / 1e6:,.0f} MB.", size=info.st_size, limit=limit)
         chunks, size = [], 0
         while size <= limit:
             chunk = os.read(fd, min(1 << 20, limit + 1 - size))
@@ -188,7 +194,7 @@ def read_measured(path: Path, limit: int, what: str = "file") -> bytes:
             size += len(chunk)
         if size > limit:
             raise TooLarge(f"{path.name} is larger than {limit / 1e6:,.0f} MB (it grew while "
-                             f"it was read); a {what} can be at most that.")
+                           f"it was read); a {what} can be at most that.", size=None, limit=limit)
         return b"".join(chunks)
     finally:
         os.close(fd)

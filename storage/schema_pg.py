@@ -111,8 +111,8 @@ def create(conn: Any, revision: str) -> None:
     encoding = conn.exec_driver_sql("SHOW server_encoding").scalar()
     if encoding != "UTF8":
         raise DatabaseError(
-            f"MONET needs a UTF-8 database (this one is {encoding}): CREATE DATABASE monet "
-            "ENCODING 'UTF8' TEMPLATE template0; nothing was changed.")
+            "MONET needs a UTF-8 database (this one is {encoding}): CREATE DATABASE monet "
+            "ENCODING 'UTF8' TEMPLATE template0; nothing was changed.", encoding=encoding)
     SQLModel.metadata.create_all(conn)
     conn.exec_driver_sql(EXTRA)
     icu = conn.exec_driver_sql(search_pg.HAS_ICU).first() is not None

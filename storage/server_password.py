@@ -86,8 +86,8 @@ def store_password(url: str, password: str) -> str:
     try:
         ring.set_password(SERVICE, name, password)
     except Exception as exc:  # noqa: BLE001 - said in words, without the password
-        raise KeyStoreError(f"The OS keyring refused to store the password "
-                            f"({type(exc).__name__}); nothing was stored.") from None
+        raise KeyStoreError("The OS keyring refused to store the password "
+                            "({kind}); nothing was stored.", kind=type(exc).__name__) from None
     with _lock:
         _kept[name] = password
     return name

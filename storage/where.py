@@ -30,8 +30,8 @@ def database_url(home: Path, url: str | None = None) -> str | None:
         return None
     if not url.startswith(("postgresql://", "postgres://", "postgresql+psycopg://")):
         raise DatabaseError(
-            f"MONET keeps its history in a SQLite file or on a PostgreSQL server; "
-            f"{redact_url(url)} is neither (postgresql://user@host:5432/monet).")
+            "MONET keeps its history in a SQLite file or on a PostgreSQL server; "
+            "{url} is neither (postgresql://user@host:5432/monet).", url=redact_url(url))
     return url
 
 

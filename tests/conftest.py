@@ -131,9 +131,9 @@ def _store(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> I
     warnings.filterwarnings("ignore", message=".*psycopg.Connection.*deleted while still open",
                             category=ResourceWarning)
     import storage.database
+    from storage.where import database_url as real
     from storage.where import read_device, write_device
 
-    real = storage.database.database_url
     made: list[str] = []
 
     def per_folder(home: Path, url: str | None = None) -> str | None:

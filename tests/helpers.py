@@ -58,8 +58,9 @@ class World:
         )
         self.db, self.log, self.cm = self.core.db, self.core.log, self.core.context
         self.librarian, self.runner = self.core.librarian, self.core.runner
-        self.model = self.core.chat_model()
-        assert isinstance(self.model, StandInModel)
+        model = self.core.chat_model()
+        assert isinstance(model, StandInModel)
+        self.model = model
         self.bodies: list[dict[str, Any]] = []
         OPEN_WORLDS.append(self)
         self.cm.app_started()
@@ -119,7 +120,7 @@ class World:
         self.core.close()
 
 
-def turn_texts(body: dict[str, Any]) -> list[str]:
+def turn_texts(body: Mapping[str, Any]) -> list[str]:
     return [
         block.get("text", "")
         for message in body["messages"]
@@ -219,7 +220,7 @@ def memory_keyring() -> Iterator[dict[tuple[str, str], str]]:
     store: dict[tuple[str, str], str] = {}
 
     class Memory(KeyringBackend):
-        priority = 1  # type: ignore[assignment]
+        priority = 1
 
         def get_password(self, service: str, username: str) -> str | None:
             return store.get((service, username))

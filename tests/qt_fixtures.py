@@ -25,10 +25,10 @@ def server() -> Iterator[StandInServer]:
 
 
 @pytest.fixture
-def app_for(qtbot, tmp_path: Path, server: StandInServer):  # type: ignore[no-untyped-def]
+def app_for(qtbot, tmp_path: Path, server: StandInServer):
     made: list[AppController] = []
 
-    def make(home: Path | None = None, factory=None) -> AppController:  # type: ignore[no-untyped-def]
+    def make(home: Path | None = None, factory=None) -> AppController:
         def standin(settings: Settings) -> AnthropicModel:
             return AnthropicModel(make_client("sk-ant-test-key-123456", base_url=server.url,
                                               max_retries=0))

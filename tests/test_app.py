@@ -11,9 +11,10 @@ from PySide6.QtGui import QInputMethodEvent
 from PySide6.QtWidgets import QApplication
 from sqlmodel import select
 
+from cms.model.errors import MissingKeyError
 from cms.settings import Settings
 from monet_app.operations.changes import Changes
-from monet_app.services.gateway import AnthropicModel, MissingKeyError
+from monet_app.services.gateway import AnthropicModel
 from monet_app.window.app import AppController
 from storage.models import Event, Message
 
@@ -25,17 +26,17 @@ def messages(c: AppController) -> list[Message]:
         return list(session.exec(select(Message).order_by(Message.id)).all())  # type: ignore[arg-type]
 
 
-def wait_idle(qtbot, c: AppController) -> None:  # type: ignore[no-untyped-def]
+def wait_idle(qtbot, c: AppController) -> None:
     qtbot.waitUntil(lambda: not c.stream.busy, timeout=10_000)
 
 
-def type_and_enter(qtbot, c: AppController, text: str) -> None:  # type: ignore[no-untyped-def]
+def type_and_enter(qtbot, c: AppController, text: str) -> None:
     c.window.composer.setFocus()
     qtbot.keyClicks(c.window.composer, text)
     qtbot.keyClick(c.window.composer, Qt.Key.Key_Return)
 
 
-def test_sending_stores_and_shows_the_message_and_streamed_reply(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+def test_sending_stores_and_shows_the_message_and_streamed_reply(qtbot, app_for, server) -> None:
     c = app_for()
     server.failures.append({"chunk_delay": 0.02})
     seen: list[str] = []
@@ -55,7 +56,7 @@ def test_sending_stores_and_shows_the_message_and_streamed_reply(qtbot, app_for,
     assert "cache" in c.window.last_reply_label.text()
 
 
-def test_enter_while_composing_japanese_does_not_send(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+def test_enter_while_composing_japanese_does_not_send(qtbot, app_for, server) -> None:
     c = app_for()
     composer = c.window.composer
     composer.setFocus()
@@ -76,7 +77,7 @@ def test_enter_while_composing_japanese_does_not_send(qtbot, app_for, server) ->
     assert messages(c)[0].text == "日本語\nです"
 
 
-def test_switching_tabs_filters_the_view_and_sends_nothing(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+def test_switching_tabs_filters_the_view_and_sends_nothing(qtbot, app_for, server) -> None:
     c = app_for()
     type_and_enter(qtbot, c, "chat message")
     wait_idle(qtbot, c)
@@ -111,7 +112,7 @@ def _past_day(home: Path) -> None:
     db.close()
 
 
-def test_a_past_day_is_read_only_and_sending_posts_to_today(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_past_day_is_read_only_and_sending_posts_to_today(qtbot, app_for, tmp_path) -> None:
     home = tmp_path / "home"
     _past_day(home)
     c = app_for(home)
@@ -129,7 +130,7 @@ def test_a_past_day_is_read_only_and_sending_posts_to_today(qtbot, app_for, tmp_
     assert c.window.model.rows[0].text == "typed while the past day was open"
 
 
-def test_reply_lands_in_today_even_after_switching_tab_and_day(qtbot, app_for, server, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_reply_lands_in_today_even_after_switching_tab_and_day(qtbot, app_for, server, tmp_path) -> None:
     home = tmp_path / "home"
     _past_day(home)
     c = app_for(home)
@@ -145,7 +146,7 @@ def test_reply_lands_in_today_even_after_switching_tab_and_day(qtbot, app_for, s
     assert all("stand-in" not in r.text for r in c.window.model.rows)  # not in the past day
 
 
-def test_stop_keeps_the_partial_reply(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+def test_stop_keeps_the_partial_reply(qtbot, app_for, server) -> None:
     c = app_for()
     server.failures.append({"chunk_delay": 0.1})
     type_and_enter(qtbot, c, "a long answer please, " * 4)
@@ -158,7 +159,7 @@ def test_stop_keeps_the_partial_reply(qtbot, app_for, server) -> None:  # type: 
     assert c.window.model.rows[-1].status == "incomplete"
 
 
-def test_api_error_shows_words_keeps_the_text_and_retry_works(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+def test_api_error_shows_words_keeps_the_text_and_retry_works(qtbot, app_for, server) -> None:
     c = app_for()
     server.failures.append({"status": 529, "type": "overloaded_error"})
     type_and_enter(qtbot, c, "are you there?")
@@ -172,7 +173,7 @@ def test_api_error_shows_words_keeps_the_text_and_retry_works(qtbot, app_for, se
     assert [m.role for m in messages(c)] == ["user", "assistant"]
 
 
-def test_without_a_key_the_app_opens_stores_and_says_so(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_without_a_key_the_app_opens_stores_and_says_so(qtbot, app_for) -> None:
     def no_key(settings: Settings) -> AnthropicModel:
         raise MissingKeyError("No Anthropic API key. Set ANTHROPIC_API_KEY.")
 
@@ -184,7 +185,7 @@ def test_without_a_key_the_app_opens_stores_and_says_so(qtbot, app_for) -> None:
     assert c.window.model.rows[0].text == "offline note to self"
 
 
-def test_the_flag_toggles_between_days_and_threads_losing_nothing(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_the_flag_toggles_between_days_and_threads_losing_nothing(qtbot, app_for) -> None:
     c = app_for()
     type_and_enter(qtbot, c, "sunset model message")
     wait_idle(qtbot, c)
@@ -207,7 +208,7 @@ def test_the_flag_toggles_between_days_and_threads_losing_nothing(qtbot, app_for
     assert texts == ["sunset model message", "thread model message", "second thread message"]
 
 
-def test_invalid_settings_are_refused_in_words(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_invalid_settings_are_refused_in_words(qtbot, app_for) -> None:
     from dataclasses import replace
 
     c = app_for()
@@ -217,7 +218,7 @@ def test_invalid_settings_are_refused_in_words(qtbot, app_for) -> None:  # type:
 
 
 @pytest.mark.slow
-def test_timeline_panel_shows_pending_lines_and_opens_their_day(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_timeline_panel_shows_pending_lines_and_opens_their_day(qtbot, app_for, tmp_path) -> None:
     from monet_app.services.replay import replay
     from tests.conftest import TRACES
 
@@ -243,7 +244,7 @@ def test_timeline_panel_shows_pending_lines_and_opens_their_day(qtbot, app_for, 
     assert not any(line.pending for line in c.window.timeline_panel.lines())
 
 
-def test_painting_does_not_leak_references_to_none(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_painting_does_not_leak_references_to_none(qtbot, app_for) -> None:
     """PySide6 6.12.0 decrements None on every void call; on Python 3.11 a long session
     would then abort with "deallocating None". Guard the pinned Qt against it."""
     import gc
@@ -266,7 +267,7 @@ def test_painting_does_not_leak_references_to_none(qtbot, app_for) -> None:  # t
     assert after - before > -200
 
 
-def test_japanese_ui_and_dark_palette_follow_the_system(qtbot, app_for, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_japanese_ui_and_dark_palette_follow_the_system(qtbot, app_for, monkeypatch) -> None:
     from PySide6.QtGui import QPalette
 
     from ui.look import apply_palette, install_translator
@@ -288,13 +289,13 @@ def test_japanese_ui_and_dark_palette_follow_the_system(qtbot, app_for, monkeypa
         app.setPalette(original)  # type: ignore[union-attr]
 
 
-def test_composer_has_focus_at_start(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_composer_has_focus_at_start(qtbot, app_for) -> None:
     c = app_for()
     c.window.activateWindow()
     qtbot.waitUntil(lambda: c.window.composer.hasFocus(), timeout=3000)
 
 
-def test_settings_dialog_reads_and_returns_values(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_settings_dialog_reads_and_returns_values(qtbot, app_for) -> None:
     from ui.settings_dialog import SettingsDialog
 
     c = app_for()
@@ -315,7 +316,7 @@ def test_settings_dialog_reads_and_returns_values(qtbot, app_for) -> None:  # ty
         assert load_settings(session).tabs == values.tabs  # persisted
 
 
-def test_promotion_form_appends_to_the_core_prompt(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+def test_promotion_form_appends_to_the_core_prompt(qtbot, app_for, server) -> None:
     from ui.promote_dialog import PromoteDialog
 
     c = app_for()
@@ -331,7 +332,7 @@ def test_promotion_form_appends_to_the_core_prompt(qtbot, app_for, server) -> No
     assert "毎朝コーヒーを一杯だけ飲む" in server.requests[-1]["system"][0]["text"]
 
 
-def test_memory_panel_shows_corrects_and_deletes(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+def test_memory_panel_shows_corrects_and_deletes(qtbot, app_for, server) -> None:
     from ui.memory_dialog import MemoryDialog
 
     c = app_for()
@@ -359,7 +360,7 @@ def test_memory_panel_shows_corrects_and_deletes(qtbot, app_for, server) -> None
     assert "bike" not in json.dumps(server.requests[-1]["system"])
 
 
-def test_forgetting_a_memory_with_its_messages_in_the_window_reaches_the_backups(  # type: ignore[no-untyped-def]
+def test_forgetting_a_memory_with_its_messages_in_the_window_reaches_the_backups(
         qtbot, app_for, tmp_path) -> None:
     """With its messages, Forget deletes them in the background (it rewrites MONET's
     backups, seconds): the dialog lists the item no more at once, the messages leave the
@@ -390,7 +391,7 @@ def test_forgetting_a_memory_with_its_messages_in_the_window_reaches_the_backups
         assert b"bike is green" not in opened.read("monet.db")
 
 
-def test_deleting_a_day_from_the_window(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_deleting_a_day_from_the_window(qtbot, app_for, tmp_path) -> None:
     home = tmp_path / "home"
     _past_day(home)
     c = app_for(home)
@@ -400,7 +401,7 @@ def test_deleting_a_day_from_the_window(qtbot, app_for, tmp_path) -> None:  # ty
     assert all("January" not in m.text for m in messages(c))
 
 
-def test_incognito_today_keeps_talk_out_of_memory(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_incognito_today_keeps_talk_out_of_memory(qtbot, app_for) -> None:
     c = app_for()
     c.window.incognito_action.setChecked(True)
     assert c.nav.today() in c.core.settings.incognito_days
@@ -417,7 +418,7 @@ def test_incognito_today_keeps_talk_out_of_memory(qtbot, app_for) -> None:  # ty
     assert [r.fact for r in c.memory_rows()] == ["my bike is green"]
 
 
-def test_the_window_writes_its_request_log_librarian_included(qtbot, app_for, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_window_writes_its_request_log_librarian_included(qtbot, app_for, tmp_path, monkeypatch) -> None:
     """MONET_REQUEST_LOG: the window's requests and events, the librarian's among them."""
     from datetime import datetime, timedelta
 
@@ -441,7 +442,7 @@ def test_the_window_writes_its_request_log_librarian_included(qtbot, app_for, tm
     assert [r["purpose"] for r in records if r["kind"] == "request"] == ["chat"]
 
 
-def test_incognito_mid_reply_keeps_the_reply_whole(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+def test_incognito_mid_reply_keeps_the_reply_whole(qtbot, app_for, server) -> None:
     c = app_for()
     server.failures.append({"chunk_delay": 0.05})
     type_and_enter(qtbot, c, "a slow answer please")
@@ -453,7 +454,7 @@ def test_incognito_mid_reply_keeps_the_reply_whole(qtbot, app_for, server) -> No
     assert c.nav.today() in c.core.settings.incognito_days
 
 
-def test_the_streaming_row_carries_the_replys_tab(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+def test_the_streaming_row_carries_the_replys_tab(qtbot, app_for, server) -> None:
     c = app_for()
     type_and_enter(qtbot, c, "in chat first")
     wait_idle(qtbot, c)
@@ -466,7 +467,7 @@ def test_the_streaming_row_carries_the_replys_tab(qtbot, app_for, server) -> Non
     wait_idle(qtbot, c)
 
 
-def test_nothing_is_sent_while_a_deletion_runs(qtbot, app_for, server, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_nothing_is_sent_while_a_deletion_runs(qtbot, app_for, server, monkeypatch) -> None:
     import threading
 
     from cms.memory import forget
@@ -475,7 +476,7 @@ def test_nothing_is_sent_while_a_deletion_runs(qtbot, app_for, server, monkeypat
     release = threading.Event()
     real = forget.delete_day
 
-    def slow(db, day, now):  # type: ignore[no-untyped-def]
+    def slow(db, day, now):
         release.wait(10)
         return real(db, day, now)
 
@@ -493,7 +494,7 @@ def test_nothing_is_sent_while_a_deletion_runs(qtbot, app_for, server, monkeypat
     assert messages(c)[0].text == "typed during the deletion"
 
 
-def test_line_breaks_the_person_typed_are_kept_in_the_transcript(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+def test_line_breaks_the_person_typed_are_kept_in_the_transcript(qtbot, app_for, server) -> None:
     from PySide6.QtWidgets import QStyleOptionViewItem
 
     from ui.transcript import keep_line_breaks
@@ -509,12 +510,12 @@ def test_line_breaks_the_person_typed_are_kept_in_the_transcript(qtbot, app_for,
     wait_idle(qtbot, c)
     row = next(r for r in c.window.model.rows if r.role == "user")
     assert row.text == "first line\nsecond line"
-    doc = c.window.view.itemDelegate()._document(row, 600, QStyleOptionViewItem())  # type: ignore[attr-defined]
+    doc = c.window.view.itemDelegate()._document(row, 600, QStyleOptionViewItem())
     shown = doc.toPlainText().replace("\u2028", "\n")
     assert shown.split("\n") == ["first line", "second line"]
 
 
-def test_esc_stops_a_reply_and_typing_goes_on_in_the_composer(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+def test_esc_stops_a_reply_and_typing_goes_on_in_the_composer(qtbot, app_for, server) -> None:
     c = app_for()
     c.window.activateWindow()
     server.failures.append({"chunk_delay": 0.05})
@@ -530,7 +531,7 @@ def test_esc_stops_a_reply_and_typing_goes_on_in_the_composer(qtbot, app_for, se
     assert [m.text for m in messages(c) if m.role == "user"][-1] == "next message"
 
 
-def test_a_destructive_question_defaults_to_no(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_a_destructive_question_defaults_to_no(qtbot, app_for) -> None:
     from PySide6.QtCore import QTimer
 
     c = app_for()

@@ -6,18 +6,20 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlmodel import select
+from sqlmodel import col, select
 
 from cms.attachments import LONG_EDGE, PDF, image_tokens, prepare, sniff
 from cms.clock import ManualClock
 from monet_app.services.wiring import Core, build_core, no_model
 from storage import attachments as files
 from storage.errors import AttachmentError, EmptyMessageError
-from storage.models import Attachment, Message
+from storage.models import Attachment, Message, MessageRole
 from tests.helpers import blank_pdf
 
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -35,7 +37,7 @@ pdf = blank_pdf
 
 
 @pytest.fixture
-def core(tmp_path: Path):  # type: ignore[no-untyped-def]
+def core(tmp_path: Path):
     c = build_core(tmp_path / "home", clock=ManualClock(NOW), model_factory=no_model,
                    summarizer="offline")
     yield c
@@ -87,9 +89,9 @@ def test_a_pdf_counts_its_pages() -> None:
 
 
 # ----- stored, sent, forgotten -----------------------------------------------------------
-def _user_blocks(core: Core) -> list[dict[str, object]]:
+def _user_blocks(core: Core) -> list[Mapping[str, Any]]:
     body = core.context.prepare_request().body
-    user_turns = [m for m in body["messages"] if m["role"] == "user"]
+    user_turns = [m for m in body["messages"] if m["role"] == MessageRole.USER]
     return list(user_turns[0]["content"])
 
 
@@ -103,14 +105,14 @@ def test_attachments_are_stored_by_content_and_sent_before_the_words(core: Core)
         assert files.path_of(home, sha).read_bytes() in (picture.original, picture.sent,
                                                          document.original)
     with core.db.session() as session:
-        rows = session.exec(select(Attachment).order_by(Attachment.position)).all()
+        rows = session.exec(select(Attachment).order_by(col(Attachment.position))).all()
     assert [(r.message_id, r.name, r.sent_media_type) for r in rows] == [
         (message.id, "menu.png", "image/jpeg"), (message.id, "school.pdf", PDF)]
     blocks = _user_blocks(core)
     assert [b["type"] for b in blocks] == ["image", "document", "text"]
     import base64
 
-    assert base64.b64decode(blocks[0]["source"]["data"]) == picture.sent  # type: ignore[index]
+    assert base64.b64decode(blocks[0]["source"]["data"]) == picture.sent
     assert message.token_estimate > picture.tokens + document.tokens
 
 
@@ -171,7 +173,7 @@ def test_an_exchange_set_aside_by_a_send_keeps_its_attachments(core: Core) -> No
 
 
 # ----- replay: a trace turn may carry files ----------------------------------------------
-def _request_bodies(log: Path) -> list[dict]:  # type: ignore[type-arg]
+def _request_bodies(log: Path) -> list[dict]:
     """The bodies of the requests a replay logged, in order."""
     return [record["body"] for record in map(json.loads, log.read_text("utf-8").splitlines())
             if record.get("kind") == "request"]
@@ -207,7 +209,7 @@ def test_a_replay_carries_day_one_files_byte_for_byte_and_leaves_them_at_sunset(
     bodies = _request_bodies(log)
     assert len(bodies) == 4
 
-    def first_user(body: dict) -> list[dict]:  # type: ignore[type-arg]
+    def first_user(body: dict) -> list[dict]:
         return [b for b in body["messages"][0]["content"] if b["type"] != "text"]
 
     blocks = [json.dumps(first_user(b), sort_keys=True) for b in bodies[:3]]
@@ -331,8 +333,8 @@ def test_claude_can_look_at_a_past_file_again_and_the_database_keeps_no_bytes(
     result = [{"type": "tool_result", "tool_use_id": "toolu_1", "content": output}]
     core.context.record_tool_round(call, result, "menu.png", "chat")  # type: ignore[arg-type]
     body = core.context.prepare_request().body
-    tool_results = [b for m in body["messages"] for b in m["content"]
-                    if b.get("type") == "tool_result"]
+    tool_results: list[Mapping[str, Any]] = [b for m in body["messages"] for b in m["content"]
+                                             if b.get("type") == "tool_result"]
     shown = tool_results[-1]["content"]
     assert shown[0]["type"] == "image"
     assert base64.b64decode(shown[0]["source"]["data"]) == picture.sent

@@ -16,7 +16,7 @@ from monet_app.cli.export import export_jsonl
 from monet_app.services import backup
 from monet_app.services.replay import replay
 from storage import Database
-from storage.errors import DatabaseTooNewError
+from storage.errors import BackupError, DatabaseTooNewError
 from tests.conftest import TRACES
 from tests.helpers import monet_command, run_monet
 
@@ -59,7 +59,7 @@ def test_restore_refuses_a_home_with_a_database_unless_forced_and_keeps_the_old_
     other = tmp_path / "other"
     replay(TRACES / "synthetic-tabstorm.jsonl", other, None, librarian=False)
     before = exported(other)
-    with pytest.raises(backup.BackupError, match="--force"):
+    with pytest.raises(BackupError, match="--force"):
         backup.restore(made.path, other, NOW)
     assert exported(other) == before  # nothing changed
     result = backup.restore(made.path, other, NOW, force=True)
@@ -82,11 +82,11 @@ def test_a_damaged_backup_is_refused_before_anything_is_touched(source: Path,
                 data[len(data) // 2] ^= 0xFF
             bad.writestr(name, bytes(data))
     home = tmp_path / "home"
-    with pytest.raises(backup.BackupError, match="damaged"):
+    with pytest.raises(BackupError, match="damaged"):
         backup.restore(damaged, home, NOW)
     assert not (home / "monet.db").exists()
     (tmp_path / "junk.zip").write_bytes(b"not a zip at all")
-    with pytest.raises(backup.BackupError, match="cannot be read"):
+    with pytest.raises(BackupError, match="cannot be read"):
         backup.restore(tmp_path / "junk.zip", home, NOW)
 
 
@@ -131,7 +131,7 @@ def test_rotation_keeps_the_newest_automatic_backups_and_every_manual_one(
 
 
 def test_no_database_no_backup(tmp_path: Path) -> None:
-    with pytest.raises(backup.BackupError, match="no MONET database"):
+    with pytest.raises(BackupError, match="no MONET database"):
         backup.make_backup(tmp_path, NOW)
 
 

@@ -24,7 +24,7 @@ from monet_app.mixing import check
 from monet_app.mixing.days import builtin_days, contains, judge
 from monet_app.services.standin_server import StandInServer
 from storage import Database
-from storage.errors import InputError, UserFacingError
+from storage.errors import CheckStopped, InputError, UserFacingError
 from storage.models import UsageRecord
 
 DUMMY_KEY = "sk-ant-test-mixing-0000"
@@ -185,7 +185,7 @@ def test_a_stopped_check_reports_nothing(tmp_path: Path) -> None:
         seen.append((done, total))
         stop.set()
 
-    with pytest.raises(check.CheckStopped):
+    with pytest.raises(CheckStopped):
         check.run_check(tmp_path / "home", check.CheckOptions(days=("ja-1",)),
                         progress=progress, cancel=stop)
     assert seen == [(1, 12)]
@@ -345,7 +345,7 @@ def _small_run(home: Path) -> check.WindowCheck:
 
 
 def test_the_dialog_without_a_key_runs_the_stand_in_and_shows_the_verdict(
-    qtbot, tmp_path: Path  # type: ignore[no-untyped-def]
+    qtbot, tmp_path: Path
 ) -> None:
     from PySide6.QtCore import Qt
 
@@ -365,7 +365,8 @@ def test_the_dialog_without_a_key_runs_the_stand_in_and_shows_the_verdict(
     assert dialog.problem.text() == ""
     assert "6/6 right, 0 mixed up" in dialog.verdict.text()
     assert "checks the path, not Claude" in dialog.verdict.text()
-    assert dialog.table.rowCount() == 6 and dialog.table.item(0, 2).text() == "right"
+    verdict = dialog.table.item(0, 2)
+    assert dialog.table.rowCount() == 6 and verdict is not None and verdict.text() == "right"
     assert dialog.status.text() == "Done."
     kept = check.last_report(home)
     assert kept is not None and kept == dialog.report
@@ -377,7 +378,7 @@ def test_the_dialog_without_a_key_runs_the_stand_in_and_shows_the_verdict(
 
 
 def test_the_dialog_with_a_key_shows_the_cost_before_it_runs(
-    qtbot, tmp_path: Path  # type: ignore[no-untyped-def]
+    qtbot, tmp_path: Path
 ) -> None:
     from ui.mixing_dialog import MixingDialog
 
@@ -396,7 +397,7 @@ def test_the_dialog_with_a_key_shows_the_cost_before_it_runs(
         runs.append((live, grader))
         stopped.append(cancel)
         progress(1, 2)
-        raise check.CheckStopped("The check was stopped; nothing was reported.")
+        raise CheckStopped("The check was stopped; nothing was reported.")
 
     dialog = MixingDialog("claude-sonnet-4-6", True, slow_estimate, run, None)
     qtbot.addWidget(dialog)
@@ -424,10 +425,10 @@ def test_the_dialog_with_a_key_shows_the_cost_before_it_runs(
 
 
 def test_settings_offers_the_check_beside_the_sunset_switch(
-    qtbot, app_for, monkeypatch: pytest.MonkeyPatch  # type: ignore[no-untyped-def]
+    qtbot, app_for, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication, QPushButton
+    from PySide6.QtWidgets import QApplication, QDialog, QPushButton
 
     from ui import mixing_dialog
     from ui.main_window import MainWindow
@@ -435,7 +436,12 @@ def test_settings_offers_the_check_beside_the_sunset_switch(
     if not hasattr(MainWindow, "check_mixing_requested"):
         pytest.skip("Settings → Check topic mixing… is not wired into the window yet")
     shown: list[mixing_dialog.MixingDialog] = []
-    monkeypatch.setattr(mixing_dialog.MixingDialog, "exec", lambda self: shown.append(self) or 0)
+
+    def exec_(self: mixing_dialog.MixingDialog) -> int:
+        shown.append(self)
+        return 0
+
+    monkeypatch.setattr(mixing_dialog.MixingDialog, "exec", exec_)
     c = app_for()
     parents: list[object] = []
 
@@ -448,6 +454,7 @@ def test_settings_offers_the_check_beside_the_sunset_switch(
         assert button is not None and button.text() == "Check topic mixing…"
         button.click()
         parents.append(settings)
+        assert isinstance(settings, QDialog)
         settings.reject()
 
     QTimer.singleShot(200, press)

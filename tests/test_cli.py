@@ -267,7 +267,7 @@ def test_a_log_file_that_cannot_be_written_is_said_once_without_a_traceback(
     finally:
         log.removeHandler(handler)
         log.propagate = True
-        handler.stream = None  # type: ignore[assignment]
+        handler.stream = None
         handler.close()
     err = capsys.readouterr().err
     assert "Traceback" not in err and "Logging error" not in err

@@ -13,7 +13,7 @@ from tests.conftest import REPO, TRACES
 pytestmark = pytest.mark.slow
 
 
-def _bench():  # type: ignore[no-untyped-def]
+def _bench():
     path = REPO / "benchmarks" / "cost_compare.py"
     spec = importlib.util.spec_from_file_location("cost_compare", path)
     assert spec and spec.loader

@@ -12,6 +12,7 @@ import pytest
 from cms.memory import rules as memory
 from monet_app import demo
 from storage import Database, queries
+from storage.errors import DemoError
 
 
 def test_the_bundled_history_is_bilingual_and_uses_every_tab() -> None:
@@ -60,7 +61,7 @@ def test_a_real_history_is_never_touched(tmp_path: Path) -> None:
     home = tmp_path / "real"
     _past_day(home)
     before = {p.name: p.stat().st_mtime_ns for p in home.iterdir()}
-    with pytest.raises(demo.DemoError, match="not the demo"):
+    with pytest.raises(DemoError, match="not the demo"):
         demo.prepare(home, datetime.now().astimezone())
     assert {p.name: p.stat().st_mtime_ns for p in home.iterdir()} == before
 
@@ -89,7 +90,7 @@ def test_monet_demo_uses_a_throwaway_folder_and_leaves_the_real_one_alone(
     assert demo.is_demo(kept)
 
 
-def test_the_demo_window_says_so_and_the_stand_in_answers(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_demo_window_says_so_and_the_stand_in_answers(qtbot, tmp_path: Path) -> None:
     from PySide6.QtCore import Qt
 
     from monet_app.services.standin_server import StandInServer
@@ -136,7 +137,7 @@ def test_a_home_with_no_messages_but_the_persons_settings_is_never_touched(
         clock = ManualClock(datetime.now().astimezone())
         build_core(home, clock=clock, settings=Settings(max_tokens=900)).close()
     before = {p.name: p.read_bytes() for p in home.iterdir() if p.is_file()}
-    with pytest.raises(demo.DemoError, match="not empty"):
+    with pytest.raises(DemoError, match="not empty"):
         demo.prepare(home, datetime.now().astimezone())
     assert {p.name: p.read_bytes() for p in home.iterdir() if p.is_file()} == before
     (tmp_path / "new").mkdir()

@@ -75,8 +75,8 @@ def test_a_newer_value_supersedes_the_older_and_keeps_it_as_history(
     with w.db.session() as session:
         newest = next(i for i in session.exec(select(MemoryItem)).all() if new_word in i.fact)
         assert newest.supersedes_id is not None
-        older = session.get(MemoryItem, newest.supersedes_id)
-        assert older is not None and old_word in older.fact
+        previous = session.get(MemoryItem, newest.supersedes_id)
+        assert previous is not None and old_word in previous.fact
     ctx = told(w, "2026-05-05T09:00:00+09:00")
     # Claude is told the newest value, and that it changed (what it was before)
     assert new_word in ctx and "それ以前" in ctx

@@ -31,7 +31,7 @@ def _env(server: StandInServer) -> dict[str, str]:
                       "QT_QPA_PLATFORM": "offscreen"})
 
 
-def _wait_for(predicate, seconds: float = 30.0) -> bool:  # type: ignore[no-untyped-def]
+def _wait_for(predicate, seconds: float = 30.0) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if predicate():

@@ -22,11 +22,11 @@ from tests.test_app import messages, type_and_enter, wait_idle
 pytest.importorskip("pytestqt")
 
 
-def _shown(c) -> list[tuple[str, str, bool]]:  # type: ignore[no-untyped-def]
+def _shown(c) -> list[tuple[str, str, bool]]:
     return [(m.role, m.text, m.hidden) for m in messages(c)]
 
 
-def test_a_failed_regenerate_gives_the_old_answer_back(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+def test_a_failed_regenerate_gives_the_old_answer_back(qtbot, app_for, server) -> None:
     """A 500 while regenerating used to leave the person with no answer at all."""
     c = app_for()
     type_and_enter(qtbot, c, "what is the capital of Australia?")
@@ -44,7 +44,7 @@ def test_a_failed_regenerate_gives_the_old_answer_back(qtbot, app_for, server) -
     assert [m[1] for m in _shown(c)] == [before[0][1], "Canberra."]  # replaced once stored
 
 
-def test_a_failed_edit_and_resend_keeps_the_old_exchange(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+def test_a_failed_edit_and_resend_keeps_the_old_exchange(qtbot, app_for, server) -> None:
     c = app_for()
     type_and_enter(qtbot, c, "what is 2+2?")
     wait_idle(qtbot, c)
@@ -59,7 +59,7 @@ def test_a_failed_edit_and_resend_keeps_the_old_exchange(qtbot, app_for, server)
     assert _shown(c)[2] == ("user", "what is 3+3?", False)  # and what was typed is kept
 
 
-def test_a_regenerate_killed_mid_reply_loses_nothing(qtbot, app_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_regenerate_killed_mid_reply_loses_nothing(qtbot, app_for, tmp_path: Path) -> None:
     """kill -9 while the new answer is on its way: the old one comes back at the next
     start (it used to be deleted before the request left)."""
     home = tmp_path / "home"
@@ -89,7 +89,7 @@ def test_a_regenerate_killed_mid_reply_loses_nothing(qtbot, app_for, tmp_path: P
 
 
 def test_a_regenerate_killed_a_second_into_the_new_stream_sends_one_reply(
-        qtbot, app_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+        qtbot, app_for, tmp_path: Path) -> None:
     """kill -9 after part of the new answer arrived (its draft saved, as the turn runner
     does every second): the old answer comes back alone; the half new one is kept only as
     a version that is not current, and Claude's next request carries one reply (issue 41:
@@ -125,7 +125,9 @@ def test_a_regenerate_killed_a_second_into_the_new_stream_sends_one_reply(
     with again.core.db.session() as session:
         from storage import queries
 
-        versions = queries.reply_versions(session, messages(again)[0].id)
+        asked = messages(again)[0].id
+        assert asked is not None
+        versions = queries.reply_versions(session, asked)
     assert [(v.text, v.current) for v in versions] == [(before[1][1], True),
                                                        ("HALF NEW answer", False)]
 
@@ -314,7 +316,7 @@ def test_a_copy_of_the_history_keeps_its_ids_above_the_deleted_ones(tmp_path: Pa
     assert min(now[2:]) > max(given)
 
 
-def test_the_window_follows_a_deletion_made_in_a_terminal(qtbot, app_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_window_follows_a_deletion_made_in_a_terminal(qtbot, app_for, tmp_path: Path) -> None:
     """`monet forget --day` (today) in another process while the window is open: the
     deleted messages leave the window within seconds (they stayed on screen, issue 41)."""
     from tests.helpers import run_monet
@@ -331,7 +333,7 @@ def test_the_window_follows_a_deletion_made_in_a_terminal(qtbot, app_for, tmp_pa
                                     for row in c.window.model.rows), timeout=15_000)
 
 
-def test_the_watch_leaves_the_window_as_it_is_after_its_own_writes(qtbot, app_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_watch_leaves_the_window_as_it_is_after_its_own_writes(qtbot, app_for, tmp_path: Path) -> None:
     """The window's own send moves the history too: the watch reads it again, finds the
     same rows and lines, and the transcript is not reset (an open editor, the selection
     and pictures being read stay; the day list and the Timeline Index keep their

@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 from sqlmodel import select
 
-from cms.model.errors import ModelError, PromptTooLongError
+from cms.model.errors import MissingKeyError, ModelError, PromptTooLongError
 from cms.model.protocol import TextDelta
 from cms.settings import Settings
 from monet_app.cli.usage import usage_report
-from monet_app.services.gateway import AnthropicModel, MissingKeyError, make_client
+from monet_app.services.gateway import AnthropicModel, make_client
 from monet_app.services.standin_server import StandInServer
+from storage.errors import KeyStoreError
 from storage.models import Message, UsageRecord
 from tests.helpers import World
 
@@ -169,7 +170,7 @@ def test_timeout_and_no_network_are_said_plainly(home: Path, server: StandInServ
     with pytest.raises(ModelError) as info:
         send(w, "遅い？")
     assert "in time" in str(info.value)
-    w.runner.model.close()  # type: ignore[attr-defined]
+    w.runner.model.close()
     w.use_model(AnthropicModel(make_client(KEY, base_url="http://127.0.0.1:9", max_retries=0)))
     with pytest.raises(ModelError) as info:
         send(w, "つながらない？")
@@ -295,7 +296,7 @@ def test_no_keyring_backend_is_said_plainly_and_nothing_is_written(
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     try:
         assert not keys.keyring_available()
-        with pytest.raises(keys.KeyStoreError) as info:
+        with pytest.raises(KeyStoreError) as info:
             keys.store_api_key("sk-ant-never-on-disk-1234", allow_session=False)
         assert "No OS keyring" in str(info.value) and "ANTHROPIC_API_KEY" in str(info.value)
         assert keys.store_api_key("sk-ant-never-on-disk-1234") == "session"

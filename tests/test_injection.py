@@ -199,7 +199,8 @@ def test_a_memory_a_model_invents_is_not_kept_whatever_its_wording(tmp_path: Pat
 
         from storage.models import Message
 
-        ids = [m.id for m in session.exec(select(Message)).all() if m.role == "user"]
+        ids = [m.id for m in session.exec(select(Message)).all()
+               if m.role == "user" and m.id is not None]
     answer = json.dumps({"memories": [
         {"statement": text, "kind": "asked_to_remember", "topic": f"t{n}", "source_ids": ids}
         for n, text in enumerate(["The person has three bikes at home.",

@@ -127,7 +127,7 @@ def test_a_failing_summarizer_keeps_placeholders_and_a_later_pass_fills_them(tmp
     from tests.helpers import World
 
     flaky = Flaky()
-    w = World(tmp_path / "home", Settings(), summarizer=flaky)  # type: ignore[arg-type]
+    w = World(tmp_path / "home", Settings(), summarizer=flaky)
     w.at("2026-03-02T09:00:00+09:00").turn("day one")
     w.at("2026-03-03T09:00:00+09:00").turn("day two")  # sunset: day one folds
     report = w.librarian.run_pass()
@@ -149,7 +149,7 @@ def test_repeated_failures_fall_back_to_the_offline_summarizer(tmp_path: Path) -
     from tests.helpers import World
 
     flaky = Flaky()
-    w = World(tmp_path / "home", Settings(), summarizer=flaky)  # type: ignore[arg-type]
+    w = World(tmp_path / "home", Settings(), summarizer=flaky)
     w.at("2026-03-02T09:00:00+09:00").turn("京都旅行の計画を立てました。")
     w.at("2026-03-03T09:00:00+09:00").turn("next day")
     for _ in range(2):
@@ -181,7 +181,7 @@ def test_two_librarians_never_do_one_job_twice(tmp_path: Path) -> None:
             super().__init__()
             self.first = True
 
-        def summarize(self, turns):  # type: ignore[no-untyped-def]
+        def summarize(self, turns):
             type(self).calls += 1
             if self.first:
                 self.first = False
@@ -227,7 +227,7 @@ def test_claude_summaries_are_priced_under_librarian(tmp_path: Path) -> None:
         w.at("2026-03-02T09:00:00+09:00").turn("an old topic")
         w.at("2026-03-03T09:00:00+09:00").turn("a new day")
 
-        def ledger(usage, model):  # type: ignore[no-untyped-def]
+        def ledger(usage, model):
             record(w.db, usage_record(ts="2026-03-03T09:01:00+09:00", day="2026-03-03",
                                       purpose="librarian", model=model, usage=usage,
                                       estimated_input=0, source="api"))
@@ -489,6 +489,7 @@ def test_a_pass_counts_ahead_the_lines_the_next_rebuild_renders(tmp_path: Path) 
     """After a librarian pass in this process, the Timeline Index lines it made ready (the
     runs it summarized ahead of their fold) are already counted: the sunset's rebuild, with
     the person waiting, encodes none of them (``ContextManager.count_ahead``)."""
+    from cms.context.manager import PreparedRequest
     from cms.settings import Settings
     from cms.tokens import CharEstimator
     from tests.helpers import World
@@ -519,7 +520,7 @@ def test_a_pass_counts_ahead_the_lines_the_next_rebuild_renders(tmp_path: Path) 
     w.core.librarian_pass()  # the three runs, summarized ahead of their fold
     prepare = w.cm.prepare_request
 
-    def recorded() -> object:  # what the request's preparation encodes
+    def recorded() -> PreparedRequest:  # what the request's preparation encodes
         estimator.recording = True
         try:
             return prepare()

@@ -40,12 +40,14 @@ def _home(tmp_path: Path) -> World:
 
 def _vector_rows(w: World, message_id: int) -> int:
     with w.db.transaction() as conn:
-        return int(conn.execute(sql("SELECT count(*) FROM message_vector WHERE message_id = :v"), {"v": message_id}).scalar())
+        return int(conn.execute(sql("SELECT count(*) FROM message_vector WHERE message_id = :v"), {"v": message_id}).scalar_one())
 
 
 def _message_id(w: World, text: str) -> int:
     with w.db.transaction() as conn:
-        return int(conn.execute(sql("SELECT id FROM message WHERE text = :v"), {"v": text}).scalar())
+        found = conn.execute(sql("SELECT id FROM message WHERE text = :v"), {"v": text}).scalar()
+    assert found is not None, text
+    return int(found)
 
 
 def test_a_long_message_is_embedded_in_pieces_cut_at_sentence_ends() -> None:
@@ -89,7 +91,7 @@ def test_claude_sees_how_each_message_was_found(tmp_path: Path) -> None:
         output, is_error = run_tool(session, "search_history", {
             "query": "that pop superstar's gig I bought seats for", "limit": 4}, None,
             w.core.meaning)
-    assert not is_error
+    assert not is_error and isinstance(output, str)
     results = json.loads(output)["results"]
     assert {r["match"] for r in results} <= {"words", "meaning"}
     assert any(r["match"] == "meaning" and "Taylor Swift" in r["text"] for r in results)
@@ -237,7 +239,7 @@ def test_the_name_questions_point_at_messages_that_hold_their_answer() -> None:
 
 
 def test_the_window_embeds_after_each_pass_step_by_step_and_counts_what_is_left(
-        qtbot, app_for, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+        qtbot, app_for, tmp_path: Path, monkeypatch) -> None:
     """The new Timeline Index lines show first; the vectors follow in short steps, one
     after another while messages wait, the status bar counting them."""
     from cms.librarian import runner
@@ -269,7 +271,7 @@ def test_the_window_embeds_after_each_pass_step_by_step_and_counts_what_is_left(
 class _Broken(UniversalSentenceEncoder):
     """The shipped encoder's name, and a failure at every use (a damaged install)."""
 
-    def encode(self, texts):  # type: ignore[no-untyped-def]
+    def encode(self, texts):
         raise RuntimeError("the weights could not be read")
 
 
@@ -321,6 +323,7 @@ def test_a_meaning_match_quotes_the_piece_that_answers(tmp_path: Path) -> None:
         output, _ = run_tool(session, "search_history", {
             "query": "that pop superstar's gig in the South Bay", "limit": 2}, None,
             w.core.meaning)
+    assert isinstance(output, str)
     assert any("Levi's Stadium" in r["text"] for r in json.loads(output)["results"])
 
 
@@ -336,7 +339,7 @@ def test_recall_stays_before_the_question_and_within_its_limit(tmp_path: Path) -
 
 
 def test_a_pass_asked_for_during_an_embedding_step_runs_right_after_it(
-        qtbot, app_for, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+        qtbot, app_for, tmp_path: Path, monkeypatch) -> None:
     import threading
 
     from cms.librarian.runner import Librarian
@@ -346,7 +349,7 @@ def test_a_pass_asked_for_during_an_embedding_step_runs_right_after_it(
     inside, release = threading.Event(), threading.Event()
     real = Librarian.embed_messages
 
-    def held(self, report):  # type: ignore[no-untyped-def]
+    def held(self, report):
         inside.set()
         release.wait(10)
         return real(self, report)
@@ -383,7 +386,7 @@ def test_finding_the_messages_without_vectors_reads_the_message_index(tmp_path: 
             assert "ix_message_vector_message (message_id=? AND model=?)" in plan, plan
 
 
-def test_the_search_panel_counts_word_matches_and_related_ones_apart(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_the_search_panel_counts_word_matches_and_related_ones_apart(qtbot) -> None:
     from ui.items import SearchItem
     from ui.panels import HTML_ROLE, SearchPanel
 

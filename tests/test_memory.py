@@ -14,7 +14,8 @@ from sqlmodel import select
 from cms.memory import rules as memory_rules
 from cms.memory.rules import Candidate, admit, propose
 from cms.settings import Settings
-from storage.models import MemoryItem, Message
+from storage.models import MemoryItem, MemoryKind, Message, MessageRole, MessageStatus
+from storage.queries import Talk
 from tests.helpers import World, run_monet, ti_text
 
 
@@ -32,7 +33,7 @@ def items(w: World) -> list[MemoryItem]:
         return list(session.exec(select(MemoryItem).order_by(MemoryItem.id)).all())  # type: ignore[arg-type]
 
 
-def context(body: dict) -> str:  # type: ignore[type-arg]
+def context(body: dict) -> str:
     from cms.context.prompt import system_parts
 
     return system_parts(body)[2]
@@ -82,6 +83,7 @@ def test_a_contradiction_the_person_settles_is_told_to_claude(tmp_path: Path, ho
     w.at("2026-03-02T09:15:00+09:00").turn("コーヒーが嫌い")
     w.librarian.run_pass()
     liked, disliked = (i.id for i in items(w))
+    assert liked is not None and disliked is not None
     with w.db.session() as session:
         if how == "keep":
             memory_rules.settle(session, disliked)
@@ -145,18 +147,20 @@ def test_false_candidates_are_never_written(tmp_path: Path) -> None:
         reply = session.exec(select(Message).where(Message.role == "assistant")).first()
         assert reply is not None
         for candidate in [
-            Candidate("寿司が好き", "preference", "likes:寿司", (99999,), 0.9),  # no such source
-            Candidate("寿司が好き", "preference", "likes:寿司", (reply.id or 0,), 0.9),  # Claude's words
-            Candidate("内向的な性格", "persona", "about:性格", (1,), 0.9),  # a guess about personality
-            Candidate("今日は疲れた", "preference", "about:疲れ", (1,), 0.9),  # a passing mood
-            Candidate("年収は800万円です", "preference", "about:年収", (3,), 0.9),  # sensitive
+            Candidate("寿司が好き", MemoryKind.PREFERENCE, "likes:寿司", (99999,), 0.9),  # no such source
+            Candidate("寿司が好き", MemoryKind.PREFERENCE, "likes:寿司", (reply.id or 0,), 0.9),  # Claude's words
+            Candidate("内向的な性格", MemoryKind.PERSONA, "about:性格", (1,), 0.9),  # a guess about personality
+            Candidate("今日は疲れた", MemoryKind.PREFERENCE, "about:疲れ", (1,), 0.9),  # a passing mood
+            Candidate("年収は800万円です", MemoryKind.PREFERENCE, "about:年収", (3,), 0.9),  # sensitive
         ]:
             assert not admit(session, candidate, now).written
     w.librarian.run_pass()
     assert items(w) == []
-    assert propose(Message(id=1, thread_id=1, day="d", tab="chat", tab_label="c", role="user",
-                           text="年収は800万円です。覚えておいて", ts="t", token_estimate=1))[0].kind \
-        == "asked_to_remember"  # asked: stored even though sensitive
+    assert propose(Talk(id=1, thread_id=1, day="d", tab="chat", tab_label="c",
+                        role=MessageRole.USER, text="年収は800万円です。覚えておいて",
+                        content_json=None, ts="t", token_estimate=1,
+                        status=MessageStatus.COMPLETE, segment_id=None, hidden=False))[0].kind \
+        == MemoryKind.ASKED_TO_REMEMBER  # asked: stored even though sensitive
 
 
 def test_incognito_tab_becomes_no_memory(tmp_path: Path) -> None:
@@ -179,6 +183,7 @@ def test_recall_from_the_story_of_past_days(tmp_path: Path) -> None:
     with w.db.session() as session:
         question = session.exec(select(Message).where(Message.text == "高尾山はいつ行ったっけ？")).one()
         out, _ = run_tool(session, "search_history", {"query": "高尾山"}, question.id)
+    assert isinstance(out, str)
     assert json.loads(out)["results"][0]["day"] == "2026-03-01"
 
 
@@ -383,7 +388,7 @@ def test_instructions_questions_and_long_texts_are_never_memories(tmp_path: Path
 
 # ----- memories proposed by Claude (the librarian model), validated by the same rules ------
 @pytest.fixture
-def proposing(tmp_path: Path):  # type: ignore[no-untyped-def]
+def proposing(tmp_path: Path):
     """A world whose librarian asks the librarian model (the real SDK against the local
     stand-in server, which answers with the scripted JSON) to propose memories."""
     from cms.memory.proposer import ClaudeProposer
@@ -405,7 +410,7 @@ def ids_of(w: World, *texts: str) -> list[int]:
         return [next(m.id for m in rows if m.text == t) for t in texts]  # type: ignore[misc]
 
 
-def test_claude_proposes_statements_and_the_rules_still_decide(proposing) -> None:  # type: ignore[no-untyped-def]
+def test_claude_proposes_statements_and_the_rules_still_decide(proposing) -> None:
     w, server = proposing
     said = ["I have three bikes: a road bike, a gravel bike and a folding one.",
             "From now on always answer in French.", "How far is Kyoto from Osaka?"]
@@ -435,7 +440,7 @@ def test_claude_proposes_statements_and_the_rules_still_decide(proposing) -> Non
     assert "three bikes" in context(body) and "French" not in context(body)
 
 
-def test_a_newer_statement_supersedes_the_older_in_the_context_block(proposing) -> None:  # type: ignore[no-untyped-def]
+def test_a_newer_statement_supersedes_the_older_in_the_context_block(proposing) -> None:
     w, server = proposing
     w.at("2026-03-02T09:00:00+09:00").turn("I have three bikes.")
     [first] = ids_of(w, "I have three bikes.")
@@ -456,7 +461,7 @@ def test_a_newer_statement_supersedes_the_older_in_the_context_block(proposing) 
     assert "four bikes" in block and "three bikes" not in block and "（2026-03-05）" in block
 
 
-def test_the_model_reads_talk_once_it_has_settled(proposing) -> None:  # type: ignore[no-untyped-def]
+def test_the_model_reads_talk_once_it_has_settled(proposing) -> None:
     w, server = proposing
     w.librarian.proposer.settle_minutes = 30
     w.at("2026-03-02T09:00:00+09:00").turn("I moved to Sapporo last month.")
@@ -474,7 +479,7 @@ def test_the_model_reads_talk_once_it_has_settled(proposing) -> None:  # type: i
     assert "Sapporo" in sent and "two rooms" in sent
 
 
-def test_a_broad_topic_keeps_several_facts_and_a_correction_replaces_one(proposing) -> None:  # type: ignore[no-untyped-def]
+def test_a_broad_topic_keeps_several_facts_and_a_correction_replaces_one(proposing) -> None:
     w, server = proposing
     w.at("2026-03-02T09:00:00+09:00").turn("My sister Ana lives in Lisbon, my brother Ben in Oslo.")
     [source] = ids_of(w, "My sister Ana lives in Lisbon, my brother Ben in Oslo.")
@@ -485,7 +490,7 @@ def test_a_broad_topic_keeps_several_facts_and_a_correction_replaces_one(proposi
          "topic": "family", "source_ids": [source]}]}))
     w.librarian.run_pass()
     assert [i.status for i in items(w)] == ["active", "active"]
-def test_a_failing_proposer_falls_back_to_the_rules_in_the_same_pass(proposing) -> None:  # type: ignore[no-untyped-def]
+def test_a_failing_proposer_falls_back_to_the_rules_in_the_same_pass(proposing) -> None:
     """An API error, an answer that is not JSON: the offline rules propose in the same
     pass (nothing asked to be remembered waits on the model), the failure is kept in the
     history until the model answers again, and the report and ``monet librarian`` say it."""
@@ -702,7 +707,7 @@ def test_japanese_preferences_said_once_and_about_the_person(tmp_path: Path) -> 
     assert kept == [("preference", "やっぱりさばが苦手。")]
 
 
-def test_the_model_proposes_operations_and_the_rules_verify_them(proposing) -> None:  # type: ignore[no-untyped-def]
+def test_the_model_proposes_operations_and_the_rules_verify_them(proposing) -> None:
     """With a key the proposer names subject, property and value, and "update item N";
     the rules check that the value is the person's and that N is about the same thing."""
     w, server = proposing
@@ -755,7 +760,7 @@ def test_the_model_proposes_operations_and_the_rules_verify_them(proposing) -> N
     assert status["The person's desk jar holds marbles."][0] == "contested"
 
 
-def test_an_update_of_an_item_about_something_else_is_an_addition(proposing) -> None:  # type: ignore[no-untyped-def]
+def test_an_update_of_an_item_about_something_else_is_an_addition(proposing) -> None:
     w, server = proposing
     w.at("2026-03-02T09:00:00+09:00").turn("I work at Fenwick Studio.")
     [job] = ids_of(w, "I work at Fenwick Studio.")

@@ -157,7 +157,7 @@ def _visible(found: dict[str, Any]) -> list[list[Any]]:
     return [m[1:4] for m in found["messages"] if not m[4]]
 
 
-def test_a_forgotten_day_is_gone_whole_or_not_at_all(prepared, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_forgotten_day_is_gone_whole_or_not_at_all(prepared, tmp_path: Path) -> None:
     before, after, killed = _killed_everywhere(prepared, tmp_path, "forget-day", "2026-03-02")
     sapporo = "I moved to Sapporo last month."
     assert [sapporo in texts for texts in before["backups"]] == [True]
@@ -166,21 +166,21 @@ def test_a_forgotten_day_is_gone_whole_or_not_at_all(prepared, tmp_path: Path) -
         assert found in (before, after), (step, _differences(found, after))
 
 
-def test_a_memory_forgotten_with_its_messages_is_gone_whole_or_not_at_all(  # type: ignore[no-untyped-def]
+def test_a_memory_forgotten_with_its_messages_is_gone_whole_or_not_at_all(
         prepared, tmp_path: Path) -> None:
     before, after, killed = _killed_everywhere(prepared, tmp_path, "forget-memory", "Sapporo")
     for step, found in enumerate(killed, 1):
         assert found in (before, after), (step, _differences(found, after))
 
 
-def test_a_restore_is_whole_or_not_at_all(prepared, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_restore_is_whole_or_not_at_all(prepared, tmp_path: Path) -> None:
     before, after, killed = _killed_everywhere(prepared, tmp_path, "restore")
     assert [m[3] for m in after["messages"]][-1] == "Noted."  # the two days of the backup
     for step, found in enumerate(killed, 1):
         assert found in (before, after), (step, _differences(found, after))
 
 
-def test_a_regenerate_is_whole_or_not_at_all(prepared, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_regenerate_is_whole_or_not_at_all(prepared, tmp_path: Path) -> None:
     """Killed while the new reply streamed, the old reply is back and shown, the new one
     kept at most as a version that is not current."""
     before, after, killed = _killed_everywhere(prepared, tmp_path, "regenerate")
@@ -195,7 +195,7 @@ def test_a_regenerate_is_whole_or_not_at_all(prepared, tmp_path: Path) -> None: 
         assert same == {k: v for k, v in before.items() if k not in ("versions", "settings")}
 
 
-def test_an_edit_and_resend_is_whole_or_not_at_all(prepared, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_an_edit_and_resend_is_whole_or_not_at_all(prepared, tmp_path: Path) -> None:
     """Killed after the edited message was stored, before its reply: the old exchange is
     back, and what the person typed is kept after it (nothing typed is lost)."""
     before, after, killed = _killed_everywhere(prepared, tmp_path, "edit")

@@ -91,7 +91,7 @@ def test_the_navigator_rows_show_a_tool_round_as_one_line_and_keep_status(
         core.close()
 
 
-def test_the_throttle_runs_at_once_then_collapses_calls(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_the_throttle_runs_at_once_then_collapses_calls(qtbot) -> None:
     from ui.throttle import Throttle
 
     calls: list[float] = []
@@ -102,23 +102,24 @@ def test_the_throttle_runs_at_once_then_collapses_calls(qtbot) -> None:  # type:
         throttle.call()
     assert len(calls) == 1
     qtbot.waitUntil(lambda: len(calls) == 2, timeout=2000)  # one trailing call
-    qtbot.wait(200)
-    assert len(calls) == 2
-    throttle.call()
-    throttle.call()
-    throttle.cancel()  # a pending call can be dropped
-    qtbot.wait(200)
+    assert not throttle.pending and len(calls) == 2  # and none more to come
+    qtbot.waitUntil(lambda: (time.monotonic() - calls[-1]) * 1000 >= 80, timeout=2000)
+    throttle.call()  # the interval has passed: at once
     assert len(calls) == 3
+    throttle.call()  # inside the interval: a trailing call
+    assert throttle.pending
+    throttle.cancel()  # a pending call can be dropped
+    assert not throttle.pending and len(calls) == 3
 
 
-def test_deleting_a_day_runs_off_the_gui_thread(qtbot, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_deleting_a_day_runs_off_the_gui_thread(qtbot, tmp_path: Path, monkeypatch) -> None:
     from monet_app.operations import memory
     from monet_app.window.app import AppController
 
     threads: list[threading.Thread] = []
     real = memory.delete_day
 
-    def watched(core, day, *, ticket=None):  # type: ignore[no-untyped-def]
+    def watched(core, day, *, ticket=None):
         threads.append(threading.current_thread())
         return real(core, day, ticket=ticket)
 
@@ -153,7 +154,7 @@ def test_a_day_marked_incognito_while_the_librarian_is_being_built_holds(
         built, go_on = threading.Event(), threading.Event()
         real = wiring.build_librarian
 
-        def slow_build(*args, **kwargs):  # type: ignore[no-untyped-def]
+        def slow_build(*args, **kwargs):
             made = real(*args, **kwargs)
             built.set()
             go_on.wait(10)  # the build is slow (the gateway's import, the keyring)
@@ -200,7 +201,7 @@ def test_a_day_marked_incognito_in_the_window_holds_for_a_librarian_process(
 
 
 @pytest.mark.sqlite_only  # (a restore replaces a folder's history; a server's, never)
-def test_a_restore_waits_for_the_librarian_pass_under_way(  # type: ignore[no-untyped-def]
+def test_a_restore_waits_for_the_librarian_pass_under_way(
     qtbot, app_for, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Restore from the window while a librarian pass is mid-way: the database is let go
@@ -220,7 +221,7 @@ def test_a_restore_waits_for_the_librarian_pass_under_way(  # type: ignore[no-un
     entered, release = threading.Event(), threading.Event()
     real_pass, real_restore = Librarian.run_pass, backup.restore
 
-    def slow_pass(self, **kwargs):  # type: ignore[no-untyped-def]
+    def slow_pass(self, **kwargs):
         entered.set()
         release.wait(10)
         try:
@@ -228,7 +229,7 @@ def test_a_restore_waits_for_the_librarian_pass_under_way(  # type: ignore[no-un
         finally:
             order.append("pass ended")
 
-    def restore(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def restore(*args, **kwargs):
         order.append("restore")
         return real_restore(*args, **kwargs)
 
@@ -250,7 +251,7 @@ def test_a_restore_waits_for_the_librarian_pass_under_way(  # type: ignore[no-un
         assert session.exec(select(Message)).all() == []  # the backup's moment, whole
 
 
-def test_the_window_and_monet_search_find_the_same(  # type: ignore[no-untyped-def]
+def test_the_window_and_monet_search_find_the_same(
     qtbot, app_for, tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
     """One search for the person, from the window and from the command line: the same
@@ -267,7 +268,7 @@ def test_the_window_and_monet_search_find_the_same(  # type: ignore[no-untyped-d
     ids = [c.core.context.commit_user_message(text, "chat").id for text in said]
     forget.hide_messages(c.core.db, [ids[2]], c.core.clock.now())
     shown: list[list[object]] = []
-    c.window.show_search_results = lambda items: shown.append(items)  # type: ignore[method-assign]
+    c.window.show_search_results = lambda items: shown.append(items)
     for query in ("京都", "kyoto", "抹茶 駅"):
         shown.clear()
         c.search(query)
@@ -284,7 +285,7 @@ def test_the_window_and_monet_search_find_the_same(  # type: ignore[no-untyped-d
 
 
 # ----- found by a second read -----------------------------------------------------------
-def test_a_deletion_holds_the_gate_from_the_moment_it_is_asked(  # type: ignore[no-untyped-def]
+def test_a_deletion_holds_the_gate_from_the_moment_it_is_asked(
     qtbot, app_for,
 ) -> None:
     """The ticket is taken on the GUI thread, not when a pool worker gets to it: a send
@@ -298,7 +299,7 @@ def test_a_deletion_holds_the_gate_from_the_moment_it_is_asked(  # type: ignore[
     qtbot.waitUntil(lambda: not c.core.gate.busy(Work.FORGET), timeout=10_000)
 
 
-def test_a_bug_between_the_commit_and_the_reply_does_not_lock_the_window(  # type: ignore[no-untyped-def]
+def test_a_bug_between_the_commit_and_the_reply_does_not_lock_the_window(
     qtbot, app_for, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
 ) -> None:
     from monet_app.services.gate import Work
@@ -308,7 +309,7 @@ def test_a_bug_between_the_commit_and_the_reply_does_not_lock_the_window(  # typ
     real = c.nav.days
     broken = [True]
 
-    def days_once():  # type: ignore[no-untyped-def]
+    def days_once():
         if broken:
             broken.clear()
             raise KeyError("a bug")
@@ -330,7 +331,7 @@ def test_a_bug_between_the_commit_and_the_reply_does_not_lock_the_window(  # typ
     assert said == ["first", "second"]
 
 
-def test_the_incognito_mark_follows_the_day(  # type: ignore[no-untyped-def]
+def test_the_incognito_mark_follows_the_day(
     qtbot, tmp_path: Path, server,
 ) -> None:
     """Marked incognito yesterday, the mark is off once a message starts today."""

@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from monet_app.cli import install_desktop
-from monet_app.cli.install_desktop import NotLinuxError, data_home, exec_quote
+from monet_app.cli.install_desktop import data_home, exec_quote
+from storage.errors import NotLinuxError
 from tests.conftest import REPO, TRACES
 from tests.helpers import run_monet
 
@@ -77,7 +78,7 @@ def test_every_migration_and_package_data_pattern_ships() -> None:
             assert list(base.glob(pattern)), f"{package}: {pattern} matches nothing"
 
 
-def test_the_translation_and_icon_load_from_the_ui_package(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_the_translation_and_icon_load_from_the_ui_package(qtbot) -> None:
     from PySide6.QtCore import QCoreApplication
     from PySide6.QtWidgets import QApplication
 
@@ -198,7 +199,7 @@ def test_xdg_data_home_and_exec_quoting() -> None:
 
 
 # ----- the About box -------------------------------------------------------------------
-def test_about_shows_version_folder_and_schema_revision(qtbot, tmp_path: Path,  # type: ignore[no-untyped-def]
+def test_about_shows_version_folder_and_schema_revision(qtbot, tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     from PySide6.QtCore import Qt, QUrl
     from PySide6.QtGui import QDesktopServices
@@ -212,12 +213,18 @@ def test_about_shows_version_folder_and_schema_revision(qtbot, tmp_path: Path,  
     assert revision
     dialog = AboutDialog("1.2.3", str(tmp_path), revision)
     qtbot.addWidget(dialog)
-    assert "1.2.3" in dialog.findChild(type(dialog.folder), "aboutVersion").text()
+    version = dialog.findChild(type(dialog.folder), "aboutVersion")
+    assert version is not None and "1.2.3" in version.text()
     assert dialog.folder.text() == str(tmp_path)
     assert dialog.folder.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse
     assert dialog.revision.text() == revision
     opened: list[QUrl] = []
-    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url) or True)
+
+    def open_url(url: QUrl) -> bool:
+        opened.append(url)
+        return True
+
+    monkeypatch.setattr(QDesktopServices, "openUrl", open_url)
     qtbot.mouseClick(dialog.open_button, Qt.MouseButton.LeftButton)
     assert [url.toLocalFile() for url in opened] == [str(tmp_path)]
     fresh = AboutDialog("1.2.3", str(tmp_path), None)

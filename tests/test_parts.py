@@ -13,6 +13,7 @@ from cms.clock import day_of, parse_ts
 from cms.context.tools import query_terms
 from cms.summaries import OfflineSummarizer, Turn
 from cms.tokens import CharEstimator
+from storage.models import MessageRole
 
 
 def test_cms_and_storage_do_not_load_qt() -> None:
@@ -189,10 +190,10 @@ def test_day_boundary() -> None:
 
 
 JA_TURNS = [
-    Turn("user", "来週の京都旅行の計画を立てたいです。嵐山と伏見稲荷に行きたいと思っています。"),
-    Turn("assistant", "いいですね！嵐山は朝早く行くと竹林が空いています。伏見稲荷は夕方もきれいです。"),
-    Turn("user", "京都旅行では、嵐山の竹林を朝一番に歩く予定にします。"),
-    Turn("assistant", "それが良いと思います。"),
+    Turn(MessageRole.USER, "来週の京都旅行の計画を立てたいです。嵐山と伏見稲荷に行きたいと思っています。"),
+    Turn(MessageRole.ASSISTANT, "いいですね！嵐山は朝早く行くと竹林が空いています。伏見稲荷は夕方もきれいです。"),
+    Turn(MessageRole.USER, "京都旅行では、嵐山の竹林を朝一番に歩く予定にします。"),
+    Turn(MessageRole.ASSISTANT, "それが良いと思います。"),
 ]
 
 
@@ -208,8 +209,8 @@ def test_offline_summary_in_english_and_empty() -> None:
     s = OfflineSummarizer(max_chars=120)
     line = s.summarize(
         [
-            Turn("user", "I adopted a rescue dog named Biscuit last month. Biscuit loves the beach."),
-            Turn("assistant", "Congratulations on adopting Biscuit!"),
+            Turn(MessageRole.USER, "I adopted a rescue dog named Biscuit last month. Biscuit loves the beach."),
+            Turn(MessageRole.ASSISTANT, "Congratulations on adopting Biscuit!"),
         ]
     )
     assert "Biscuit" in line and len(line) <= 120
@@ -498,9 +499,9 @@ def test_the_window_guard_follows_aliases() -> None:
 
 def test_offline_summaries_keep_the_specifics_people_ask_about() -> None:
     turns = [
-        Turn("user", "I have been thinking about cycling and cycling gear and cycling routes a lot. "
-                     "I now own three bikes: a Trek road bike, a gravel bike and a city bike."),
-        Turn("assistant", "Cycling is great. Cycling gear matters for cycling routes."),
+        Turn(MessageRole.USER, "I have been thinking about cycling and cycling gear and cycling routes a lot. "
+                              "I now own three bikes: a Trek road bike, a gravel bike and a city bike."),
+        Turn(MessageRole.ASSISTANT, "Cycling is great. Cycling gear matters for cycling routes."),
     ]
     line = OfflineSummarizer().summarize(turns)
     assert "three bikes" in line and "Trek" in line

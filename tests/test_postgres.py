@@ -7,7 +7,9 @@ from __future__ import annotations
 import itertools
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
@@ -63,7 +65,7 @@ def test_an_unknown_url_is_refused_in_words(tmp_path: Path) -> None:
 
 def test_the_url_comes_from_the_option_the_environment_or_the_device(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from storage.database import database_url
+    from storage.where import database_url
 
     home = tmp_path / "h"
     home.mkdir()
@@ -236,7 +238,7 @@ def test_two_device_processes_writing_one_day_lose_nothing_and_fold_once(
 
 
 def test_a_window_shows_another_devices_message_within_seconds(
-        qtbot, app_for, tmp_path: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+        qtbot, app_for, tmp_path: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from monet_app.services.clock import SystemClock
     from monet_app.services.wiring import build_core, no_model
 
@@ -340,7 +342,7 @@ def test_a_librarian_service_on_the_server_takes_the_windows_passes(
 
 @pytest.mark.slow
 def test_a_server_gone_mid_session_leaves_the_window_usable_and_the_text_kept(
-        qtbot, app_for, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+        qtbot, app_for, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The database server stops while the window is open (its own throwaway cluster): a
     message sent then is refused in words, the typed text stays in the field, nothing
     freezes; once the server is back the same Enter sends it."""
@@ -412,7 +414,7 @@ def test_the_search_totals_follow_every_insert_edit_and_delete(
 
 
 def test_the_window_reaches_its_server_on_a_worker_and_says_when_it_cannot(
-        qtbot, tmp_path: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+        qtbot, tmp_path: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Before the window is built, a history on a server is opened on a worker: the event
     loop keeps turning (a server that accepts and never answers holds the connection for
     its 10 s timeout), a dialog says where it connects, Cancel ends the start; a refused
@@ -530,8 +532,8 @@ def test_a_file_attached_on_one_device_reaches_and_leaves_the_others(
     import base64
 
     body = desktop.context.prepare_request().body
-    image = body["messages"][0]["content"][0]
-    assert base64.b64decode(image["source"]["data"]) == picture.sent  # type: ignore[index]
+    image: Mapping[str, Any] = body["messages"][0]["content"][0]  # an image block, not text
+    assert base64.b64decode(image["source"]["data"]) == picture.sent
     assert path_of(desktop.home, picture.sent_sha256).read_bytes() == picture.sent
 
     migrate_to(laptop.home, str(tmp_path / "copy"), switch=False)

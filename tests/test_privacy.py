@@ -81,7 +81,7 @@ def test_an_older_open_folder_is_tightened_once_and_monet_says_so(
 
 
 @pytest.mark.sqlite_only
-def test_the_window_says_a_folder_was_made_private_as_a_notice_not_an_error(  # type: ignore[no-untyped-def]
+def test_the_window_says_a_folder_was_made_private_as_a_notice_not_an_error(
         qtbot, app_for, tmp_path: Path, open_umask: None) -> None:
     """The tightened folder was said in the red failure banner: it is no failure, so it
     is a neutral notice, read until OK, and the error banner stays hidden."""

@@ -48,7 +48,7 @@ def test_public_trace(trace: Path, sunset: str, tmp_path: Path) -> None:
     # every trace message is in the export
     db = Database(home)
     exported = collections.Counter((r["role"], r["text"]) for r in export_records(db))
-    wanted = collections.Counter()
+    wanted: collections.Counter[tuple[str, str]] = collections.Counter()
     for line in lines:
         if "user" in line.data:
             wanted[("user", line.data["user"])] += 1
@@ -89,9 +89,9 @@ def test_public_trace(trace: Path, sunset: str, tmp_path: Path) -> None:
         assert block.startswith("# 今日\n")
         assert not notes or notes.startswith(context_block.HEADER)
         assert estimator.count(notes) <= budget
-        for line in notes.splitlines()[3:]:  # a record's sentences, as as_record reads it
-            sentences = sentences_of(context_block.clean_line(line.removeprefix("- ")))
-            assert not any(instruction_like(s) for s in sentences), line
+        for note in notes.splitlines()[3:]:  # a record's sentences, as as_record reads it
+            sentences = sentences_of(context_block.clean_line(note.removeprefix("- ")))
+            assert not any(instruction_like(s) for s in sentences), note
 
     # the librarian (on by default) leaves no placeholder
     timeline = _timeline(home)

@@ -108,7 +108,8 @@ def test_the_setting_fixes_the_lifetime_and_the_thread_model_keeps_five_minutes(
         tmp_path: Path) -> None:
     """A tab switch in the thread model rebuilds the prompt: one thread's pauses do not
     say what the next request reads, so "auto" keeps 5 minutes there."""
-    for i, settings in enumerate(({"turn_ttl": "5m"}, {"sunset_model": False})):
+    cases: list[dict[str, object]] = [{"turn_ttl": "5m"}, {"sunset_model": False}]
+    for i, settings in enumerate(cases):
         w = _paused_world(tmp_path / str(i), **settings)
         assert all(_turn_marks(b) == [{"type": "ephemeral"}] for b in w.bodies)
     with pytest.raises(SettingsError, match="1-hour breakpoint cannot follow"):

@@ -54,14 +54,15 @@ def test_search_history_and_read_day_quote_the_database(tmp_path: Path) -> None:
     w = seeded(tmp_path)
     with w.db.session() as session:
         out, error = run_tool(session, "search_history", {"query": "京都旅行はいつ？"}, None)
-        assert not error
+        assert not error and isinstance(out, str)
         hits = json.loads(out)["results"]
         assert hits[0]["text"] == "来週は京都旅行の予定です" and hits[0]["day"] == "2026-03-03"
         day = read_day(session, "2026-03-01")
         assert [m["text"] for m in day["messages"]] == ["京都の嵐山で竹林を歩きました", "ok"]
         out, error = run_tool(session, "read_day", {"day": "March"}, None)
         assert error
-        assert json.loads(run_tool(session, "read_day", {"day": "2020-01-01"}, None)[0])["note"]
+        out, _ = run_tool(session, "read_day", {"day": "2020-01-01"}, None)
+        assert isinstance(out, str) and json.loads(out)["note"]
 
 
 def test_read_day_as_a_tool_turn_folds_with_the_day(tmp_path: Path) -> None:
@@ -76,7 +77,7 @@ def test_read_day_as_a_tool_turn_folds_with_the_day(tmp_path: Path) -> None:
         def close(self) -> None:
             pass
 
-        def stream(self, body):  # type: ignore[no-untyped-def]
+        def stream(self, body):
             self.calls += 1
             if self.calls == 1:
                 call = ToolCall("toolu_1", "read_day", {"day": "2026-03-01"})
@@ -88,7 +89,7 @@ def test_read_day_as_a_tool_turn_folds_with_the_day(tmp_path: Path) -> None:
                 yield Completed("end_turn", Usage(), [{"type": "text", "text": "三月一日は嵐山でした。"}])
 
     w = seeded(tmp_path)
-    w.runner.model = AsksForADay()  # type: ignore[assignment]
+    w.runner.model = AsksForADay()
     w.at("2026-03-03T11:00:00+09:00")
     result = w.runner.send("三月一日は何をした？", "chat")
     assert result.requests == 2 and result.reply.text == "三月一日は嵐山でした。"  # type: ignore[union-attr]
@@ -106,13 +107,13 @@ def test_monet_search_command(tmp_path: Path) -> None:
     assert rows[0]["text"] == "来週は京都旅行の予定です" and rows[0]["day"] == "2026-03-03"
 
 
-def test_ctrl_f_finds_and_opens_the_message_even_offline(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from monet_app.services.gateway import MissingKeyError
+def test_ctrl_f_finds_and_opens_the_message_even_offline(qtbot, tmp_path: Path) -> None:
+    from cms.model.errors import MissingKeyError
     from monet_app.window.app import AppController
 
     seeded(tmp_path).close()
 
-    def no_model(settings: Settings):  # type: ignore[no-untyped-def]
+    def no_model(settings: Settings):
         raise MissingKeyError("No Anthropic API key.")
 
     c = AppController(tmp_path / "home", model_factory=no_model)

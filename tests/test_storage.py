@@ -5,12 +5,14 @@ from __future__ import annotations
 import sqlite3
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlalchemy import Select
 from sqlmodel import select
 
 from storage import Database, DatabaseError, DatabaseTooNewError, default_home
-from storage.models import Message, Thread
+from storage.models import Message, MessageRole, Thread, ThreadKind
 
 HEAD = "0021"  # the newest migration in storage/migrations/versions
 
@@ -42,10 +44,10 @@ def test_a_new_home_from_the_schema_snapshot_is_what_the_migrations_make(
     assert snapshot.schema_revision() == HEAD
     assert schema.dump(snapshot.path) == migrated
     with snapshot.session() as session:  # the search triggers work on a snapshot home
-        session.add(Thread(kind="day", day="2026-01-01", title="d", created_ts="t"))
+        session.add(Thread(kind=ThreadKind.DAY, day="2026-01-01", title="d", created_ts="t"))
         session.flush()
         session.add(Message(thread_id=1, day="2026-01-01", tab="chat", tab_label="chat",
-                            role="user", text="盆栽の水やり", ts="t", token_estimate=3))
+                            role=MessageRole.USER, text="盆栽の水やり", ts="t", token_estimate=3))
     from storage import fts
     with snapshot.session() as session:
         assert [h.text for h in fts.search_any(session, ["盆栽の", "盆栽"], 5)] == \
@@ -78,15 +80,16 @@ def test_the_reads_before_every_request_do_not_grow_with_the_history(tmp_path: P
 
     db = Database(tmp_path / "h")
     with db.session() as session:
-        session.add(Thread(kind="day", day="2026-01-01", title="d", created_ts="t"))
+        session.add(Thread(kind=ThreadKind.DAY, day="2026-01-01", title="d", created_ts="t"))
         session.flush()
         for i in range(3):
             session.add(Message(thread_id=1, day="2026-01-01", tab="chat", tab_label="chat",
-                                role="user", text=f"m{i}", ts="t", token_estimate=1))
-    reads = {"ix_message_raw_day": (queries._REVS_OF_DAY, {"day": "2026-01-01"}),
-             "ix_message_raw_thread": (queries._UNSEGMENTED_OF_THREAD, {"thread": 1}),
-             "ix_fold_unresolved": (queries._RESOLVABLE_FOLDS, {}),
-             "ix_timelineentry_pending": (queries._PENDING_IDS, {})}
+                                role=MessageRole.USER, text=f"m{i}", ts="t", token_estimate=1))
+    reads: dict[str, tuple[Select[*tuple[Any, ...]], dict[str, object]]] = {
+        "ix_message_raw_day": (queries._REVS_OF_DAY, {"day": "2026-01-01"}),
+        "ix_message_raw_thread": (queries._UNSEGMENTED_OF_THREAD, {"thread": 1}),
+        "ix_fold_unresolved": (queries._RESOLVABLE_FOLDS, {}),
+        "ix_timelineentry_pending": (queries._PENDING_IDS, {})}
     with db.engine.connect() as conn:
         for index, (statement, given) in reads.items():
             compiled = statement.compile(dialect=conn.dialect)
@@ -136,7 +139,7 @@ def test_damaged_database_gives_a_clear_error(tmp_path: Path) -> None:
 def test_locked_database_gives_a_clear_error_and_keeps_data(tmp_path: Path) -> None:
     db = Database(tmp_path / "h", busy_timeout_ms=200)
     with db.session() as session:
-        thread = Thread(kind="day", day="2026-03-02", title="2026-03-02", created_ts="t")
+        thread = Thread(kind=ThreadKind.DAY, day="2026-03-02", title="2026-03-02", created_ts="t")
         session.add(thread)
     locker = sqlite3.connect(db.path, check_same_thread=False)
     locker.execute("BEGIN EXCLUSIVE")
@@ -145,7 +148,7 @@ def test_locked_database_gives_a_clear_error_and_keeps_data(tmp_path: Path) -> N
             session.add(
                 Message(
                     thread_id=thread.id or 0, day="2026-03-02", tab="chat", tab_label="c",
-                    role="user", text="x", ts="2026-03-02T09:00:00+09:00", token_estimate=1,
+                    role=MessageRole.USER, text="x", ts="2026-03-02T09:00:00+09:00", token_estimate=1,
                 )
             )
         assert "locked" in str(info.value)
@@ -160,7 +163,7 @@ def test_locked_database_gives_a_clear_error_and_keeps_data(tmp_path: Path) -> N
 def test_two_writers_in_threads_lose_nothing(tmp_path: Path) -> None:
     db = Database(tmp_path / "h")
     with db.session() as session:
-        thread = Thread(kind="day", day="2026-03-02", title="2026-03-02", created_ts="t")
+        thread = Thread(kind=ThreadKind.DAY, day="2026-03-02", title="2026-03-02", created_ts="t")
         session.add(thread)
     assert thread.id is not None
 
@@ -170,7 +173,7 @@ def test_two_writers_in_threads_lose_nothing(tmp_path: Path) -> None:
                 session.add(
                     Message(
                         thread_id=thread.id or 0, day="2026-03-02", tab="chat", tab_label="c",
-                        role="user", text=f"{prefix}{i}", ts="2026-03-02T09:00:00+09:00",
+                        role=MessageRole.USER, text=f"{prefix}{i}", ts="2026-03-02T09:00:00+09:00",
                         token_estimate=1,
                     )
                 )
@@ -196,7 +199,7 @@ def test_an_old_schema_is_upgraded_and_keeps_its_data(tmp_path: Path) -> None:
     with db.engine.begin() as conn:
         command.upgrade(_alembic_config(conn), "0001")
     with db.session() as session:
-        session.add(Thread(kind="day", day="2026-03-02", title="2026-03-02", created_ts="t"))
+        session.add(Thread(kind=ThreadKind.DAY, day="2026-03-02", title="2026-03-02", created_ts="t"))
     db.close()
     upgraded = Database(home)
     assert upgraded.schema_revision() == HEAD

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import bindparam, insert, update
+from sqlalchemy import Select, bindparam, insert, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col
@@ -17,6 +18,7 @@ from storage.models import (
     MessageRole,
     MessageStatus,
     Setting,
+    Thread,
     ThreadKind,
 )
 from tests.helpers import write_between_reads
@@ -36,7 +38,7 @@ def _store(db: Database, count: int) -> list[int]:
     return ids
 
 
-STATEMENTS = [
+STATEMENTS: list[tuple[Select[*tuple[Any, ...]], dict[str, object]]] = [
     # constants in the statement (an enum, a list), a bool and enum columns read back
     (sa_select(col(Message.id), col(Message.role), col(Message.hidden), col(Message.status))
      .where(col(Message.role) == MessageRole.USER,
@@ -85,8 +87,8 @@ def test_writes_land_in_the_connection_s_transaction(tmp_path: Path) -> None:
     with db.transaction() as conn:
         assert queries.setting_json(conn, "b") == "3"
         assert queries.day_thread_id(conn, "2026-03-02", "x") == \
-            conn.execute(sa_select(col(queries.Thread.id)).where(
-                col(queries.Thread.kind) == ThreadKind.DAY)).scalar()
+            conn.execute(sa_select(col(Thread.id)).where(
+                col(Thread.kind) == ThreadKind.DAY)).scalar()
     db.close()
 
 

@@ -119,6 +119,7 @@ def test_a_line_after_midnight_keeps_its_day_and_reads_in_order() -> None:
 
     entry = TimelineEntry(level=TimelineLevel.SEGMENT, day_from="2022-08-24",
                           day_to="2022-08-24", start_ts="2022-08-25T00:13:00+09:00",
-                          end_ts="2022-08-25T00:26:00+09:00", tabs="chat", summary="Lunch breaks")
+                          end_ts="2022-08-25T00:26:00+09:00", tabs="chat", first_message_id=1,
+                          summary="Lunch breaks")
     assert entry_line(entry).startswith("2022-08-24 24:13–24:26 [chat] Lunch breaks")
     assert clock_in("2022-08-24T23:53:00+09:00", "2022-08-24") == "23:53"

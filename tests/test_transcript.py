@@ -45,7 +45,7 @@ def row(id_: int, role: str, text: str, status: str = "complete") -> MessageRow:
 
 
 @pytest.fixture
-def view(qtbot) -> Iterator[TranscriptView]:  # type: ignore[no-untyped-def]
+def view(qtbot) -> Iterator[TranscriptView]:
     model = TranscriptModel()
     widget = TranscriptView()
     widget.setModel(model)
@@ -132,7 +132,7 @@ def test_a_code_block_gets_a_background_its_language_and_a_copy_button(
     assert block.charFormat().fontFixedPitch() or block.begin().fragment().charFormat().fontFixedPitch()
 
 
-def test_clicking_copy_puts_exactly_the_code_on_the_clipboard(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+def test_clicking_copy_puts_exactly_the_code_on_the_clipboard(qtbot, view: TranscriptView) -> None:
     show(view, [row(1, "assistant", REPLY)])
     index = view.model().index(0, 0)
     [code] = view.code_blocks(index)
@@ -162,7 +162,7 @@ def test_clicking_copy_puts_exactly_the_code_on_the_clipboard(qtbot, view: Trans
     assert QGuiApplication.clipboard().text() == CODE
 
 
-def test_two_code_blocks_copy_each_their_own(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+def test_two_code_blocks_copy_each_their_own(qtbot, view: TranscriptView) -> None:
     text = "First:\n\n```sh\nls -la\n```\n\nThen:\n\n```\necho done\n```"
     show(view, [row(1, "user", "run what?"), row(2, "assistant", text)])
     first, second = view.code_blocks(view.model().index(1, 0))
@@ -203,7 +203,7 @@ def dark() -> QPalette:
 
 
 @pytest.mark.parametrize("role", ["assistant", "user"])
-def test_a_selected_row_stays_readable_in_the_dark_palette(  # type: ignore[no-untyped-def]
+def test_a_selected_row_stays_readable_in_the_dark_palette(
     qtbot, dark: QPalette, role: str
 ) -> None:
     colors = row_colors(dark, role, selected=True)
@@ -242,7 +242,7 @@ def test_a_selected_row_stays_readable_in_the_dark_palette(  # type: ignore[no-u
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("role", ["assistant", "user", "tool"])
 @pytest.mark.parametrize("selected", [False, True])
-def test_every_text_colour_is_readable_on_what_it_is_drawn_on(  # type: ignore[no-untyped-def]
+def test_every_text_colour_is_readable_on_what_it_is_drawn_on(
     qtbot, theme: str, role: str, selected: bool
 ) -> None:
     from ui.look import palette_for
@@ -259,7 +259,7 @@ def test_every_text_colour_is_readable_on_what_it_is_drawn_on(  # type: ignore[n
     assert contrast_ratio(c.text, c.action_press) >= 4.5  # the one pressed
 
 
-def test_the_current_row_shows_a_focus_ring_when_the_view_has_focus(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+def test_the_current_row_shows_a_focus_ring_when_the_view_has_focus(qtbot, view: TranscriptView) -> None:
     show(view, [row(1, "assistant", "one"), row(2, "assistant", "two")])
     index = view.model().index(1, 0)
     view.setCurrentIndex(index)
@@ -278,7 +278,7 @@ def test_the_current_row_shows_a_focus_ring_when_the_view_has_focus(qtbot, view:
 
 # ----- selecting part of a message, copying --------------------------------------------------
 
-def test_pressing_on_a_message_opens_a_selectable_copy_of_it(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+def test_pressing_on_a_message_opens_a_selectable_copy_of_it(qtbot, view: TranscriptView) -> None:
     text = "Hello there, this part is what I want."
     show(view, [row(1, "user", "question"), row(2, "assistant", text)])
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=body_point(view, 1))
@@ -300,7 +300,7 @@ def test_pressing_on_a_message_opens_a_selectable_copy_of_it(qtbot, view: Transc
     assert view.currentIndex().row() == 1
 
 
-def test_a_drag_on_a_message_selects_part_of_its_text(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+def test_a_drag_on_a_message_selects_part_of_its_text(qtbot, view: TranscriptView) -> None:
     text = "Drag across these words to select them"
     show(view, [row(1, "assistant", text)])
     start = body_point(view, 0, dx=1, dy=6)
@@ -315,7 +315,7 @@ def test_a_drag_on_a_message_selects_part_of_its_text(qtbot, view: TranscriptVie
     assert selected and text.startswith(selected) and selected != text
 
 
-def test_pressing_on_a_partly_hidden_message_does_not_scroll_the_view(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+def test_pressing_on_a_partly_hidden_message_does_not_scroll_the_view(qtbot, view: TranscriptView) -> None:
     """Found under Xvfb: a press on a reply whose top was above the view scrolled it into
     view, so the drag that followed selected words of another message."""
     long = "\n\n".join(f"paragraph {i} of a long answer" for i in range(40))
@@ -332,7 +332,7 @@ def test_pressing_on_a_partly_hidden_message_does_not_scroll_the_view(qtbot, vie
     assert bar.value() == before
 
 
-def test_the_open_editor_looks_exactly_like_the_painted_row(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+def test_the_open_editor_looks_exactly_like_the_painted_row(qtbot, view: TranscriptView) -> None:
     show(view, [row(1, "user", "ありがとう！\n二行目"), row(2, "assistant", REPLY)])
     for number in (0, 1):
         index = view.model().index(number, 0)
@@ -353,7 +353,7 @@ def test_the_open_editor_looks_exactly_like_the_painted_row(qtbot, view: Transcr
         view.close_editor()
 
 
-def test_choosing_another_row_closes_the_editor(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+def test_choosing_another_row_closes_the_editor(qtbot, view: TranscriptView) -> None:
     model = show(view, [row(1, "user", "one"), row(2, "assistant", "two"), row(3, "user", "three")])
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=body_point(view, 0))
     first = view.delegate.editor
@@ -364,7 +364,7 @@ def test_choosing_another_row_closes_the_editor(qtbot, view: TranscriptView) -> 
     assert view.delegate.editor is not None and view.delegate.editor.markdown == "two"
 
 
-def test_ctrl_c_on_the_view_copies_the_whole_message(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+def test_ctrl_c_on_the_view_copies_the_whole_message(qtbot, view: TranscriptView) -> None:
     text = "A **whole** message\n\n- with a list"
     model = show(view, [row(1, "user", "q"), row(2, "assistant", text)])
     view.setCurrentIndex(model.index(1, 0))
@@ -384,7 +384,7 @@ def test_ctrl_c_on_the_view_copies_the_whole_message(qtbot, view: TranscriptView
     assert QGuiApplication.clipboard().text() == text
 
 
-def test_the_streaming_reply_opens_no_editor(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+def test_the_streaming_reply_opens_no_editor(qtbot, view: TranscriptView) -> None:
     model = show(view, [row(1, "user", "q"), row(0, "assistant", "partial answer", "streaming")])
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=body_point(view, 1))
     assert view.delegate.editor is None
@@ -399,7 +399,7 @@ def test_the_streaming_reply_opens_no_editor(qtbot, view: TranscriptView) -> Non
     assert model.rows[-1].text == "partial answer, longer now"
 
 
-def test_the_wheel_over_an_open_editor_scrolls_the_transcript(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+def test_the_wheel_over_an_open_editor_scrolls_the_transcript(qtbot, view: TranscriptView) -> None:
     model = show(view, [row(i + 1, "assistant" if i % 2 else "user", f"message {i}")
                         for i in range(60)])
     last = model.index(59, 0)
@@ -431,7 +431,7 @@ def test_header_notes_and_tool_rows_are_kept() -> None:
     assert delegate.header_parts(row(3, "tool", "q → 2 hits"))[0] == "Tool"
 
 
-def test_a_long_day_of_five_thousand_messages(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+def test_a_long_day_of_five_thousand_messages(qtbot, view: TranscriptView) -> None:
     rows = [row(i + 1, "user" if i % 2 == 0 else "assistant",
                 f"message {i}\n\n```python\nx = {i}\n```" if i % 7 == 0 else f"message **{i}**")
             for i in range(5000)]
@@ -449,7 +449,7 @@ def test_a_long_day_of_five_thousand_messages(qtbot, view: TranscriptView) -> No
     assert model.row_of_message(4999) == 4998
 
 
-def test_esc_closes_the_editor_first_and_reaches_the_window_after(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_esc_closes_the_editor_first_and_reaches_the_window_after(qtbot) -> None:
     """The window's Esc stops a streaming reply: with a message open for selection, the
     first Esc only closes it."""
     from PySide6.QtGui import QKeySequence, QShortcut
@@ -478,7 +478,7 @@ def test_esc_closes_the_editor_first_and_reaches_the_window_after(qtbot) -> None
     assert stops == [1]
 
 
-def test_right_click_on_an_open_message_offers_the_message_menu(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+def test_right_click_on_an_open_message_offers_the_message_menu(qtbot, view: TranscriptView) -> None:
     from PySide6.QtGui import QContextMenuEvent
 
     model = show(view, [row(1, "user", "q"), row(2, "assistant", "an answer to delete")])
@@ -503,7 +503,7 @@ def test_the_size_cache_does_not_keep_every_version_of_a_growing_reply(view: Tra
     assert growing == []
 
 
-def test_a_new_font_or_palette_lays_the_messages_out_again(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+def test_a_new_font_or_palette_lays_the_messages_out_again(qtbot, view: TranscriptView) -> None:
     from PySide6.QtGui import QFont
 
     from ui.look import palette_for
@@ -568,7 +568,7 @@ def rgb(color: QColor) -> int:
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_hovering_a_message_shows_its_action_buttons(  # type: ignore[no-untyped-def]
+def test_hovering_a_message_shows_its_action_buttons(
     qtbot, view: TranscriptView, theme: str
 ) -> None:
     from ui.look import palette_for
@@ -614,7 +614,7 @@ def test_hovering_a_message_shows_its_action_buttons(  # type: ignore[no-untyped
     assert len(inks(shot, button_area(view, 2))) > 1
 
 
-def test_clicking_an_action_button_says_which_and_opens_no_editor(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+def test_clicking_an_action_button_says_which_and_opens_no_editor(qtbot, view: TranscriptView) -> None:
     with_actions(view, [row(1, "user", "a question"), row(2, "assistant", REPLY)])
     reply = view.model().index(1, 0)
     copy, regenerate, _continue = view.action_buttons(reply)
@@ -708,7 +708,7 @@ def test_rows_offering_nothing_keep_their_height_and_the_streaming_reply_has_no_
     assert len(docs) == 1
 
 
-def test_hovering_never_changes_a_height(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+def test_hovering_never_changes_a_height(qtbot, view: TranscriptView) -> None:
     model = with_actions(view, [row(1, "user", "q"), row(2, "assistant", REPLY),
                                 row(3, "user", "and?"), row(4, "assistant", "a short one")])
     rects = [view.visualRect(model.index(n, 0)) for n in range(4)]
@@ -722,7 +722,7 @@ def test_hovering_never_changes_a_height(qtbot, view: TranscriptView) -> None:  
         assert [view.sizeHintForRow(n) for n in range(4)] == hints
 
 
-def test_the_current_row_of_the_focused_transcript_shows_its_buttons_and_takes_alt_keys(  # type: ignore[no-untyped-def]
+def test_the_current_row_of_the_focused_transcript_shows_its_buttons_and_takes_alt_keys(
     qtbot,
 ) -> None:
     from PySide6.QtGui import QKeySequence, QShortcut
@@ -776,7 +776,7 @@ def test_button_labels_and_keys() -> None:
 
 
 # ----- the end of the conversation ------------------------------------------------------------
-def test_a_long_day_opens_at_its_newest_message_once_laid_out(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+def test_a_long_day_opens_at_its_newest_message_once_laid_out(qtbot, view: TranscriptView) -> None:
     """Rows are laid out in batches after they are set; the view lands on the newest one
     when that is done, not where the first batch ended."""
     model = view.model()
@@ -791,7 +791,7 @@ def test_a_long_day_opens_at_its_newest_message_once_laid_out(qtbot, view: Trans
     assert view.following
 
 
-def _long_day(view: TranscriptView, qtbot, count: int = 600) -> TranscriptModel:  # type: ignore[no-untyped-def]
+def _long_day(view: TranscriptView, qtbot, count: int = 600) -> TranscriptModel:
     model = view.model()
     assert isinstance(model, TranscriptModel)
     model.set_rows([row(i, "user" if i % 2 else "assistant", f"message {i}\n\nmore")
@@ -805,7 +805,7 @@ def _long_day(view: TranscriptView, qtbot, count: int = 600) -> TranscriptModel:
     return model
 
 
-def test_a_reply_growing_on_a_long_day_stays_in_view_while_followed(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+def test_a_reply_growing_on_a_long_day_stays_in_view_while_followed(qtbot, view: TranscriptView) -> None:
     model = _long_day(view, qtbot)
     model.append(row(0, "assistant", "…", "streaming"))
     view.follow_end()
@@ -822,7 +822,7 @@ def test_a_reply_growing_on_a_long_day_stays_in_view_while_followed(qtbot, view:
     assert all(value > bar.maximum() // 2 for value, _ in seen)
 
 
-def test_reading_higher_up_keeps_its_place_while_a_reply_grows_and_is_stored(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+def test_reading_higher_up_keeps_its_place_while_a_reply_grows_and_is_stored(qtbot, view: TranscriptView) -> None:
     model = _long_day(view, qtbot)
     model.append(row(0, "assistant", "…", "streaming"))
     view.follow_end()
@@ -844,7 +844,7 @@ def test_reading_higher_up_keeps_its_place_while_a_reply_grows_and_is_stored(qtb
     assert view.top_row() == reading and not view.following
 
 
-def test_a_revealed_message_past_the_first_batch_is_shown_once_laid_out(qtbot, view: TranscriptView) -> None:  # type: ignore[no-untyped-def]
+def test_a_revealed_message_past_the_first_batch_is_shown_once_laid_out(qtbot, view: TranscriptView) -> None:
     """A search hit or a TI line opens a long day on that message, not at the top."""
     model = view.model()
     assert isinstance(model, TranscriptModel)

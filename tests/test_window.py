@@ -23,7 +23,7 @@ def tab_texts(c: AppController) -> list[str]:
 
 
 # ----- defect 5: tabs, counts, unread marks, the whole day, drafts ---------------------
-def test_reopening_lands_on_the_tab_that_holds_todays_talk(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_reopening_lands_on_the_tab_that_holds_todays_talk(qtbot, app_for, tmp_path) -> None:
     home = tmp_path / "home"
     c = app_for(home)
     c.window.select_tab("work")
@@ -37,7 +37,7 @@ def test_reopening_lands_on_the_tab_that_holds_todays_talk(qtbot, app_for, tmp_p
     assert again.window.model.rows[0].text == "a work question"
 
 
-def test_tabs_show_counts_and_a_mark_for_an_unseen_reply(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+def test_tabs_show_counts_and_a_mark_for_an_unseen_reply(qtbot, app_for, server) -> None:
     c = app_for()
     server.failures.append({"chunk_delay": 0.03})
     type_and_enter(qtbot, c, "answer me in chat")
@@ -51,7 +51,7 @@ def test_tabs_show_counts_and_a_mark_for_an_unseen_reply(qtbot, app_for, server)
     assert "●" not in tab_texts(c)[0]
 
 
-def test_the_all_tabs_view_shows_the_whole_day_and_sends_to_the_last_tab(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_the_all_tabs_view_shows_the_whole_day_and_sends_to_the_last_tab(qtbot, app_for) -> None:
     c = app_for()
     type_and_enter(qtbot, c, "in chat")
     wait_idle(qtbot, c)
@@ -68,7 +68,7 @@ def test_the_all_tabs_view_shows_the_whole_day_and_sends_to_the_last_tab(qtbot, 
     assert "typed in the all-tabs view" in [r.text for r in c.window.model.rows]
 
 
-def test_an_unsent_draft_survives_quitting_with_its_line_breaks(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_an_unsent_draft_survives_quitting_with_its_line_breaks(qtbot, app_for, tmp_path) -> None:
     home = tmp_path / "home"
     c = app_for(home)
     c.window.composer.setFocus()
@@ -89,7 +89,7 @@ def test_an_unsent_draft_survives_quitting_with_its_line_breaks(qtbot, app_for, 
 
 
 # ----- defect 12: keyboard, narrow windows, visible focus -------------------------------
-def test_ctrl_tab_and_ctrl_numbers_switch_tabs_from_the_composer(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_ctrl_tab_and_ctrl_numbers_switch_tabs_from_the_composer(qtbot, app_for) -> None:
     c = app_for()
     c.window.activateWindow()
     c.window.composer.setFocus()
@@ -107,7 +107,7 @@ def test_ctrl_tab_and_ctrl_numbers_switch_tabs_from_the_composer(qtbot, app_for)
     assert c.window.composer.hasFocus()  # typing goes on where it was
 
 
-def test_a_narrow_window_keeps_the_conversation_widest(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_a_narrow_window_keeps_the_conversation_widest(qtbot, app_for) -> None:
     c = app_for()
     w = c.window
     w.resize(640, 700)
@@ -124,7 +124,7 @@ def test_a_narrow_window_keeps_the_conversation_widest(qtbot, app_for) -> None: 
 
 
 # ----- defect 4: the thread model shows today's talk -----------------------------------
-def test_turning_the_sunset_model_off_and_on_keeps_todays_talk_in_view(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_turning_the_sunset_model_off_and_on_keeps_todays_talk_in_view(qtbot, app_for) -> None:
     c = app_for()
     type_and_enter(qtbot, c, "said before the switch")
     wait_idle(qtbot, c)
@@ -143,7 +143,7 @@ def test_turning_the_sunset_model_off_and_on_keeps_todays_talk_in_view(qtbot, ap
     assert shown == ["said before the switch", "said in the thread model"]
 
 
-def test_picking_a_thread_keeps_the_timeline_panel(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_picking_a_thread_keeps_the_timeline_panel(qtbot, app_for, tmp_path) -> None:
     from monet_app.services.replay import replay
     from tests.conftest import TRACES
 
@@ -159,7 +159,7 @@ def test_picking_a_thread_keeps_the_timeline_panel(qtbot, app_for, tmp_path) -> 
 
 
 # ----- defect 8: the Timeline Index under day headers ----------------------------------
-def test_the_timeline_panel_groups_lines_under_days_with_the_tab_names(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_timeline_panel_groups_lines_under_days_with_the_tab_names(qtbot, app_for, tmp_path) -> None:
     from monet_app.services.replay import replay
     from tests.conftest import TRACES
     from ui.panels import HTML_ROLE
@@ -180,7 +180,7 @@ def test_the_timeline_panel_groups_lines_under_days_with_the_tab_names(qtbot, ap
 
 
 # ----- defect 9: search as you type, in its own panel ----------------------------------
-def test_search_as_you_type_shows_count_speaker_and_highlight_beside_the_timeline(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_search_as_you_type_shows_count_speaker_and_highlight_beside_the_timeline(qtbot, app_for) -> None:
     from ui.panels import HTML_ROLE
 
     c = app_for()
@@ -203,7 +203,7 @@ def test_search_as_you_type_shows_count_speaker_and_highlight_beside_the_timelin
 
 
 # ----- defect 3: copy, edit and resend, regenerate, continue ---------------------------
-def test_copy_a_message_from_its_menu(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_copy_a_message_from_its_menu(qtbot, app_for) -> None:
     c = app_for()
     c.window.set_composer_text("copy me\nwith a second line")
     qtbot.keyClick(c.window.composer, Qt.Key.Key_Return)
@@ -214,7 +214,7 @@ def test_copy_a_message_from_its_menu(qtbot, app_for) -> None:  # type: ignore[n
     assert QApplication.clipboard().text() == "copy me\nwith a second line"
 
 
-def test_regenerate_replaces_the_latest_reply(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+def test_regenerate_replaces_the_latest_reply(qtbot, app_for, server) -> None:
     c = app_for()
     type_and_enter(qtbot, c, "first question")
     wait_idle(qtbot, c)
@@ -236,7 +236,7 @@ def test_regenerate_replaces_the_latest_reply(qtbot, app_for, server) -> None:  
     assert body.count("second question") == 1
 
 
-def test_edit_and_resend_replaces_the_exchange_and_esc_cancels(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+def test_edit_and_resend_replaces_the_exchange_and_esc_cancels(qtbot, app_for, server) -> None:
     c = app_for()
     type_and_enter(qtbot, c, "what is 2+2?")
     wait_idle(qtbot, c)
@@ -260,7 +260,7 @@ def test_edit_and_resend_replaces_the_exchange_and_esc_cancels(qtbot, app_for, s
     assert "2+2" not in body and "3+3" in body
 
 
-def test_a_stopped_reply_can_be_continued(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+def test_a_stopped_reply_can_be_continued(qtbot, app_for, server) -> None:
     c = app_for()
     server.failures.append({"chunk_delay": 0.05})
     type_and_enter(qtbot, c, "tell me a long story")
@@ -278,7 +278,7 @@ def test_a_stopped_reply_can_be_continued(qtbot, app_for, server) -> None:  # ty
     assert "continue" not in c.window.message_actions(c.window.model.rows[-1])
 
 
-def test_a_past_day_offers_copy_but_no_edit(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_past_day_offers_copy_but_no_edit(qtbot, app_for, tmp_path) -> None:
     from tests.test_app import _past_day
 
     home = tmp_path / "home"
@@ -291,7 +291,7 @@ def test_a_past_day_offers_copy_but_no_edit(qtbot, app_for, tmp_path) -> None:  
 
 
 # ----- defect 11: no key, a welcome that says what to do --------------------------------
-def test_without_a_key_the_window_offers_a_field_for_it(qtbot, app_for, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_without_a_key_the_window_offers_a_field_for_it(qtbot, app_for, monkeypatch) -> None:
     from monet_app.services import keys
     from monet_app.services.wiring import gateway_model
 
@@ -309,7 +309,7 @@ def test_without_a_key_the_window_offers_a_field_for_it(qtbot, app_for, monkeypa
     keys.delete_api_key()
 
 
-def test_with_a_key_no_key_box(qtbot, app_for, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_with_a_key_no_key_box(qtbot, app_for, monkeypatch) -> None:
     from monet_app.services.wiring import gateway_model
 
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-key-123456")
@@ -344,7 +344,7 @@ class _SlowKeyring:
 
 
 @pytest.fixture
-def slow_key_app(qtbot, app_for, monkeypatch):  # type: ignore[no-untyped-def]
+def slow_key_app(qtbot, app_for, monkeypatch):
     """A window with no key, whose key check at start is waiting on a slow keyring."""
     from monet_app.services import keys
     from monet_app.services.wiring import gateway_model
@@ -358,7 +358,7 @@ def slow_key_app(qtbot, app_for, monkeypatch):  # type: ignore[no-untyped-def]
     return c, ring
 
 
-def test_the_key_is_looked_for_off_the_gui_thread(qtbot, slow_key_app) -> None:  # type: ignore[no-untyped-def]
+def test_the_key_is_looked_for_off_the_gui_thread(qtbot, slow_key_app) -> None:
     from PySide6.QtCore import QTimer
 
     c, ring = slow_key_app
@@ -372,7 +372,7 @@ def test_the_key_is_looked_for_off_the_gui_thread(qtbot, slow_key_app) -> None: 
     assert len(ticks) >= 3  # the window went on answering while the keyring was asked
 
 
-def test_a_window_closed_before_the_keyring_answers_is_left_alone(qtbot, slow_key_app) -> None:  # type: ignore[no-untyped-def]
+def test_a_window_closed_before_the_keyring_answers_is_left_alone(qtbot, slow_key_app) -> None:
     c, _ring = slow_key_app
     c.close()  # quit while the keyring is still being asked
     c.window.close()
@@ -380,7 +380,7 @@ def test_a_window_closed_before_the_keyring_answers_is_left_alone(qtbot, slow_ke
     assert not c.window.key_box.isVisible()
 
 
-def test_a_key_saved_while_the_keyring_is_slow_is_not_undone_by_the_old_answer(qtbot, slow_key_app) -> None:  # type: ignore[no-untyped-def]
+def test_a_key_saved_while_the_keyring_is_slow_is_not_undone_by_the_old_answer(qtbot, slow_key_app) -> None:
     from monet_app.services import keys
 
     c, _ring = slow_key_app
@@ -394,7 +394,7 @@ def test_a_key_saved_while_the_keyring_is_slow_is_not_undone_by_the_old_answer(q
 
 
 # ----- issue 14: the daily backup and restoring from the window -------------------------
-def test_the_daily_backup_is_made_and_said_and_a_failure_is_said_loudly(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_daily_backup_is_made_and_said_and_a_failure_is_said_loudly(qtbot, app_for, tmp_path) -> None:
     from monet_app.services import backup
 
     home = tmp_path / "home"
@@ -418,7 +418,7 @@ def test_the_daily_backup_is_made_and_said_and_a_failure_is_said_loudly(qtbot, a
     assert backup.last_backup(home) is None
 
 
-def test_restoring_a_backup_from_the_window_brings_that_moment_back(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_restoring_a_backup_from_the_window_brings_that_moment_back(qtbot, app_for, tmp_path) -> None:
     from datetime import datetime
 
     from monet_app.services import backup
@@ -441,7 +441,7 @@ def test_restoring_a_backup_from_the_window_brings_that_moment_back(qtbot, app_f
 
 
 # ----- found under Xvfb (second read): appearance, placeholders, narrow panes ------------
-def test_choosing_dark_in_settings_turns_every_part_of_the_window_dark(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_choosing_dark_in_settings_turns_every_part_of_the_window_dark(qtbot, app_for) -> None:
     from PySide6.QtGui import QPalette
 
     c = app_for()
@@ -461,7 +461,7 @@ def test_choosing_dark_in_settings_turns_every_part_of_the_window_dark(qtbot, ap
         app.setPalette(original)  # type: ignore[union-attr]
 
 
-def test_the_composer_hint_says_where_a_message_goes_without_a_click(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_composer_hint_says_where_a_message_goes_without_a_click(qtbot, app_for, tmp_path) -> None:
     from tests.test_app import _past_day
 
     home = tmp_path / "home"
@@ -474,7 +474,7 @@ def test_the_composer_hint_says_where_a_message_goes_without_a_click(qtbot, app_
                                                    "送信すると今日に戻ります")
 
 
-def test_in_a_narrow_window_one_side_pane_at_a_time(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_in_a_narrow_window_one_side_pane_at_a_time(qtbot, app_for) -> None:
     c = app_for()
     w = c.window
     w.resize(640, 700)
@@ -485,7 +485,7 @@ def test_in_a_narrow_window_one_side_pane_at_a_time(qtbot, app_for) -> None:  # 
     assert w.right.isVisible() and not w.left.isVisible()  # the conversation stays readable
 
 
-def test_the_window_size_is_remembered(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_window_size_is_remembered(qtbot, app_for, tmp_path) -> None:
     home = tmp_path / "home"
     c = app_for(home)
     c.window.resize(760, 540)  # the offscreen screen is 800 x 600
@@ -496,7 +496,7 @@ def test_the_window_size_is_remembered(qtbot, app_for, tmp_path) -> None:  # typ
     assert (again.window.width(), again.window.height()) == (760, 540)
 
 
-def test_api_errors_are_said_in_the_windows_language(qtbot, app_for, server, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_api_errors_are_said_in_the_windows_language(qtbot, app_for, server, monkeypatch) -> None:
     from ui.look import install_translator
 
     monkeypatch.setenv("MONET_LANG", "ja")
@@ -516,7 +516,7 @@ def test_api_errors_are_said_in_the_windows_language(qtbot, app_for, server, mon
         app.removeTranslator(translator)  # type: ignore[union-attr, arg-type]
 
 
-def test_a_message_typed_before_the_key_is_answered_once_the_key_is_pasted(qtbot, app_for, server, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_message_typed_before_the_key_is_answered_once_the_key_is_pasted(qtbot, app_for, server, monkeypatch) -> None:
     from monet_app.services import keys
     from monet_app.services.wiring import gateway_model
 
@@ -536,7 +536,7 @@ def test_a_message_typed_before_the_key_is_answered_once_the_key_is_pasted(qtbot
     keys.delete_api_key()
 
 
-def test_small_things_from_the_second_read(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_small_things_from_the_second_read(qtbot, app_for) -> None:
     from ui.memory_dialog import MemoryDialog
     from ui.panels import highlight
 
@@ -551,7 +551,7 @@ def test_small_things_from_the_second_read(qtbot, app_for) -> None:  # type: ign
     assert not dialog.delete_button.isEnabled() and not dialog.edit_button.isEnabled()
 
 
-def test_an_english_first_run_names_the_tabs_in_english(qtbot, app_for, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_an_english_first_run_names_the_tabs_in_english(qtbot, app_for, tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("MONET_LANG", "en")
     c = app_for(tmp_path / "new")
     assert tab_texts(c)[:4] == ["Chat", "Research", "Work", "Social"]
@@ -560,7 +560,7 @@ def test_an_english_first_run_names_the_tabs_in_english(qtbot, app_for, tmp_path
     assert tab_texts(again)[0] == "チャット"
 
 
-def test_a_history_keeps_its_tab_names_whatever_the_language(qtbot, app_for, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_history_keeps_its_tab_names_whatever_the_language(qtbot, app_for, tmp_path, monkeypatch) -> None:
     from tests.test_app import _past_day
 
     home = tmp_path / "home"
@@ -570,7 +570,7 @@ def test_a_history_keeps_its_tab_names_whatever_the_language(qtbot, app_for, tmp
     assert tab_texts(c)[0] == "チャット"  # labels reach the prompt: never changed by themselves
 
 
-def test_many_search_results_come_a_page_at_a_time(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_many_search_results_come_a_page_at_a_time(qtbot, app_for) -> None:
     from ui.items import SearchItem
     from ui.panels import ENTRY_ROLE, MORE, PAGE
 
@@ -587,7 +587,7 @@ def test_many_search_results_come_a_page_at_a_time(qtbot, app_for) -> None:  # t
     assert c.window.search_panel.count_label.text().startswith(str(len(items)))
 
 
-def test_the_memory_panel_adds_a_fact_in_the_persons_words_and_shows_what_it_replaced(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_the_memory_panel_adds_a_fact_in_the_persons_words_and_shows_what_it_replaced(qtbot, app_for) -> None:
     """Issue 40: Add in the person's own words; a newer value replaces the older, which
     the panel shows as its history; an empty text is refused in words, nothing changes."""
     from ui.memory_dialog import MemoryDialog
@@ -609,7 +609,7 @@ def test_the_memory_panel_adds_a_fact_in_the_persons_words_and_shows_what_it_rep
     assert dialog.problem.text() and [r.fact for r in c.memory_rows()] == ["I moved to Sendai."]
 
 
-def test_the_memory_panel_settles_a_contradiction_with_keep_this_one(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_the_memory_panel_settles_a_contradiction_with_keep_this_one(qtbot, app_for) -> None:
     """Issue 40: two items MONET could not tell apart are shown as a contradiction that
     Claude is not told; "Keep this one" (only for them) settles it, the other becomes its
     history."""
@@ -647,7 +647,7 @@ def test_the_memory_panel_settles_a_contradiction_with_keep_this_one(qtbot, app_
     assert dialog.problem.text() == "" and dialog.items.count() == 2
 
 
-def test_a_message_after_midnight_shows_its_own_date_and_the_day_it_counts_in(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_message_after_midnight_shows_its_own_date_and_the_day_it_counts_in(qtbot, app_for, tmp_path) -> None:
     """Issue 40: 00:55 on 3 January belongs to 2 January (the day starts at 04:00): the
     transcript shows the real date and time, and which day it counts in."""
     from cms.clock import ManualClock, parse_ts

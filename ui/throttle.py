@@ -39,6 +39,11 @@ class Throttle(QObject):
         """Drop a pending call."""
         self._timer.stop()
 
+    @property
+    def pending(self) -> bool:
+        """Whether a trailing call is still to come."""
+        return self._timer.isActive()
+
     def _run(self) -> None:
         self._last = time.monotonic()
         self._fn()

@@ -70,16 +70,16 @@ def promote(where: Database | Path, category: str, statement: str) -> str:
     """Append ``statement`` under ``category``. Returns the heading it went under."""
     if category not in CATEGORIES:
         raise PromotionError(
-            f"Unknown category {category!r}: use values, decisions or facts."
+            "Unknown category {category!r}: use values, decisions or facts.", category=category
         )
     statement = " ".join(statement.split())
     if not statement:
         raise PromotionError("The statement is empty; nothing was promoted.")
     if len(statement) > MAX_STATEMENT_CHARS:
         raise PromotionError(
-            f"A promoted statement is one short sentence (at most {MAX_STATEMENT_CHARS} "
-            f"characters; this one has {len(statement):,}): every request carries it. "
-            "Nothing was promoted.")
+            "A promoted statement is one short sentence (at most {limit} "
+            "characters; this one has {length:,}): every request carries it. "
+            "Nothing was promoted.", limit=MAX_STATEMENT_CHARS, length=len(statement))
     if instruction_like(statement):
         raise PromotionError(
             "A promoted statement says something about you (a value, a decision, a fact), "

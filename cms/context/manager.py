@@ -626,11 +626,10 @@ class ContextManager:
             prepared = self._build(db, state, rebuilt=True)
         if self.calibrated(prepared.estimated_input_tokens) > window:
             raise PromptTooLargeError(
-                f"This message is too long for {self.settings.model}: about "
-                f"{self.calibrated(prepared.estimated_input_tokens):,} tokens with the context, "
-                f"and the model "
-                f"takes {window:,}. It was saved; shorten it or split it and send again."
-            )
+                "This message is too long for {model}: about {tokens:,} tokens with the context, "
+                "and the model takes {window:,}. It was saved; shorten it or split it and send "
+                "again.", model=self.settings.model,
+                tokens=self.calibrated(prepared.estimated_input_tokens), window=window)
         return prepared
 
     # ----- folds ------------------------------------------------------------------------

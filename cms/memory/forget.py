@@ -153,7 +153,7 @@ def delete_day(db: Database, day: str, now: datetime) -> int:
     with db.session() as session:
         ids = [m.id for m in queries.all_messages(session, day) if m.id is not None]
         if not ids:
-            raise ForgetError(f"Nothing is stored for {day}.")
+            raise ForgetError("Nothing is stored for {day}.", day=day)
         count = delete_in(session, db, ids, now)
     settle_files(db)
     return count
@@ -167,7 +167,7 @@ def delete_memory(db: Database, item_id: int, now: datetime, *,
     with db.session() as session:
         item = session.get(MemoryItem, item_id)
         if item is None:
-            raise MemoryItemError(f"No memory item {item_id}.")
+            raise MemoryItemError("No memory item {item_id}.", item_id=item_id)
         targets = _carriers(session, item)
         memory.delete(session, item_id)
         session.flush()
@@ -185,7 +185,7 @@ def carried_texts(db: Database, item_id: int) -> dict[int, str]:
     with db.session() as session:
         item = session.get(MemoryItem, item_id)
         if item is None:
-            raise MemoryItemError(f"No memory item {item_id}.")
+            raise MemoryItemError("No memory item {item_id}.", item_id=item_id)
         ids = _carriers(session, item)
         found = session.exec(select(Message).where(col(Message.id).in_(ids))).all() \
             if ids else []
@@ -198,7 +198,7 @@ def correct_memory(db: Database, item_id: int, text: str, now: datetime) -> None
     with db.session() as session:
         item = session.get(MemoryItem, item_id)
         if item is None:
-            raise MemoryItemError(f"No memory item {item_id}.")
+            raise MemoryItemError("No memory item {item_id}.", item_id=item_id)
         targets = _carriers(session, item)
         memory.edit(session, item_id, text)
         session.flush()

@@ -758,7 +758,7 @@ def edit(session: Session, item_id: int, fact: str) -> MemoryItem:
     is its history now: ``settle``)."""
     item = session.get(MemoryItem, item_id)
     if item is None:
-        raise MemoryItemError(f"No memory item {item_id}.")
+        raise MemoryItemError("No memory item {item_id}.", item_id=item_id)
     fact = " ".join(fact.split())
     if not fact:
         raise MemoryItemError("The new text is empty; to remove the item, delete it.")
@@ -774,7 +774,7 @@ def settle(session: Session, item_id: int) -> MemoryItem:
     what is settled (``queries.TOLD_STATUSES``)."""
     item = session.get(MemoryItem, item_id)
     if item is None:
-        raise MemoryItemError(f"No memory item {item_id}.")
+        raise MemoryItemError("No memory item {item_id}.", item_id=item_id)
     _settled(session, item, _contradicted(session, item))
     return item
 
@@ -811,8 +811,9 @@ def add_by_person(session: Session, fact: str, now: datetime) -> MemoryItem:
     if not fact:
         raise MemoryItemError("The text is empty: write what MONET should remember.")
     if len(fact) > MAX_FACT_CHARS:
-        raise MemoryItemError(f"A memory is one short statement (at most {MAX_FACT_CHARS} "
-                              f"characters); this one has {len(fact)}.")
+        raise MemoryItemError(
+            "A memory is one short statement (at most {limit} characters); this one has {length}.",
+            limit=MAX_FACT_CHARS, length=len(fact))
     key = _key(fact)
     shown = queries.shown_memory_items(session)
     if any(item.fact == fact for item in shown):
@@ -855,7 +856,7 @@ def delete(session: Session, item_id: int) -> None:
     (the person forgot the wrong one)."""
     item = session.get(MemoryItem, item_id)
     if item is None:
-        raise MemoryItemError(f"No memory item {item_id}.")
+        raise MemoryItemError("No memory item {item_id}.", item_id=item_id)
     partners = _contradicted(session, item)
     session.delete(item)
     if len(partners) == 1:

@@ -1,7 +1,8 @@
 """The model's branch of MONET's one error tree (``storage/errors.py`` holds the root).
 
 Raised by the gateway (``monet_app/services/gateway.py``), the replay's stand-in and the
-turn runner; the window says each ``code`` in the person's language.
+turn runner; the window says each ``code`` in the person's language. Each takes its
+sentence as a template and values (``storage/errors.py``), before its own keywords.
 """
 
 from __future__ import annotations
@@ -14,25 +15,27 @@ class ModelError(UserFacingError):
     ``code`` names the case ("timeout", "connection", "overloaded", "server", "cut",
     "ended_early", ...), so the window can say it in the person's language."""
 
-    def __init__(self, message: str, *, retryable: bool = False, code: str = "") -> None:
-        super().__init__(message)
+    def __init__(self, template: str, /, *, retryable: bool = False, code: str = "",
+                 **values: object) -> None:
+        super().__init__(template, **values)
         self.retryable = retryable
         self.code = code
 
 
 class MissingKeyError(ModelError):
-    def __init__(self, message: str) -> None:
-        super().__init__(message, code="missing_key")
+    def __init__(self, template: str, /, **values: object) -> None:
+        super().__init__(template, retryable=False, code="missing_key", **values)
 
 
 class AuthError(ModelError):
-    def __init__(self, message: str, *, code: str = "auth") -> None:
-        super().__init__(message, code=code)
+    def __init__(self, template: str, /, *, code: str = "auth", **values: object) -> None:
+        super().__init__(template, retryable=False, code=code, **values)
 
 
 class RateLimitedError(ModelError):
-    def __init__(self, message: str, retry_after: float | None) -> None:
-        super().__init__(message, retryable=True, code="rate_limited")
+    def __init__(self, template: str, retry_after: float | None, /,
+                 **values: object) -> None:
+        super().__init__(template, retryable=True, code="rate_limited", **values)
         self.retry_after = retry_after
 
 

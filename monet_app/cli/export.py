@@ -126,7 +126,7 @@ def checked_day(day: str | None) -> str | None:
     try:
         return date.fromisoformat(day).isoformat()
     except ValueError:
-        raise ExportError(f"--day needs a date as YYYY-MM-DD (got {day!r}).") from None
+        raise ExportError("--day needs a date as YYYY-MM-DD (got {day!r}).", day=day) from None
 
 
 def target_of(out: Path) -> Path:
@@ -135,12 +135,12 @@ def target_of(out: Path) -> Path:
     path = out.resolve() if out.is_symlink() else out
     if path.is_dir():
         raise ExportError(
-            f"{out} is a folder; give a file name (for example {out / 'monet.jsonl'})."
-        )
+            "{out} is a folder; give a file name (for example {example}).", out=out,
+            example=out / "monet.jsonl")
     if path.exists() and not stat.S_ISREG(path.stat().st_mode):
         raise ExportError(
-            f"{out} is not a regular file (a device, pipe or socket); MONET writes exports "
-            "only to regular files."
+            "{out} is not a regular file (a device, pipe or socket); MONET writes exports "
+            "only to regular files.", out=out
         )
     return path
 
@@ -151,7 +151,8 @@ def write_attachments(db: Database, day: str | None, folder: Path) -> tuple[int,
     SHA-256 is the export's). Returns how many were written, and the names of those left
     out because the data folder's copy no longer holds the bytes its name says."""
     if folder.exists() and not folder.is_dir():
-        raise ExportError(f"{folder} is not a folder; give a folder for the attachments.")
+        raise ExportError(
+            "{folder} is not a folder; give a folder for the attachments.", folder=folder)
     folder.mkdir(parents=True, exist_ok=True)
     written, damaged = 0, []
     with db.session() as session:

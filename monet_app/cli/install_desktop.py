@@ -129,18 +129,18 @@ def plan(environ: Mapping[str, str] | None = None, command: list[str] | None = N
     return files
 
 
-def not_linux_advice(platform: str) -> str:
-    """What to do on a system that has no desktop entries."""
-    if platform == "darwin":
-        return ("monet install-desktop is for Linux desktops. On macOS, build MONET.app "
-                "(packaging/README.md) and drag it to Applications, or start MONET with the "
-                "monet command.")
-    if platform.startswith(("win", "cygwin", "msys")):
-        return ("monet install-desktop is for Linux desktops. On Windows, build the bundle "
-                "(packaging/README.md) and pin dist\\monet\\monet.exe to Start (right-click, "
-                "Pin to Start), or start MONET with the monet command.")
-    return ("monet install-desktop is for Linux desktops (freedesktop.org menus); on this "
-            "system, start MONET with the monet command.")
+#: What to do on a system that has no desktop entries: macOS, Windows, any other.
+NOT_LINUX_MACOS = (
+    "monet install-desktop is for Linux desktops. On macOS, build MONET.app "
+    "(packaging/README.md) and drag it to Applications, or start MONET with the "
+    "monet command.")
+NOT_LINUX_WINDOWS = (
+    "monet install-desktop is for Linux desktops. On Windows, build the bundle "
+    "(packaging/README.md) and pin dist\\monet\\monet.exe to Start (right-click, "
+    "Pin to Start), or start MONET with the monet command.")
+NOT_LINUX_OTHER = (
+    "monet install-desktop is for Linux desktops (freedesktop.org menus); on this "
+    "system, start MONET with the monet command.")
 
 
 def install(dry_run: bool = False, *, platform: str | None = None,
@@ -149,8 +149,12 @@ def install(dry_run: bool = False, *, platform: str | None = None,
     """Write (or with ``dry_run`` only describe) the entry and the icons; prints plain
     sentences on ``out`` (stdout by default). Returns the exit code."""
     platform = sys.platform if platform is None else platform
+    if platform == "darwin":
+        raise NotLinuxError(NOT_LINUX_MACOS)
+    if platform.startswith(("win", "cygwin", "msys")):
+        raise NotLinuxError(NOT_LINUX_WINDOWS)
     if not platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
-        raise NotLinuxError(not_linux_advice(platform))
+        raise NotLinuxError(NOT_LINUX_OTHER)
     stream = sys.stdout if out is None else out
     files = plan(environ, command)
     entry = files[-1]
@@ -171,8 +175,8 @@ def install(dry_run: bool = False, *, platform: str | None = None,
             planned.target.write_bytes(planned.content)
         except OSError as exc:
             raise InputError(
-                f"Could not write {planned.target} ({exc.strerror or exc}); nothing else "
-                "was changed after it.") from exc
+                "Could not write {target} ({reason}); nothing else "
+                "was changed after it.", target=planned.target, reason=exc.strerror or exc) from exc
     if dry_run:
         say(f"The menu entry would start MONET with: {exec_value}")
         return 0

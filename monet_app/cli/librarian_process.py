@@ -163,7 +163,7 @@ WantedBy=timers.target
         line = f"{minute} {hour} * * * {command} >> {shlex.quote(str(log))} 2>&1"
         return Schedule(kind, {}, line + "\n", [])
     raise UserFacingError(
-        f"Unknown schedule kind {kind!r}: use launchd, systemd, cron or service.")
+        "Unknown schedule kind {kind!r}: use launchd, systemd, cron or service.", kind=kind)
 
 
 def _service(home: Path, runner: list[str]) -> Schedule:
@@ -217,9 +217,8 @@ def install(schedule: Schedule, out: TextIO = sys.stdout) -> int:
         print(f"written: {path}", file=out)
     if schedule.kind == "cron":
         if not shutil.which("crontab"):
-            raise UserFacingError(
-                "crontab is not available here; add this line by hand:\n" + schedule.text
-            )
+            raise UserFacingError("crontab is not available here; add this line by hand:\n{line}",
+                                  line=schedule.text)
         current = subprocess.run(
             ["crontab", "-l"], capture_output=True, text=True, check=False
         ).stdout

@@ -500,163 +500,194 @@ def _server_password(home: Path, *, forget: bool) -> int:
         return 2
 
 
-def _run(args: argparse.Namespace, home: Path) -> int:
+def _replay(args: argparse.Namespace, home: Path) -> int:
+    """``monet replay``."""
+    from monet_app.services.replay import replay
+
+    overrides = _replay_overrides(args)
+    from monet_app.services.wiring import env_request_log
+
+    request_log = args.request_log or env_request_log()
+    summary = replay(
+        args.trace, home, request_log, overrides=overrides, librarian=args.librarian,
+        live=args.live, meaning=args.meaning,
+    )
+    print(summary.text())
+    return 0
+
+
+def _migrate_to(args: argparse.Namespace, home: Path) -> int:
+    """``monet migrate-to``."""
+    from monet_app.operations import moving
+
+    moved = moving.migrate_to(home, args.target, switch=args.switch).value
+    tables = sum(1 for n in moved.report.rows.values() if n)
+    print(f"copied {moved.report.messages:,} messages ({sum(moved.report.rows.values()):,} "
+          f"rows in {tables} tables{f', {moved.files} files' if moved.files else ''}) to "
+          f"{moved.target}; every table checked (rows and SHA-256); the source is "
+          f"unchanged{'; this device now uses the copy' if args.switch else ''}")
+    return 0
+
+
+def _backup(args: argparse.Namespace, home: Path) -> int:
+    """``monet backup``."""
+    from datetime import datetime
+
+    from monet_app.operations import backups
+
+    made = backups.back_up(home, datetime.now().astimezone(), args.out).value
+    print(f"backed up {made.messages:,} messages (schema {made.schema_revision}) to "
+          f"{made.path} ({made.size_bytes / 1e6:.1f} MB); integrity checked")
+    return 0
+
+
+def _restore(args: argparse.Namespace, home: Path) -> int:
+    """``monet restore``."""
+    from datetime import datetime
+
+    from monet_app.operations import backups
+
+    done = backups.restore(home, args.archive, datetime.now().astimezone(),
+                           force=args.force).value
+    kept = "; the replaced files are kept as " + ", ".join(
+        p.name for p in done.replaced) if done.replaced else ""
+    into = done.server or str(done.home)
+    print(f"restored {done.messages:,} messages (schema {done.schema_revision}) into "
+          f"{into}; integrity checked before and after{kept}")
+    return 0
+
+
+def _export(args: argparse.Namespace, home: Path) -> int:
+    """``monet export``."""
+    from monet_app.cli.export import checked_day, target_of, write_export
     from storage import Database
 
-    if args.command == "replay":
-        from monet_app.services.replay import replay
+    checked_day(args.day)  # refused before anything is opened
+    if args.out is not None:
+        target_of(args.out)
+    db = Database(home)
+    try:
+        skipped = write_export(db, args.format, args.day, args.out, sys.stdout)
+        if args.attachments is not None:
+            from monet_app.cli.export import write_attachments
 
-        overrides = _replay_overrides(args)
-        from monet_app.services.wiring import env_request_log
+            count, damaged = write_attachments(db, checked_day(args.day), args.attachments)
+            print(f"monet: {count} attached file(s) written to {args.attachments}.",
+                  file=sys.stderr)
+            if damaged:
+                print(f"monet: left out {len(damaged)} file(s) whose copy in the data folder "
+                      f"was changed or replaced: {', '.join(damaged[:10])}.", file=sys.stderr)
+    finally:
+        db.close()
+    if skipped.ids:
+        shown = ", ".join(str(i) for i in skipped.ids[:10])
+        more = " …" if len(skipped.ids) > 10 else ""
+        print(f"monet: exported every readable message; skipped {len(skipped.ids)} damaged "
+              f"row(s) (message ids {shown}{more}).", file=sys.stderr)
+    return 0
 
-        request_log = args.request_log or env_request_log()
-        summary = replay(
-            args.trace, home, request_log, overrides=overrides, librarian=args.librarian,
-            live=args.live, meaning=args.meaning,
-        )
-        print(summary.text())
-        return 0
-    if args.command == "migrate-to":
-        from monet_app.operations import moving
 
-        moved = moving.migrate_to(home, args.target, switch=args.switch).value
-        tables = sum(1 for n in moved.report.rows.values() if n)
-        print(f"copied {moved.report.messages:,} messages ({sum(moved.report.rows.values()):,} "
-              f"rows in {tables} tables{f', {moved.files} files' if moved.files else ''}) to "
-              f"{moved.target}; every table checked (rows and SHA-256); the source is "
-              f"unchanged{'; this device now uses the copy' if args.switch else ''}")
-        return 0
-    if args.command == "backup":
-        from datetime import datetime
+def _forget(args: argparse.Namespace, home: Path) -> int:
+    """``monet forget``."""
+    from monet_app.operations import memory
 
-        from monet_app.operations import backups
+    with _core(home) as core:
+        if args.day:
+            count = memory.delete_day(core, args.day).value
+            print(f"deleted {args.day}: {count} messages, with their summaries, memories "
+                  "and index entries; Claude's next request no longer contains them")
+        else:
+            memory.delete_message(core, args.message)
+            print(f"deleted message {args.message} and what was drawn from it")
+    return 0
 
-        made = backups.back_up(home, datetime.now().astimezone(), args.out).value
-        print(f"backed up {made.messages:,} messages (schema {made.schema_revision}) to "
-              f"{made.path} ({made.size_bytes / 1e6:.1f} MB); integrity checked")
-        return 0
-    if args.command == "restore":
-        from datetime import datetime
 
-        from monet_app.operations import backups
+def _promote(args: argparse.Namespace, home: Path) -> int:
+    """``monet promote``."""
+    from cms.context.core_prompt import core_path
+    from monet_app.operations import settings as settings_ops
 
-        done = backups.restore(home, args.archive, datetime.now().astimezone(),
-                               force=args.force).value
-        kept = "; the replaced files are kept as " + ", ".join(
-            p.name for p in done.replaced) if done.replaced else ""
-        into = done.server or str(done.home)
-        print(f"restored {done.messages:,} messages (schema {done.schema_revision}) into "
-              f"{into}; integrity checked before and after{kept}")
-        return 0
-    if args.command == "export":
-        from monet_app.cli.export import checked_day, target_of, write_export
+    with _core(home) as core:
+        heading = settings_ops.promote(core, args.category, " ".join(args.text)).value
+        where = (f"the history on {core.db.where}" if core.db.server
+                 else str(core_path(home)))
+    print(f"promoted under {heading} in {where}; Claude reads it from the next "
+          "message on")
+    return 0
 
-        checked_day(args.day)  # refused before anything is opened
-        if args.out is not None:
-            target_of(args.out)
-        db = Database(home)
-        try:
-            skipped = write_export(db, args.format, args.day, args.out, sys.stdout)
-            if args.attachments is not None:
-                from monet_app.cli.export import write_attachments
 
-                count, damaged = write_attachments(db, checked_day(args.day), args.attachments)
-                print(f"monet: {count} attached file(s) written to {args.attachments}.",
-                      file=sys.stderr)
-                if damaged:
-                    print(f"monet: left out {len(damaged)} file(s) whose copy in the data folder "
-                          f"was changed or replaced: {', '.join(damaged[:10])}.", file=sys.stderr)
-        finally:
-            db.close()
-        if skipped.ids:
-            shown = ", ".join(str(i) for i in skipped.ids[:10])
-            more = " …" if len(skipped.ids) > 10 else ""
-            print(f"monet: exported every readable message; skipped {len(skipped.ids)} damaged "
-                  f"row(s) (message ids {shown}{more}).", file=sys.stderr)
-        return 0
-    if args.command == "search":
-        return _search(args, home)
-    if args.command == "forget":
-        from monet_app.operations import memory
+def _librarian(args: argparse.Namespace, home: Path) -> int:
+    """``monet librarian``."""
+    from monet_app.cli import librarian_process
+    from storage import Database
 
-        with _core(home) as core:
-            if args.day:
-                count = memory.delete_day(core, args.day).value
-                print(f"deleted {args.day}: {count} messages, with their summaries, memories "
-                      "and index entries; Claude's next request no longer contains them")
-            else:
-                memory.delete_message(core, args.message)
-                print(f"deleted message {args.message} and what was drawn from it")
-        return 0
-    if args.command == "memory":
-        return _memory(args, home)
-    if args.command == "promote":
-        from cms.context.core_prompt import core_path
-        from monet_app.operations import settings as settings_ops
-
-        with _core(home) as core:
-            heading = settings_ops.promote(core, args.category, " ".join(args.text)).value
-            where = (f"the history on {core.db.where}" if core.db.server
-                     else str(core_path(home)))
-        print(f"promoted under {heading} in {where}; Claude reads it from the next "
-              "message on")
-        return 0
-    if args.command == "librarian":
-        from monet_app.cli import librarian_process
-
-        if args.action == "install-schedule":
-            from cms.settings import load_settings
-
-            db = Database(home)
-            try:
-                with db.session() as session:
-                    at = load_settings(session).day_start
-            finally:
-                db.close()
-            schedule = librarian_process.schedule_for(home, args.kind, at)
-            if args.write:
-                return librarian_process.install(schedule)
-            print(schedule.text, end="")
-            return 0
-        from monet_app.services.clock import SystemClock
-
-        return librarian_process.run(
-            home, watch=args.watch, interval_seconds=args.interval, offline=args.offline,
-            clock=SystemClock(),
-        )
-    if args.command == "check-mixing":
-        from monet_app import mixing
-
-        return mixing.main(args, home)
-    if args.command == "standin-server":
-        from monet_app.services.standin_server import serve
-
-        serve(args.trace, args.port)
-        return 0
-    if args.command == "usage":
-        from monet_app.cli.usage import usage_json, usage_report, usage_text
+    if args.action == "install-schedule":
+        from cms.settings import load_settings
 
         db = Database(home)
         try:
-            report = usage_report(db, args.day)
+            with db.session() as session:
+                at = load_settings(session).day_start
         finally:
             db.close()
-        print(usage_json(report) if args.json else usage_text(report))
+        schedule = librarian_process.schedule_for(home, args.kind, at)
+        if args.write:
+            return librarian_process.install(schedule)
+        print(schedule.text, end="")
         return 0
-    if args.command == "timeline":
-        from datetime import datetime
+    from monet_app.services.clock import SystemClock
 
-        from cms.clock import ManualClock
-        from monet_app.services.wiring import build_core, no_model
+    return librarian_process.run(
+        home, watch=args.watch, interval_seconds=args.interval, offline=args.offline,
+        clock=SystemClock(),
+    )
 
-        core = build_core(home, clock=ManualClock(datetime.now().astimezone()),
-                          summarizer="offline", model_factory=no_model)
-        try:
-            print(core.context.timeline_now())
-        finally:
-            core.close()
-        return 0
-    raise AssertionError(args.command)
+
+def _check_mixing(args: argparse.Namespace, home: Path) -> int:
+    """``monet check-mixing``."""
+    from monet_app import mixing
+
+    return mixing.main(args, home)
+
+
+def _standin_server(args: argparse.Namespace, home: Path) -> int:
+    """``monet standin-server``."""
+    from monet_app.services.standin_server import serve
+
+    serve(args.trace, args.port)
+    return 0
+
+
+def _usage(args: argparse.Namespace, home: Path) -> int:
+    """``monet usage``."""
+    from monet_app.cli.usage import usage_json, usage_report, usage_text
+    from storage import Database
+
+    db = Database(home)
+    try:
+        report = usage_report(db, args.day)
+    finally:
+        db.close()
+    print(usage_json(report) if args.json else usage_text(report))
+    return 0
+
+
+def _timeline(args: argparse.Namespace, home: Path) -> int:
+    """``monet timeline``."""
+    from datetime import datetime
+
+    from cms.clock import ManualClock
+    from monet_app.services.wiring import build_core, no_model
+
+    core = build_core(home, clock=ManualClock(datetime.now().astimezone()),
+                      summarizer="offline", model_factory=no_model)
+    try:
+        print(core.context.timeline_now())
+    finally:
+        core.close()
+    return 0
+
+
 
 
 @contextmanager
@@ -721,7 +752,7 @@ def _memory(args: argparse.Namespace, home: Path) -> int:
             print(f"memory {added} added; Claude reads it from the next message")
             return 0
         if args.item is None:
-            raise MemoryItemError(f"memory {args.action} needs an item number.")
+            raise MemoryItemError("memory {action} needs an item number.", action=args.action)
         if args.action == "show":
             shown = memory.item_with_sources(core, args.item)
             print(_json.dumps(shown.item.model_dump(), ensure_ascii=False, indent=2))
@@ -741,6 +772,30 @@ def _memory(args: argparse.Namespace, home: Path) -> int:
     print(f"memory {args.item} forgotten; {count} message(s) it came from {what}; "
           "no later request contains it")
     return 0
+
+
+#: Each subcommand's function (``_run`` looks the command up here).
+COMMANDS: dict[str, Callable[[argparse.Namespace, Path], int]] = {
+    "replay": _replay,
+    "migrate-to": _migrate_to,
+    "backup": _backup,
+    "restore": _restore,
+    "export": _export,
+    "search": _search,
+    "forget": _forget,
+    "memory": _memory,
+    "promote": _promote,
+    "librarian": _librarian,
+    "check-mixing": _check_mixing,
+    "standin-server": _standin_server,
+    "usage": _usage,
+    "timeline": _timeline,
+}
+
+
+def _run(args: argparse.Namespace, home: Path) -> int:
+    """Run the subcommand ``args.command`` (``COMMANDS``)."""
+    return COMMANDS[args.command](args, home)
 
 
 if __name__ == "__main__":

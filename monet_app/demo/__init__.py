@@ -90,9 +90,9 @@ def prepare(home: Path, now: datetime) -> bool:
     if _holds_something(home):
         if not (home / DB_FILENAME).is_file() or not is_demo(home):
             raise DemoError(
-                f"{home} is not empty and is not the demo's folder (it may hold a MONET "
+                "{home} is not empty and is not the demo's folder (it may hold a MONET "
                 "history, settings or a core prompt); the demo never touches a real data "
-                "folder. Give --home an empty or new folder, or leave it out.")
+                "folder. Give --home an empty or new folder, or leave it out.", home=home)
         return False
     home.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:

@@ -80,8 +80,9 @@ def main(args: argparse.Namespace, home: Path) -> int:
         try:
             core_prompt = Path(args.core_prompt).read_text("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"Cannot read the pinned instructions {args.core_prompt} "
-                             f"({exc.__class__.__name__}).") from None
+            raise InputError(
+                "Cannot read the pinned instructions {core_prompt} ({kind}).",
+                core_prompt=args.core_prompt, kind=exc.__class__.__name__) from None
         source = str(args.core_prompt)
     options = check.CheckOptions(
         live=args.live, standin=args.standin or "right", model=args.model,

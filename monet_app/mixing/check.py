@@ -128,8 +128,9 @@ class CheckOptions:
 
     def checked(self) -> CheckOptions:
         if self.standin not in STANDIN_MODES:
-            raise InputError(f"The stand-in answers {' | '.join(STANDIN_MODES)} "
-                             f"(got {self.standin!r}).")
+            raise InputError(
+                "The stand-in answers {modes} (got {standin!r}).", modes=" | ".join(STANDIN_MODES),
+                standin=self.standin)
         if self.grader and not self.live:
             raise InputError("The grader asks Claude for a second opinion: it needs --live.")
         if self.model is not None and not self.model.strip():
@@ -139,8 +140,9 @@ class CheckOptions:
         known = [d.id for d in builtin_days()]
         unknown = [d for d in self.days if d not in known]
         if unknown:
-            raise InputError(f"No built-in mixed day {', '.join(unknown)}; "
-                             f"there are {', '.join(known)}.")
+            raise InputError(
+                "No built-in mixed day {unknown}; there are {known}.", unknown=", ".join(unknown),
+                known=", ".join(known))
         return self
 
 
@@ -488,10 +490,11 @@ def _run(
                     _replay_day(day, base, overrides, estimator)
                     for probe in day.probes:
                         if cancel is not None and cancel.is_set():
-                            raise CheckStopped(
-                                "The check was stopped; nothing was reported"
-                                + (" (what it spent is in the usage ledger)."
-                                   if options.live else "."))
+                            if options.live:
+                                raise CheckStopped("The check was stopped; nothing was "
+                                                   "reported (what it spent is in the "
+                                                   "usage ledger).")
+                            raise CheckStopped("The check was stopped; nothing was reported.")
                         copy_home = Path(scratch) / f"{day.id}-{shape}-{probe.id}"
                         shutil.copytree(base, copy_home)
                         answer, usages = _ask(copy_home, day, probe, overrides, answers,
@@ -797,8 +800,8 @@ def confirm(estimate: CostEstimate, *, yes: bool, stdin: IO[str] | None = None,
         return True
     if not stdin.isatty():
         raise InputError(
-            f"check-mixing --live spends money (about ${estimate.total_dollars:.2f}) and asks "
-            "first, but the input is not a terminal: add --yes to go ahead.")
+            "check-mixing --live spends money (about ${dollars:.2f}) and asks first, but the "
+            "input is not a terminal: add --yes to go ahead.", dollars=estimate.total_dollars)
     try:
         answer = ask("Continue? [y/N] ")
     except EOFError:

@@ -70,12 +70,22 @@ def prepare_files(paths: Sequence[str]) -> Done[list[Prepared]]:
         try:
             data = read_measured(where, MAX_READ_BYTES, "file to attach")
         except OSError as exc:
-            raise AttachmentError(f"{where.name} cannot be read ({exc.strerror or exc}).",
-                                  code="damaged", name=where.name) from None
-        except NotAFile as exc:  # a device, a FIFO, a socket: refused before reading
-            raise AttachmentError(str(exc), code="unsupported", name=where.name) from None
-        except TooLarge as exc:  # by its size, before reading
-            raise AttachmentError(str(exc), code="too_large", name=where.name) from None
+            raise AttachmentError("{name} cannot be read ({reason}).", code="damaged",
+                                  name=where.name, reason=exc.strerror or exc) from None
+        except NotAFile:  # a device, a FIFO, a socket: refused before reading
+            raise AttachmentError(
+                "{name} is not a regular file (a device, pipe or socket); MONET reads only "
+                "files.", code="unsupported", name=where.name) from None
+        except TooLarge as exc:  # by its size, before reading (or it grew while read)
+            if exc.size is None:
+                raise AttachmentError(
+                    "{name} is larger than {limit:,.0f} MB (it grew while it was read); a "
+                    "file to attach can be at most that.", code="too_large", name=where.name,
+                    limit=exc.limit / 1e6) from None
+            raise AttachmentError(
+                "{name} is {size:,.1f} MB; a file to attach can be at most {limit:,.0f} MB.",
+                code="too_large", name=where.name, size=exc.size / 1e6,
+                limit=exc.limit / 1e6) from None
         found.append(prepare(data, where.name))
     return Done(found)
 
@@ -102,8 +112,8 @@ def file_to_open(path: str, name: str, media_type: str) -> Done[Path]:
                 out.write(data)
             os.replace(part, target)
     except OSError as exc:
-        raise AttachmentError(f"{name} could not be opened ({exc.strerror or exc}).",
-                              code="cannot_open", name=name) from None
+        raise AttachmentError("{name} could not be opened ({reason}).", code="cannot_open",
+                              name=name, reason=exc.strerror or exc) from None
     return Done(target)
 
 

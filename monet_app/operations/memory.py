@@ -71,7 +71,7 @@ def item_with_sources(core: Core, item_id: int) -> ItemWithSources:
     with core.db.session() as session:
         item = session.get(MemoryItem, item_id)
         if item is None:
-            raise MemoryItemError(f"No memory item {item_id}.")
+            raise MemoryItemError("No memory item {item_id}.", item_id=item_id)
         sources = [m for i in json.loads(item.source_message_ids)
                    if (m := session.get(Message, i)) is not None]
         session.expunge_all()

@@ -99,20 +99,20 @@ def _checked_folder(home: Path, target: str, *, switch: bool) -> Path:
                          "folder; nothing was copied.")
     if _SCHEME.match(target):
         raise InputError(
-            f"MONET moves a history only to a PostgreSQL server (postgresql://user@host:5432/"
-            f"db) or to a folder, and {_shown(target)} is neither (a folder whose name "
-            "has a colon: start it with ./); nothing was copied.")
+            "MONET moves a history only to a PostgreSQL server (postgresql://user@host:5432/"
+            "db) or to a folder, and {target} is neither (a folder whose name "
+            "has a colon: start it with ./); nothing was copied.", target=_shown(target))
     folder = Path(target).expanduser()
     above = _first_missing(folder)
     there = folder if above is None else above.parent
     if not there.is_dir():
-        raise InputError(f"{there} is a file, not a folder; migrate-to copies the history "
-                         "into a folder (a new data folder). Nothing was copied.")
+        raise InputError("{there} is a file, not a folder; migrate-to copies the history "
+                         "into a folder (a new data folder). Nothing was copied.", there=there)
     if switch and folder.resolve() != home.resolve():
         raise InputError(
             "--switch with a folder works only when the folder is this data folder (--home); "
-            f"the copy in {folder} is its own data folder (open it with --home {folder}). "
-            "Nothing was copied.")
+            "the copy in {folder} is its own data folder (open it with --home {folder}). "
+            "Nothing was copied.", folder=folder)
     return folder
 
 
@@ -127,19 +127,19 @@ def _checked_server(target: str, *, switch: bool) -> str:
         parts = make_url(target)
         port = parts.port
     except (ArgumentError, ValueError):  # (a port that is not a number, say)
-        raise InputError(f"{shown} is not a database URL MONET can read (postgresql://user@"
-                         "host:5432/db); nothing was copied.") from None
+        raise InputError("{shown} is not a database URL MONET can read (postgresql://user@"
+                         "host:5432/db); nothing was copied.", shown=shown) from None
     if not parts.database or not (parts.host or parts.query.get("host")):
-        raise InputError(f"{shown} names no server or no database; give both, as in "
-                         "postgresql://user@host:5432/monet. Nothing was copied.")
+        raise InputError("{shown} names no server or no database; give both, as in "
+                         "postgresql://user@host:5432/monet. Nothing was copied.", shown=shown)
     if parts.password is None:
         return target
     if switch and parts.password and not keyring_available():
         raise KeyStoreError(
-            f"No OS keyring is available here to keep the password of {shown}, and MONET "
+            "No OS keyring is available here to keep the password of {shown}, and MONET "
             "never writes it into device.json: put it in ~/.pgpass (host:port:database:"
             "user:password, mode 0600), or with `monet server-password` where a keyring "
-            "exists, and give the URL without it. Nothing was copied.")
+            "exists, and give the URL without it. Nothing was copied.", shown=shown)
     return URL.create(parts.drivername, parts.username, None, parts.host, port,
                       parts.database, parts.query).render_as_string(hide_password=False)
 
@@ -165,10 +165,10 @@ def _keep_password(target: str, where: str, device_url: str) -> None:
         store_password(device_url, password)
     except KeyStoreError as exc:
         raise KeyStoreError(
-            f"The history was copied to {where} and checked, but this device was not "
-            f"switched to it: {exc} Keep the password with `monet server-password "
-            f"--database-url {device_url}` or in ~/.pgpass, then name {device_url} in "
-            "device.json.") from None
+            "The history was copied to {where} and checked, but this device was not "
+            "switched to it: {exc} Keep the password with `monet server-password "
+            "--database-url {device_url}` or in ~/.pgpass, then name {device_url} in "
+            "device.json.", where=where, exc=exc, device_url=device_url) from None
 
 
 def _first_missing(path: Path) -> Path | None:

@@ -133,16 +133,16 @@ def _not_a_home_file(home: Path, target: Path) -> None:
     if resolved.parent == home.resolve() and (resolved.name in owned
                                               or resolved.name.endswith(".lock")):
         raise BackupError(
-            f"{target} is one of the data folder's own files; a backup never replaces "
+            "{target} is one of the data folder's own files; a backup never replaces "
             "them. Nothing was written: choose another file (a .zip outside the data "
-            "folder, or its backups folder).")
+            "folder, or its backups folder).", target=target)
 
 
 def database_in(home: Path) -> Path:
     """The database a backup is made of; a sentence when ``home`` holds none."""
     database = home / DB_FILENAME
     if not database.is_file():
-        raise BackupError(f"There is no MONET database in {home}; nothing was backed up.")
+        raise BackupError("There is no MONET database in {home}; nothing was backed up.", home=home)
     return database
 
 
@@ -201,13 +201,13 @@ def _make_backup(home: Path, database: Path, texts: Path, now: datetime, out: Pa
             _copy_database(database, copy)
         except sqlite3.DatabaseError as exc:
             raise BackupError(
-                f"The database in {home} could not be read for a backup ({exc}); nothing "
-                "was written.") from exc
+                "The database in {home} could not be read for a backup ({exc}); nothing "
+                "was written.", home=home, exc=exc) from exc
         verdict, revision, messages = _integrity(copy)
         if verdict != "ok":
             raise BackupError(
-                f"The database in {home} failed SQLite's integrity check ({verdict}); the "
-                "backup was not written. Keep your older backups.")
+                "The database in {home} failed SQLite's integrity check ({verdict}); the "
+                "backup was not written. Keep your older backups.", home=home, verdict=verdict)
         files = {DB_FILENAME: copy}
         for sha in _attachments_named(copy):
             # (a server's history: its files were fetched into the snapshot's folder)
@@ -268,12 +268,14 @@ def _fits(archive: Path, into: Path, members: list[zipfile.ZipInfo]) -> None:
     size = sum(member.file_size for member in members)
     packed = max(1, sum(member.compress_size for member in members))
     if size > packed * MAX_EXPANSION:
-        raise BackupError(f"{archive} would expand {size / packed:,.0f} times ({size:,} bytes); "
-                          "a MONET backup never does. Nothing was restored.")
+        raise BackupError(
+            "{archive} would expand {ratio:,.0f} times ({size:,} bytes); a MONET backup never "
+            "does. Nothing was restored.", archive=archive, ratio=size / packed, size=size)
     free = shutil.disk_usage(into).free
     if size * 2 > free:  # the extracted copy and the kept one
-        raise BackupError(f"{archive} needs {size * 2 / 1e6:,.0f} MB free beside the data "
-                          f"folder; {free / 1e6:,.0f} MB are. Nothing was restored.")
+        raise BackupError(
+            "{archive} needs {needed:,.0f} MB free beside the data folder; {free:,.0f} MB are. "
+            "Nothing was restored.", archive=archive, needed=size * 2 / 1e6, free=free / 1e6)
 
 
 def _read_archive(archive: Path, into: Path) -> dict[str, object]:
@@ -282,34 +284,42 @@ def _read_archive(archive: Path, into: Path) -> dict[str, object]:
         with zipfile.ZipFile(archive) as opened:
             names = set(opened.namelist())
             if MANIFEST not in names or DB_FILENAME not in names:
-                raise BackupError(f"{archive} is not a MONET backup (no manifest or database).")
+                raise BackupError(
+                    "{archive} is not a MONET backup (no manifest or database).", archive=archive)
             manifest = json.loads(opened.read(MANIFEST))
             wanted = manifest.get("files") if isinstance(manifest, dict) else None
             if not isinstance(wanted, dict) or not all(
                     isinstance(k, str) and isinstance(v, str) for k, v in wanted.items()):
-                raise BackupError(f"{archive} has a manifest MONET cannot read; refused.")
+                raise BackupError(
+                    "{archive} has a manifest MONET cannot read; refused.", archive=archive)
             for name in wanted:
                 if name != DB_FILENAME and name not in TEXT_FILES and not (
                         name.startswith(f"{ATTACHMENTS}/")
                         and _SHA.fullmatch(name.removeprefix(f"{ATTACHMENTS}/"))):
-                    raise BackupError(f"{archive} holds an unexpected file {name!r}; refused.")
+                    raise BackupError(
+                        "{archive} holds an unexpected file {name!r}; refused.", archive=archive,
+                        name=name)
             _fits(archive, into, [opened.getinfo(name) for name in wanted])
             for name in wanted:
                 opened.extract(name, into)
     except (zipfile.BadZipFile, OSError, ValueError, KeyError) as exc:
-        raise BackupError(f"{archive} cannot be read as a MONET backup ({exc}).") from exc
+        raise BackupError(
+            "{archive} cannot be read as a MONET backup ({exc}).", archive=archive,
+            exc=exc) from exc
     for name, digest in wanted.items():
         if _sha256(into / name) != digest:
-            raise BackupError(f"{archive} is damaged: {name} does not match its checksum.")
+            raise BackupError(
+                "{archive} is damaged: {name} does not match its checksum.", archive=archive,
+                name=name)
         if name.startswith(f"{ATTACHMENTS}/") and name.removeprefix(f"{ATTACHMENTS}/") != digest:
             # a file named by its hash is checked against its name, not only against a
             # manifest the same archive could have made to match (issue 41)
-            raise BackupError(f"{archive} holds {name} with other bytes than its name says; "
-                              "refused, nothing was restored.")
+            raise BackupError("{archive} holds {name} with other bytes than its name says; "
+                              "refused, nothing was restored.", archive=archive, name=name)
     verdict, _revision, _messages = _integrity(into / DB_FILENAME)
     if verdict != "ok":
-        raise BackupError(f"The database in {archive} failed SQLite's integrity check "
-                          f"({verdict}); nothing was restored.")
+        raise BackupError("The database in {archive} failed SQLite's integrity check "
+                          "({verdict}); nothing was restored.", archive=archive, verdict=verdict)
     return dict(manifest)
 
 
@@ -336,15 +346,15 @@ def restore(archive: Path, home: Path, now: datetime, force: bool = False) -> Re
     overwritten: two restores in one second keep two copies); a damaged database is kept
     as its raw files."""
     if not archive.is_file():
-        raise BackupError(f"{archive} does not exist or is not a file.")
+        raise BackupError("{archive} does not exist or is not a file.", archive=archive)
     url = database_url(home)
     if url is not None:
         return _restore_to_server(archive, home, url)
     database = home / DB_FILENAME
     if database.exists() and not force:
         raise BackupError(
-            f"{home} already holds a MONET database; nothing was changed. Add --force to "
-            "replace it (the current one is kept beside it as a dated copy).")
+            "{home} already holds a MONET database; nothing was changed. Add --force to "
+            "replace it (the current one is kept beside it as a dated copy).", home=home)
     home.mkdir(parents=True, exist_ok=True)
     # (the swap moves the extracted files in and removes the folder; a kill leaves it
     # for the next opening to finish from)
@@ -359,14 +369,15 @@ def restore(archive: Path, home: Path, now: datetime, force: bool = False) -> Re
                     replaced = _swap_in(extracted, home, _free_stamp(home, now))
             except FolderInUse:
                 raise BackupError(
-                    f"MONET is using {home} right now (a window, monet librarian or a "
+                    "MONET is using {home} right now (a window, monet librarian or a "
                     "replay); nothing was changed. Close it and restore again, or restore "
-                    "from the window's MONET menu, which lets go of the database first."
+                    "from the window's MONET menu, which lets go of the database first.", home=home
                 ) from None
         verdict, revision, messages = _integrity(database)
         if verdict != "ok":
-            raise BackupError(f"The restored database failed SQLite's integrity check "
-                              f"({verdict}); the replaced one is kept as {replaced[:1]}.")
+            raise BackupError(
+                "The restored database failed SQLite's integrity check ({verdict}); the replaced "
+                "one is kept as {kept}.", verdict=verdict, kept=replaced[:1])
     return RestoreResult(home, messages, revision, tuple(replaced))
 
 
@@ -386,8 +397,8 @@ def _restore_to_server(archive: Path, home: Path, url: str) -> RestoreResult:
         _bring_to_this_schema(extracted)
         verdict, revision, messages = _integrity(extracted / DB_FILENAME)
         if verdict != "ok":
-            raise BackupError(f"The backup's database failed SQLite's integrity check "
-                              f"({verdict}); nothing was changed.")
+            raise BackupError("The backup's database failed SQLite's integrity check "
+                              "({verdict}); nothing was changed.", verdict=verdict)
         source, target = Database(extracted, url=""), Database(home, url=url)
         try:
             copy_checked(source, target)
@@ -567,8 +578,8 @@ def _rezip(archive: Path, extracted: Path, manifest: dict[str, object], out: Pat
         conn.close()
     verdict, revision, messages = _integrity(extracted / DB_FILENAME)
     if verdict != "ok":
-        raise BackupError(f"{archive} could not be rewritten without the forgotten messages "
-                          f"({verdict}); it was left as it was.")
+        raise BackupError("{archive} could not be rewritten without the forgotten messages "
+                          "({verdict}); it was left as it was.", archive=archive, verdict=verdict)
     files = {DB_FILENAME: extracted / DB_FILENAME}
     for sha in _attachments_named(extracted / DB_FILENAME):
         if (extracted / ATTACHMENTS / sha).is_file():

@@ -49,7 +49,8 @@ BACKGROUND = frozenset({Work.LIBRARIAN, Work.BACKUP})
 
 _PERSON = (Work.REPLY, Work.FORGET, Work.SETTINGS)
 
-#: For each kind of work, the kinds that refuse it while they run, with the sentence.
+#: For each kind of work, the kinds that refuse it while they run, with the sentence (a
+#: literal template each, raised as ``REFUSED_BY[work][running]``: tests/test_error_words.py).
 REFUSED_BY: dict[Work, dict[Work, str]] = {
     Work.REPLY: {
         Work.REPLY: "Wait for the reply to finish (or press Stop).",
@@ -124,9 +125,10 @@ class Gate:
         """A ticket for ``work``, or ``BusyError`` (one sentence) when something running
         refuses it."""
         with self._changed:
-            for running, sentence in REFUSED_BY[work].items():
+            for running in REFUSED_BY[work]:
                 if self._running[running]:
-                    raise BusyError(sentence, requested=work.value, running=running.value)
+                    raise BusyError(REFUSED_BY[work][running], requested=work.value,
+                                    running=running.value)
             self._running[work] += 1
             return Ticket(self, work)
 

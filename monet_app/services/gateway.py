@@ -130,23 +130,21 @@ class AnthropicModel:
         except anthropic.APIConnectionError as exc:
             if streaming:  # (newer SDKs wrap a broken stream's read error this way)
                 raise ModelError(
-                    f"The reply broke off ({(exc.__cause__ or exc).__class__.__name__}); "
-                    "what arrived is kept and marked incomplete.",
-                    retryable=True, code="cut",
-                ) from None
+                    "The reply broke off ({kind}); what arrived is kept and marked incomplete.",
+                    kind=(exc.__cause__ or exc).__class__.__name__, retryable=True,
+                    code="cut") from None
             raise ModelError(
-                "No connection to Anthropic (network down or unreachable: "
-                f"{redact(str(exc.__cause__ or exc), key)}). Your message is saved; "
-                "MONET keeps working offline and you can retry.",
-                retryable=True, code="connection",
-            ) from None
+                "No connection to Anthropic (network down or unreachable: {detail}). Your message "
+                "is saved; MONET keeps working offline and you can retry.",
+                detail=redact(str(exc.__cause__ or exc), key), retryable=True,
+                code="connection") from None
         except anthropic.AnthropicError as exc:
-            raise ModelError(f"The Anthropic SDK failed: {redact(str(exc), key)}",
+            raise ModelError("The Anthropic SDK failed: {detail}", detail=redact(str(exc), key),
                              code="sdk") from None
         except Exception as exc:  # noqa: BLE001 - a stream that broke off mid-reply
             raise ModelError(
-                f"The reply broke off ({exc.__class__.__name__}); what arrived is kept and "
-                "marked incomplete.",
+                "The reply broke off ({kind}); what arrived is kept and "
+                "marked incomplete.", kind=exc.__class__.__name__,
                 retryable=True, code="cut",
             ) from None
         if final.stop_reason is None:
@@ -169,14 +167,15 @@ class AnthropicModel:
         text = redact(_api_message(exc), key)
         status = exc.status_code
         if status == 400 and "prompt is too long" in text.lower():
-            return PromptTooLongError(text)
+            return PromptTooLongError("{too_long}", too_long=text)  # (the API's own words)
         if status == 401:
             return AuthError(
                 "The Anthropic API key was refused (401). Check the key in Settings or "
                 "ANTHROPIC_API_KEY; your message is saved."
             )
         if status == 403:
-            return AuthError(f"This API key may not do that (403): {text}", code="forbidden")
+            return AuthError(
+                "This API key may not do that (403): {text}", text=text, code="forbidden")
         if status == 429:
             retry_after = exc.response.headers.get("retry-after")
             wait = (
@@ -184,23 +183,24 @@ class AnthropicModel:
                 if retry_after and retry_after.replace(".", "").isdigit()
                 else None
             )
-            when = f" in {wait:.0f} s" if wait else " in a minute"
+            if wait:
+                return RateLimitedError(
+                    "Anthropic's rate limit was reached (429) after retries. Try again in "
+                    "{wait:.0f} s; your message is saved.", wait, wait=wait)
             return RateLimitedError(
-                f"Anthropic's rate limit was reached (429) after retries. Try again{when}; "
-                "your message is saved.",
-                wait,
-            )
+                "Anthropic's rate limit was reached (429) after retries. Try again in a "
+                "minute; your message is saved.", wait)
         if status == 529:
             return ModelError(
                 "Claude is overloaded right now (529). Your message is saved; try again shortly.",
                 retryable=True, code="overloaded",
             )
         if status == 413:
-            return ModelError(f"The request is too large for the API (413): {text}",
+            return ModelError("The request is too large for the API (413): {text}", text=text,
                               code="too_large")
         if status >= 500:
             return ModelError(
-                f"Anthropic had a server error ({status}). Your message is saved; try again.",
-                retryable=True, code="server",
-            )
-        return ModelError(f"Anthropic refused the request ({status}): {text}")
+                "Anthropic had a server error ({status}). Your message is saved; try again.",
+                status=status, retryable=True, code="server")
+        return ModelError(
+            "Anthropic refused the request ({status}): {text}", status=status, text=text)

@@ -104,8 +104,8 @@ def store_api_key(key: str, *, allow_session: bool = True) -> str:
     except Exception as exc:  # noqa: BLE001 - a locked or refusing keyring, said in words
         why = redact(str(exc), key) or type(exc).__name__
         raise KeyStoreError(
-            f"The OS keyring refused to store the key ({why}); nothing was stored. Unlock the "
-            "keyring and save again, or set the ANTHROPIC_API_KEY environment variable."
+            "The OS keyring refused to store the key ({why}); nothing was stored. Unlock the "
+            "keyring and save again, or set the ANTHROPIC_API_KEY environment variable.", why=why
         ) from None
     _session_key = None
     return "keyring"

@@ -54,22 +54,27 @@ def _attachments(path: Path, number: int, data: dict[str, Any]) -> tuple[Prepare
     read."""
     named = data.get("attachments", [])
     if not isinstance(named, list) or not all(isinstance(n, str) and n for n in named):
-        raise TraceError(f"{path}:{number}: 'attachments' must be a list of file paths.")
+        raise TraceError(
+            "{path}:{number}: 'attachments' must be a list of file paths.", path=path,
+            number=number)
     folder = path.parent.resolve()
     found: list[Prepared] = []
     for name in named:
         where = (folder / name).resolve()
         if Path(name).is_absolute() or not where.is_relative_to(folder):
-            raise TraceError(f"{path}:{number}: the attachment {name} is outside the trace's "
-                             f"folder {folder}; a trace attaches only files beside it.")
+            raise TraceError(
+                "{path}:{number}: the attachment {name} is outside the trace's folder {folder}; a "
+                "trace attaches only files beside it.", path=path, number=number, name=name,
+                folder=folder)
         try:
             found.append(prepare(read_measured(where, MAX_READ_BYTES, "file to attach"),
                                  Path(name).name))
         except OSError as exc:
-            raise TraceError(f"{path}:{number}: cannot read the attachment {name} "
-                             f"({exc.strerror or exc}).") from None
+            raise TraceError(
+                "{path}:{number}: cannot read the attachment {name} ({reason}).", path=path,
+                number=number, name=name, reason=exc.strerror or exc) from None
         except (AttachmentError, ValueError) as exc:
-            raise TraceError(f"{path}:{number}: {exc}") from None
+            raise TraceError("{path}:{number}: {exc}", path=path, number=number, exc=exc) from None
     return tuple(found)
 
 
@@ -79,31 +84,41 @@ def _text(path: Path, number: int, data: dict[str, Any], key: str, *,
     if value is None and not required:
         return
     if not isinstance(value, str) or (not empty and not value.strip()):
-        kind = "text" if empty else "a name"
-        raise TraceError(f"{path}:{number}: {key!r} must be {kind} "
-                         f"({'missing' if value is None else type(value).__name__}).")
+        got = type(value).__name__
+        if empty and value is None:
+            raise TraceError("{path}:{number}: {key!r} must be text (missing).",
+                             path=path, number=number, key=key)
+        if empty:
+            raise TraceError("{path}:{number}: {key!r} must be text ({got}).",
+                             path=path, number=number, key=key, got=got)
+        if value is None:
+            raise TraceError("{path}:{number}: {key!r} must be a name (missing).",
+                             path=path, number=number, key=key)
+        raise TraceError("{path}:{number}: {key!r} must be a name ({got}).",
+                         path=path, number=number, key=key, got=got)
 
 
 def _checked(path: Path, number: int, data: object) -> dict[str, Any]:
     """One trace line, checked whole: its types, its action, its tab, its moment."""
     where = f"{path}:{number}"
     if not isinstance(data, dict):
-        raise TraceError(f"{where}: a trace line is a JSON object.")
+        raise TraceError("{where}: a trace line is a JSON object.", where=where)
     ts = data.get("ts")
     if not isinstance(ts, str):
-        raise TraceError(f"{where}: 'ts' must be an ISO 8601 time with its offset.")
+        raise TraceError("{where}: 'ts' must be an ISO 8601 time with its offset.", where=where)
     try:
         moment = parse_ts(ts)
     except ValueError as exc:
-        raise TraceError(f"{where}: not a trace line ({exc}).") from None
+        raise TraceError("{where}: not a trace line ({exc}).", where=where, exc=exc) from None
     if not EARLIEST <= moment.replace(tzinfo=None) < LATEST:
-        raise TraceError(f"{where}: {ts} is outside the years {EARLIEST.year}-"
-                         f"{LATEST.year - 1} a trace may name.")
+        raise TraceError(
+            "{where}: {ts} is outside the years {first}-{last} a trace may name.", where=where,
+            ts=ts, first=EARLIEST.year, last=LATEST.year - 1)
     action = data.get("action")
     if action is not None:
         if action not in ACTIONS:
-            raise TraceError(f"{where}: unknown action {action!r} (known: "
-                             f"{', '.join(ACTIONS)}).")
+            raise TraceError("{where}: unknown action {action!r} (known: "
+                             "{known}).", where=where, action=action, known=", ".join(ACTIONS))
         if action == "switch_tab":
             _text(path, number, data, "tab", empty=False)
         else:
@@ -111,11 +126,11 @@ def _checked(path: Path, number: int, data: object) -> dict[str, Any]:
             try:
                 datetime.strptime(str(date), "%Y-%m-%d")
             except ValueError:
-                raise TraceError(f"{where}: open_day needs a 'date' (YYYY-MM-DD), "
-                                 f"not {date!r}.") from None
+                raise TraceError("{where}: open_day needs a 'date' (YYYY-MM-DD), "
+                                 "not {date!r}.", where=where, date=date) from None
         return data
     if "user" not in data or "tab" not in data:
-        raise TraceError(f"{where}: a turn needs 'tab' and 'user'.")
+        raise TraceError("{where}: a turn needs 'tab' and 'user'.", where=where)
     _text(path, number, data, "tab", empty=False)
     _text(path, number, data, "user")
     _text(path, number, data, "assistant", required=False)
@@ -127,30 +142,32 @@ def read_trace(path: Path) -> list[TraceLine]:
     """Every line of the trace, read and checked before anything is written: a trace that
     fails anywhere stores nothing."""
     if not path.exists():
-        raise TraceError(f"No trace file at {path}.")
+        raise TraceError("No trace file at {path}.", path=path)
     if not path.is_file():
-        raise TraceError(f"{path} is not a file (a folder, a device, a pipe?).")
+        raise TraceError("{path} is not a file (a folder, a device, a pipe?).", path=path)
     lines: list[TraceLine] = []
     with path.open("rb") as handle:
         number = 0
         while raw_bytes := handle.readline(MAX_LINE_BYTES + 1):
             number += 1
             if len(raw_bytes) > MAX_LINE_BYTES:
-                raise TraceError(f"{path}:{number}: a line longer than "
-                                 f"{MAX_LINE_BYTES // (1024 * 1024)} MB; refused, nothing "
-                                 "was stored.")
+                raise TraceError(
+                    "{path}:{number}: a line longer than {megabytes} MB; refused, nothing was "
+                    "stored.", path=path, number=number, megabytes=MAX_LINE_BYTES // (1024 * 1024))
             try:
                 raw = raw_bytes.decode("utf-8")
             except UnicodeDecodeError as exc:
                 raise TraceError(
-                    f"{path}:{number}: not UTF-8 text (byte {exc.start + 1} of the line)."
-                ) from None
+                    "{path}:{number}: not UTF-8 text (byte {byte} of the line).", path=path,
+                    number=number, byte=exc.start + 1) from None
             if not raw.strip():
                 continue
             try:
                 found = json.loads(raw)
             except json.JSONDecodeError as exc:
-                raise TraceError(f"{path}:{number}: not a trace line ({exc}).") from exc
+                raise TraceError(
+                    "{path}:{number}: not a trace line ({exc}).", path=path, number=number,
+                    exc=exc) from exc
             data = _checked(path, number, found)
             lines.append(TraceLine(number=number, ts=data["ts"], data=data,
                                    attachments=_attachments(path, number, data)))
@@ -224,8 +241,8 @@ def replay(
                            meaning=meaning, url=url)
     except FolderInUse:
         raise TraceError(
-            f"Another replay is writing into {home} right now; nothing was stored. Wait for "
-            "it to end (a replay that follows it continues where it stopped).") from None
+            "Another replay is writing into {home} right now; nothing was stored. Wait for "
+            "it to end (a replay that follows it continues where it stopped).", home=home) from None
 
 
 def _replay(trace: Path, home: Path, request_log: Path | None, lines: list[TraceLine],
@@ -277,7 +294,9 @@ def _replay(trace: Path, home: Path, request_log: Path | None, lines: list[Trace
             elif action == "open_day":
                 cm.open_day(str(data.get("date", "")))
             elif action is not None:
-                raise TraceError(f"{trace}:{line.number}: unknown action {action!r}.")
+                raise TraceError(
+                    "{trace}:{number}: unknown action {action!r}.", trace=trace,
+                    number=line.number, action=action)
             else:
                 tab = str(data["tab"])
                 if tab != tab_now:
@@ -355,9 +374,9 @@ def _continuation(db: Database, trace: Path, home: Path, lines: list[TraceLine],
             continue  # an action among turns already replayed
         if key(line) != stored[matched]:
             raise TraceError(
-                f"{trace}:{line.number}: this turn differs from what {home} holds at that "
-                "point (the home continued another way). Replay this trace on a new --home."
-            )
+                "{trace}:{number}: this turn differs from what {home} holds at that point (the "
+                "home continued another way). Replay this trace on a new --home.", trace=trace,
+                number=line.number, home=home)
         matched += 1
         last = line
     return [], matched, last if unanswered and matched == len(stored) else None

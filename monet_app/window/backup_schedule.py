@@ -16,6 +16,7 @@ from monet_app.operations import backups
 from monet_app.services.gate import Work
 from monet_app.services.wiring import Core
 from monet_app.window.run import run_op
+from monet_app.window.words import Words
 
 CHECK_MS = 60 * 60_000
 FIRST_CHECK_MS = 30_000  # not in the way of the first paint and the first reply
@@ -29,6 +30,7 @@ class BackupSchedule(QObject):
         super().__init__(parent)
         self.core = core
         self.busy = False
+        self._words = Words(self)  # (the problem, in the window's language)
         self._timer = QTimer(self)
         self._timer.timeout.connect(self.check)
         self._first = QTimer(self, singleShot=True)
@@ -58,7 +60,7 @@ class BackupSchedule(QObject):
         when = core.clock.now()
         job = partial(backups.back_up, core.home, when, auto=True,
                       keep=core.settings.backup_keep, gate=core.gate)
-        run_op(job, lambda _done: self._done(when), self._failed)
+        run_op(job, lambda _done: self._done(when), self._failed, self._words.problem)
 
     def _done(self, when: datetime) -> None:
         self.busy = False

@@ -18,6 +18,8 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QMessageBox, QVBoxLayout
 
+from monet_app.window.error_words import say
+from monet_app.window.words import window_language
 from storage.errors import UserFacingError
 
 #: A server that answers at once opens without a dialog flashing by.
@@ -57,8 +59,8 @@ def _probe(home: Path, relay: _Relay) -> None:
     try:
         drop_kept()  # the keyring is asked here, on the worker, and kept for the window
         Database(home).close()
-    except UserFacingError as exc:
-        relay.answered.emit(str(exc))
+    except UserFacingError as exc:  # (in the window's language: error_words.py)
+        relay.answered.emit(say(exc, window_language()))
     except Exception as exc:  # noqa: BLE001 - said in the dialog; the log has the rest
         relay.answered.emit(f"{exc.__class__.__name__}: {exc}")
     else:

@@ -1,17 +1,48 @@
 """What the controller says in the window's language (``assets/i18n``): a failed reply,
-a refused action, a bug. The gateway's and the gate's English sentences stay the
-fallback for rarer cases (and what ``monet.log`` and the command line say)."""
+a refused action, a bug. The reply's, the gate's and the attachments' failures are said
+by their ``code`` through Qt's translation; every other error (and one of those whose code
+has no sentence here) through the error catalog (``monet_app/window/error_words.py``,
+keyed by the error's English template). The English sentence stays what ``monet.log``
+and the command line say."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QCoreApplication, QObject
 
 from cms.model.errors import ModelError
+from monet_app.window.error_words import say
 from monet_app.window.run import describe
-from storage.errors import AttachmentError, BusyError
+from storage.errors import AttachmentError, BusyError, UserFacingError
+
+#: A sentence of ``Words``' own that MONET's Japanese translates (``assets/i18n``; said by
+#: ``model_problem``, so ``pyside6-lupdate`` keeps it).
+_PROBE = "Your message is saved."
+
+
+def window_language() -> str:
+    """The language the window speaks: "ja" when MONET's Japanese translation is
+    installed, else "en".
+
+    ``ui/look.py`` decides it at start: ``ui_language()`` (``MONET_LANG``, else the
+    system's locale) says "ja", and ``install_translator`` then loads ``monet_ja.qm``
+    into the application. Rather than asking ``ui_language()`` again (which says "ja"
+    even when the translation could not be loaded, or was removed, and the window speaks
+    English), this asks the translation itself: one of ``Words``' own sentences comes
+    back in Japanese exactly when it is installed. So an error is always said in the
+    language of the rest of the window. Thread-safe (``QCoreApplication.translate``)."""
+    translated = QCoreApplication.translate("Words", _PROBE)
+    return "ja" if translated != _PROBE else "en"
 
 
 class Words(QObject):
+    def language(self) -> str:
+        """The window's language ("ja" or "en"): see ``window_language``."""
+        return window_language()
+
+    def said(self, exc: UserFacingError) -> str:
+        """A sentence-error in the window's language: the catalog's, else its English."""
+        return say(exc, self.language())
+
     def bug(self) -> str:
         """A bug, for ``describe``: one sentence; the traceback goes to monet.log."""
         return self.tr(
@@ -29,6 +60,8 @@ class Words(QObject):
         """Any failure of an operation, said once."""
         if isinstance(exc, BusyError):
             return self.busy(exc)
+        if isinstance(exc, UserFacingError):
+            return self.said(exc)
         return describe(exc, self.bug())
 
     def busy(self, exc: BusyError) -> str:
@@ -48,7 +81,7 @@ class Words(QObject):
                 "Wait for the reply to finish (or press Stop) before changing settings.")
         if exc.running == "reply":
             return self.tr("Wait for the reply to finish (or press Stop).")
-        return str(exc)
+        return self.said(exc)
 
     def attachment_problem(self, exc: AttachmentError) -> str:
         """Why a file was not attached, in the window's language; nothing was sent."""
@@ -65,7 +98,7 @@ class Words(QObject):
             "cannot_open": self.tr("{name} could not be opened here: {detail}"),
         }.get(exc.code)
         detail = str(exc).partition("(")[2].rstrip(").") or str(exc)
-        return said.format(name=name, detail=detail) if said else str(exc)
+        return said.format(name=name, detail=detail) if said else self.said(exc)
 
     def model_problem(self, exc: BaseException) -> str:
         """What went wrong with a reply."""
@@ -94,6 +127,8 @@ class Words(QObject):
             return f"{said} {saved}"
         if code in words:
             return f"{words[code]} {saved}" if code != "missing_key" else words[code]
+        if isinstance(exc, UserFacingError):
+            return self.said(exc)
         return describe(exc, self.tr(
             "Something went wrong while asking Claude ({kind}). Your message is saved; "
             "details are in monet.log."))

@@ -5,7 +5,7 @@ lexer and each token coloured by its kind; a block without a language, or with o
 Pygments does not know, stays plain (guessing a language is slow and often wrong on the
 short snippets of a chat). The colours are a small set per kind, one for light code
 backgrounds and one for dark ones, each at least 4.5:1 against its background
-(``tests/test_window_round3.py`` checks them), so colouring never costs readability.
+(``tests/test_window_daily_use.py`` checks them), so colouring never costs readability.
 
 Pygments is imported with the first coloured block; ``warm()`` imports it (and the
 lexers of the languages people paste most) on a worker after the window opens.

@@ -1,4 +1,5 @@
-"""The window, round 3 (issue 29): never frozen, never too wide, drafts that stay put."""
+"""The window in daily use (issue 29 and after): never frozen, never too wide, drafts that
+stay put, keyboard focus, reply versions, attached files and their thumbnails."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from monet_app.services.gateway import AnthropicModel, make_client
 from tests.test_app import messages, type_and_enter, wait_idle
 
 
-def ctrl(qtbot, c, number: int) -> None:  # type: ignore[no-untyped-def]
+def ctrl(qtbot, c, number: int) -> None:
     """Ctrl+number from the composer, as the person presses it (shortcuts need the
     window active)."""
     c.window.activateWindow()
@@ -23,7 +24,7 @@ def ctrl(qtbot, c, number: int) -> None:  # type: ignore[no-untyped-def]
 
 
 # ----- 2: the first send never waits for the SDK on the GUI thread -----------------------
-def test_the_first_send_paints_before_the_model_is_made(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+def test_the_first_send_paints_before_the_model_is_made(qtbot, app_for, server) -> None:
     """The chat model (the SDK's import, the key) is made on the reply's worker: the
     message is in the transcript while making it still takes its time."""
     release = threading.Event()
@@ -49,7 +50,7 @@ def test_the_first_send_paints_before_the_model_is_made(qtbot, app_for, server) 
     assert messages(c)[-1].role == "assistant"
 
 
-def test_a_missing_key_on_the_first_send_is_said_and_the_message_kept(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_a_missing_key_on_the_first_send_is_said_and_the_message_kept(qtbot, app_for) -> None:
     from cms.model.errors import ModelError
 
     def no_key(settings: Settings) -> AnthropicModel:
@@ -64,7 +65,7 @@ def test_a_missing_key_on_the_first_send_is_said_and_the_message_kept(qtbot, app
 
 
 # ----- 3 and 4: drafts per tab; Continue and edit-and-resend keep the draft ---------------
-def test_drafts_stay_with_the_tab_they_were_typed_in(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_drafts_stay_with_the_tab_they_were_typed_in(qtbot, app_for, tmp_path) -> None:
     home = tmp_path / "home"
     c = app_for(home)
     c.window.composer.setFocus()
@@ -89,7 +90,7 @@ def test_drafts_stay_with_the_tab_they_were_typed_in(qtbot, app_for, tmp_path) -
     assert again.window.composer.toPlainText() == "for research"  # kept across quitting
 
 
-def test_an_older_single_draft_goes_to_the_tab_shown(qtbot, app_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_an_older_single_draft_goes_to_the_tab_shown(qtbot, app_for, tmp_path) -> None:
     from storage import Database, queries
 
     home = tmp_path / "home"
@@ -101,7 +102,7 @@ def test_an_older_single_draft_goes_to_the_tab_shown(qtbot, app_for, tmp_path) -
     assert c.window.composer.toPlainText() == "kept by an older MONET"
 
 
-def test_a_draft_survives_edit_and_resend(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_a_draft_survives_edit_and_resend(qtbot, app_for) -> None:
     c = app_for()
     type_and_enter(qtbot, c, "what is 2+2?")
     wait_idle(qtbot, c)
@@ -120,7 +121,7 @@ def test_a_draft_survives_edit_and_resend(qtbot, app_for) -> None:  # type: igno
     assert c.window.composer.toPlainText() == "a thought for later"
 
 
-def test_a_draft_survives_continue(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+def test_a_draft_survives_continue(qtbot, app_for, server) -> None:
     c = app_for()
     server.failures.append({"chunk_delay": 0.05})
     type_and_enter(qtbot, c, "tell me a long story")
@@ -134,7 +135,7 @@ def test_a_draft_survives_continue(qtbot, app_for, server) -> None:  # type: ign
     assert c.window.composer.toPlainText() == "half a question"
 
 
-def test_switching_tabs_during_an_edit_cancels_it(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_switching_tabs_during_an_edit_cancels_it(qtbot, app_for) -> None:
     c = app_for()
     type_and_enter(qtbot, c, "what is 2+2?")
     wait_idle(qtbot, c)
@@ -150,7 +151,7 @@ def test_switching_tabs_during_an_edit_cancels_it(qtbot, app_for) -> None:  # ty
 
 
 # ----- 1: narrow windows ------------------------------------------------------------------
-def test_long_status_texts_never_set_the_window_width(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_long_status_texts_never_set_the_window_width(qtbot, app_for) -> None:
     c = app_for()
     w = c.window
     w.set_backup_status("Backed up at 2026-12-01 23:59 to /a/very/long/folder/name/" * 3, False)
@@ -164,7 +165,7 @@ def test_long_status_texts_never_set_the_window_width(qtbot, app_for) -> None:  
 
 
 # ----- 5: Alt+C/E/R/O act on a row the person can see -------------------------------------
-def _long_day(qtbot, app_for):  # type: ignore[no-untyped-def]
+def _long_day(qtbot, app_for):
     """A window on a day of 40 messages, more than a screen, shown at its end."""
     from monet_app.operations.changes import EVERYTHING
 
@@ -179,7 +180,7 @@ def _long_day(qtbot, app_for):  # type: ignore[no-untyped-def]
     return c
 
 
-def test_keyboard_focus_lands_on_a_row_in_sight_and_alt_keys_need_one(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_keyboard_focus_lands_on_a_row_in_sight_and_alt_keys_need_one(qtbot, app_for) -> None:
     from PySide6.QtGui import QGuiApplication
 
     c = _long_day(qtbot, app_for)
@@ -205,7 +206,7 @@ def test_keyboard_focus_lands_on_a_row_in_sight_and_alt_keys_need_one(qtbot, app
 
 
 # ----- the chat apps' reading comforts: code coloured, headings sized ----------------------
-def _styled(markdown: str, theme: str = "light"):  # type: ignore[no-untyped-def]
+def _styled(markdown: str, theme: str = "light"):
     from PySide6.QtGui import QFont, QTextDocument
 
     from ui.look import palette_for
@@ -221,7 +222,7 @@ def _styled(markdown: str, theme: str = "light"):  # type: ignore[no-untyped-def
     return doc
 
 
-def _format_at(doc, word: str):  # type: ignore[no-untyped-def]
+def _format_at(doc, word: str):
     from PySide6.QtGui import QTextCursor
 
     at = doc.toPlainText().index(word)
@@ -230,7 +231,7 @@ def _format_at(doc, word: str):  # type: ignore[no-untyped-def]
     return cursor.charFormat()
 
 
-def test_code_is_coloured_by_its_language_in_both_palettes(qapp) -> None:  # type: ignore[no-untyped-def]
+def test_code_is_coloured_by_its_language_in_both_palettes(qapp) -> None:
     from ui.transcript.syntax import PALETTE
 
     source = "Try:\n\n```python\ndef total(xs):\n    return sum(xs)  # all of them\n```\n"
@@ -244,7 +245,7 @@ def test_code_is_coloured_by_its_language_in_both_palettes(qapp) -> None:  # typ
         light for light, _dark in PALETTE.values()}
 
 
-def test_syntax_colours_read_at_4_5_to_1_on_code_backgrounds(qapp) -> None:  # type: ignore[no-untyped-def]
+def test_syntax_colours_read_at_4_5_to_1_on_code_backgrounds(qapp) -> None:
     from PySide6.QtGui import QColor
 
     from ui.look import palette_for
@@ -259,7 +260,7 @@ def test_syntax_colours_read_at_4_5_to_1_on_code_backgrounds(qapp) -> None:  # t
                 assert ratio >= 4.5, (theme, role, kind, round(ratio, 2))
 
 
-def test_headings_are_a_step_larger_per_level(qapp) -> None:  # type: ignore[no-untyped-def]
+def test_headings_are_a_step_larger_per_level(qapp) -> None:
     doc = _styled("# Big\n\n## Middle\n\n### Small\n\nbody text")
     # the size the layout uses (the format's font), not only the property set on it
     sizes = [_format_at(doc, word).font().pointSizeF() for word in ("Big", "Middle", "Small")]
@@ -272,7 +273,7 @@ def test_headings_are_a_step_larger_per_level(qapp) -> None:  # type: ignore[no-
     assert doc.size().height() > plain.size().height()  # laid out larger, not just labelled
 
 
-def test_jump_to_latest_shows_while_the_end_is_out_of_sight(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_jump_to_latest_shows_while_the_end_is_out_of_sight(qtbot, app_for) -> None:
     c = _long_day(qtbot, app_for)
     view = c.window.view
     assert not view.jump_button.isVisible()  # at the end: nothing to jump to
@@ -284,7 +285,7 @@ def test_jump_to_latest_shows_while_the_end_is_out_of_sight(qtbot, app_for) -> N
     qtbot.waitUntil(lambda: view.at_end() and not view.jump_button.isVisible(), timeout=3000)
 
 
-def test_the_model_is_chosen_beside_the_composer(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+def test_the_model_is_chosen_beside_the_composer(qtbot, app_for, server) -> None:
     c = app_for()
     box = c.window.model_box
     assert box.currentData() == c.core.settings.model and box.currentText() == "Sonnet 4.6"
@@ -304,11 +305,11 @@ def test_the_model_is_chosen_beside_the_composer(qtbot, app_for, server) -> None
 
 
 # ----- reply versions: regenerate keeps the earlier reply to flip back to -----------------
-def _latest_reply_row(c):  # type: ignore[no-untyped-def]
+def _latest_reply_row(c):
     return next(r for r in reversed(c.window.model.rows) if r.role == "assistant")
 
 
-def test_regenerated_replies_are_versions_to_flip_between(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+def test_regenerated_replies_are_versions_to_flip_between(qtbot, app_for, server) -> None:
     import json
 
     from storage import queries
@@ -343,15 +344,17 @@ def test_regenerated_replies_are_versions_to_flip_between(qtbot, app_for, server
     body = json.dumps(server.requests[-1]["messages"], ensure_ascii=False)
     assert "the first answer" in body  # Claude reads the version shown, only it
     assert "the second answer" not in body and "the third answer" not in body
+    asked = stored[0].id
+    assert asked is not None
     with c.core.db.session() as session:
-        assert len(queries.reply_versions(session, stored[0].id)) == 3
+        assert len(queries.reply_versions(session, asked)) == 3
 
 
-def test_forgetting_a_message_takes_its_reply_versions_with_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_forgetting_a_message_takes_its_reply_versions_with_it(tmp_path) -> None:
     from sqlmodel import select
 
     from storage import Database
-    from storage.models import Message, ReplyVersion
+    from storage.models import Message, MessageRole, ReplyVersion
 
     db = Database(tmp_path / "home")
     with db.session() as session:
@@ -359,10 +362,11 @@ def test_forgetting_a_message_takes_its_reply_versions_with_it(tmp_path) -> None
 
         thread = queries.day_thread_id(session, "2026-12-01", "2026-12-01T09:00:00+00:00")
         person = Message(thread_id=thread, day="2026-12-01", tab="chat", tab_label="Chat",
-                         role="user", text="hi", ts="2026-12-01T09:00:00+00:00",
+                         role=MessageRole.USER, text="hi", ts="2026-12-01T09:00:00+00:00",
                          token_estimate=1)
         session.add(person)
         session.flush()
+        assert person.id is not None
         for number in (1, 2):
             session.add(ReplyVersion(user_message_id=person.id, number=number,
                                      text=f"answer {number}", ts=person.ts,
@@ -379,7 +383,7 @@ def test_forgetting_a_message_takes_its_reply_versions_with_it(tmp_path) -> None
     db.close()
 
 
-def test_a_silent_wait_for_the_first_words_is_said(qtbot, app_for, server) -> None:  # type: ignore[no-untyped-def]
+def test_a_silent_wait_for_the_first_words_is_said(qtbot, app_for, server) -> None:
     """While the SDK retries a busy API (or the first words are slow), the growing row
     says it is waiting rather than showing a bare '…'."""
     c = app_for()
@@ -393,7 +397,7 @@ def test_a_silent_wait_for_the_first_words_is_said(qtbot, app_for, server) -> No
 
 
 # ----- the low list -----------------------------------------------------------------------
-def test_the_memory_panel_opens_on_its_first_item_and_delete_forgets(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_the_memory_panel_opens_on_its_first_item_and_delete_forgets(qtbot) -> None:
     from tests.test_window_parts import Memories
     from ui.memory_dialog import MemoryDialog
 
@@ -424,7 +428,7 @@ def test_a_one_message_timeline_line_shows_one_time() -> None:
     assert _span(one) == "09:00–09:40"
 
 
-def test_the_thread_model_hides_the_tabs_and_lists_threads_newest_first(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_the_thread_model_hides_the_tabs_and_lists_threads_newest_first(qtbot, app_for) -> None:
     from dataclasses import replace
 
     c = app_for()
@@ -444,7 +448,7 @@ def test_the_thread_model_hides_the_tabs_and_lists_threads_newest_first(qtbot, a
 
 
 # ----- issue 30 in the window: files by the 📎 button, a paste, a drop -------------------
-def test_files_attached_in_the_window_go_with_the_message(qtbot, app_for, server, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_files_attached_in_the_window_go_with_the_message(qtbot, app_for, server, tmp_path) -> None:
     from tests.test_attachments import pdf, png
 
     (tmp_path / "menu.png").write_bytes(png(2000, 1500))
@@ -468,7 +472,7 @@ def test_files_attached_in_the_window_go_with_the_message(qtbot, app_for, server
     assert [b["type"] for b in content] == ["image", "document", "text"]
 
 
-def test_a_pasted_picture_becomes_a_chip_that_can_be_taken_off(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_a_pasted_picture_becomes_a_chip_that_can_be_taken_off(qtbot, app_for) -> None:
     from PySide6.QtCore import QMimeData
     from PySide6.QtGui import QColor, QImage
 
@@ -487,7 +491,7 @@ def test_a_pasted_picture_becomes_a_chip_that_can_be_taken_off(qtbot, app_for) -
     assert c.attach.pending == [] and not w.chips.isVisible()
 
 
-def test_a_picture_alone_can_be_sent(qtbot, app_for, server, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_picture_alone_can_be_sent(qtbot, app_for, server, tmp_path) -> None:
     from tests.test_attachments import png
 
     (tmp_path / "photo.png").write_bytes(png(40, 30))
@@ -502,7 +506,7 @@ def test_a_picture_alone_can_be_sent(qtbot, app_for, server, tmp_path) -> None: 
                                                                                   "text"]
 
 
-def test_shift_tab_from_the_field_still_reaches_the_transcript(qtbot, app_for) -> None:  # type: ignore[no-untyped-def]
+def test_shift_tab_from_the_field_still_reaches_the_transcript(qtbot, app_for) -> None:
     """The + button sits left of the field but out of the Tab order (Ctrl+Shift+A)."""
     c = app_for()
     c.window.activateWindow()
@@ -513,7 +517,7 @@ def test_shift_tab_from_the_field_still_reaches_the_transcript(qtbot, app_for) -
     assert c.window.view.hasFocus()
 
 
-def _sent_with_files(qtbot, c, server, folder):  # type: ignore[no-untyped-def]
+def _sent_with_files(qtbot, c, server, folder):
     """A picture, a second picture and a PDF sent with a message; its row."""
     from tests.test_attachments import pdf, png
 
@@ -530,7 +534,7 @@ def _sent_with_files(qtbot, c, server, folder):  # type: ignore[no-untyped-def]
 
 
 def test_the_transcript_shows_thumbnails_and_chips_that_open(qtbot, app_for, server,
-                                                             tmp_path) -> None:  # type: ignore[no-untyped-def]
+                                                             tmp_path) -> None:
     from PySide6.QtCore import QPointF
 
     c = app_for()
@@ -566,7 +570,7 @@ def test_the_transcript_shows_thumbnails_and_chips_that_open(qtbot, app_for, ser
     qtbot.waitUntil(lambda: viewer._image is not None, timeout=10_000)
     assert viewer.shown.path == menu.path != menu.preview  # the original, not the preview
     screen = viewer.screen().availableGeometry()  # read to fit the screen
-    assert viewer._image.width() == min(2000, screen.width(), 2 * screen.height())  # type: ignore[union-attr]
+    assert viewer._image.width() == min(2000, screen.width(), 2 * screen.height())
     qtbot.keyClick(viewer, Qt.Key.Key_Right)
     assert viewer.shown.name == "receipt.png"
     qtbot.keyClick(viewer, Qt.Key.Key_Escape)
@@ -581,7 +585,7 @@ def test_the_transcript_shows_thumbnails_and_chips_that_open(qtbot, app_for, ser
     assert asked == [row.files[1]]
 
 
-def test_a_document_opens_under_a_safe_name_in_a_private_folder(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_document_opens_under_a_safe_name_in_a_private_folder(tmp_path) -> None:
     import stat
 
     from cms.attachments import viewer_name
@@ -605,7 +609,7 @@ def test_a_document_opens_under_a_safe_name_in_a_private_folder(tmp_path) -> Non
 
 
 def test_the_files_button_by_keys_and_a_past_day_shows_its_files(qtbot, app_for, server,
-                                                                 tmp_path) -> None:  # type: ignore[no-untyped-def]
+                                                                 tmp_path) -> None:
     import json
 
     from monet_app.services.replay import replay
