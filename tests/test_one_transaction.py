@@ -205,3 +205,20 @@ def test_an_edit_and_resend_is_whole_or_not_at_all(prepared, tmp_path: Path) -> 
         if found in (before, after):
             continue
         assert _visible(found) == [*_visible(before), ["user", "chat", kill_steps.EDITED]], step
+
+
+def test_a_restore_killed_before_its_plan_leaves_no_copy_of_the_backup_behind(  # type: ignore[no-untyped-def]
+        prepared, tmp_path: Path) -> None:
+    """Killed before its plan is written, a restore changed nothing but left its
+    extracted copy of the backup (a whole diary) in the data folder: the next restore
+    removes it, and restores."""
+    source, archive = prepared
+    home = tmp_path / "home"
+    shutil.copytree(source, home)
+    killed = _run("restore", home, 1, str(archive))  # before the plan: the first step
+    assert killed.returncode == -9, killed.stderr
+    assert list(home.glob(".monet-restore-*"))
+    done = _run("restore", home, 0, str(archive))
+    assert done.returncode == 0, done.stderr
+    assert not list(home.glob(".monet-restore-*"))
+    assert [m[3] for m in state(home)["messages"]][-1] == "Noted."

@@ -41,7 +41,7 @@ from storage import attachments as attachment_files
 from storage import queries
 from storage.database import DB_FILENAME, Database
 from storage.errors import BackupError
-from storage.files import FolderInUse, commit_swap, process_lock, sole_use
+from storage.files import SWAP_FILE, FolderInUse, commit_swap, process_lock, sole_use
 from storage.models import Message
 from storage.where import DEVICE_FILE, database_url
 
@@ -356,14 +356,15 @@ def restore(archive: Path, home: Path, now: datetime, force: bool = False) -> Re
             "{home} already holds a MONET database; nothing was changed. Add --force to "
             "replace it (the current one is kept beside it as a dated copy).", home=home)
     home.mkdir(parents=True, exist_ok=True)
-    # (the swap moves the extracted files in and removes the folder; a kill leaves it
-    # for the next opening to finish from)
-    with tempfile.TemporaryDirectory(dir=home, prefix=".monet-restore-",
-                                     ignore_cleanup_errors=True) as tmp:
-        extracted = Path(tmp)
-        _read_archive(archive, extracted)
-        _bring_to_this_schema(extracted)
-        with process_lock(home, "restoring"):  # two restores take turns
+    with process_lock(home, "restoring"):  # two restores take turns, extracting too
+        _sweep_strays(home)
+        # (the swap moves the extracted files in and removes the folder; a kill after
+        # its plan is written leaves it for the next opening to finish from)
+        with tempfile.TemporaryDirectory(dir=home, prefix=RESTORE_PREFIX,
+                                         ignore_cleanup_errors=True) as tmp:
+            extracted = Path(tmp)
+            _read_archive(archive, extracted)
+            _bring_to_this_schema(extracted)
             try:
                 with sole_use(home):  # no MONET has it open, none opens it meanwhile
                     replaced = _swap_in(extracted, home, _free_stamp(home, now))
@@ -371,14 +372,37 @@ def restore(archive: Path, home: Path, now: datetime, force: bool = False) -> Re
                 raise BackupError(
                     "MONET is using {home} right now (a window, monet librarian or a "
                     "replay); nothing was changed. Close it and restore again, or restore "
-                    "from the window's MONET menu, which lets go of the database first.", home=home
-                ) from None
-        verdict, revision, messages = _integrity(database)
-        if verdict != "ok":
-            raise BackupError(
-                "The restored database failed SQLite's integrity check ({verdict}); the replaced "
-                "one is kept as {kept}.", verdict=verdict, kept=replaced[:1])
+                    "from the window's MONET menu, which lets go of the database first.",
+                    home=home) from None
+            verdict, revision, messages = _integrity(database)
+            if verdict != "ok":
+                raise BackupError(
+                    "The restored database failed SQLite's integrity check ({verdict}); the "
+                    "replaced one is kept as {kept}.", verdict=verdict, kept=replaced[:1])
     return RestoreResult(home, messages, revision, tuple(replaced))
+
+
+#: The folder a restore extracts a backup into, inside the data folder.
+RESTORE_PREFIX = ".monet-restore-"
+
+
+def _sweep_strays(home: Path) -> int:
+    """A restore killed before its plan was written leaves its extracted copy of a backup
+    in the data folder: removed by the next restore, which holds the restoring lock (no
+    other restore is extracting). The folder a written plan names is left to
+    ``storage.files.finish_swap``. Returns how many went."""
+    named = ""
+    if (home / SWAP_FILE).is_file():
+        try:
+            named = str(json.loads((home / SWAP_FILE).read_text("utf-8"))["staged"])
+        except (OSError, ValueError, KeyError, TypeError):
+            named = ""
+    gone = 0
+    for stray in home.glob(f"{RESTORE_PREFIX}*"):
+        if stray.name != named and stray.is_dir() and not stray.is_symlink():
+            shutil.rmtree(stray, ignore_errors=True)
+            gone += 1
+    return gone
 
 
 def _restore_to_server(archive: Path, home: Path, url: str) -> RestoreResult:
@@ -391,7 +415,8 @@ def _restore_to_server(archive: Path, home: Path, url: str) -> RestoreResult:
     from storage.copy import copy_checked
 
     home.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=home, prefix=".monet-restore-") as tmp:
+    with process_lock(home, "restoring"), \
+            tempfile.TemporaryDirectory(dir=home, prefix=RESTORE_PREFIX) as tmp:
         extracted = Path(tmp)
         _read_archive(archive, extracted)
         _bring_to_this_schema(extracted)
