@@ -207,7 +207,7 @@ def test_an_edit_and_resend_is_whole_or_not_at_all(prepared, tmp_path: Path) -> 
         assert _visible(found) == [*_visible(before), ["user", "chat", kill_steps.EDITED]], step
 
 
-def test_a_restore_killed_before_its_plan_leaves_no_copy_of_the_backup_behind(  # type: ignore[no-untyped-def]
+def test_a_restore_killed_before_its_plan_leaves_no_copy_of_the_backup_behind(
         prepared, tmp_path: Path) -> None:
     """Killed before its plan is written, a restore changed nothing but left its
     extracted copy of the backup (a whole diary) in the data folder: the next restore
