@@ -103,6 +103,18 @@ def _banner(name: str, color: str) -> QLabel:
     return label
 
 
+def _banner_row(label: QLabel, button: QPushButton) -> QFrame:
+    """A banner with its button at the end (an error and Retry, a notice and OK), hidden
+    until shown."""
+    row = QFrame()
+    layout = QHBoxLayout(row)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(label, 1)
+    layout.addWidget(button)
+    row.setVisible(False)
+    return row
+
+
 class MainWindow(QMainWindow):
     send_requested = Signal(str)
     stop_requested = Signal()
@@ -193,24 +205,14 @@ class MainWindow(QMainWindow):
         self.view.setModel(self.model)
         self.error_label = _banner("errorBanner", "#8b2e2e")
         self.retry_button = QPushButton(self.tr("Retry"))
-        self.error_box = QFrame()
-        error_layout = QHBoxLayout(self.error_box)
-        error_layout.setContentsMargins(0, 0, 0, 0)
-        error_layout.addWidget(self.error_label, 1)
-        error_layout.addWidget(self.retry_button)
-        self.error_box.setVisible(False)
+        self.error_box = _banner_row(self.error_label, self.retry_button)
         # a notice that is no failure (an older folder made private): said once, neutral,
         # until the person has read it
         self.info_label = _banner("infoBanner", "#3b5566")
         self.info_ok = QPushButton(self.tr("OK"))
         self.info_ok.setToolTip(self.tr("Close this notice"))
         self.info_ok.clicked.connect(self.clear_notice)
-        self.info_box = QFrame()
-        info_layout = QHBoxLayout(self.info_box)
-        info_layout.setContentsMargins(0, 0, 0, 0)
-        info_layout.addWidget(self.info_label, 1)
-        info_layout.addWidget(self.info_ok)
-        self.info_box.setVisible(False)
+        self.info_box = _banner_row(self.info_label, self.info_ok)
         self.edit_bar = _banner("editBanner", "#2f5d8a")
         self.edit_bar.setText(self.tr(
             "Editing your last message: Enter sends it in place of the old one and its "

@@ -89,7 +89,7 @@ class AppController(QObject):
         self.last_tab = ""
         self.attach = AttachFlow(w, self)
         self.sending = SendFlow(self, self)
-        self.watch = SharedWatch(self, self)  # another device's writes (a server)
+        self.watch = SharedWatch(self, self)  # writes made by another device or process
         self._closed = False
         self._day_timer = QTimer(self)
         self._day_timer.timeout.connect(self.panes.check_day)
@@ -213,13 +213,9 @@ class AppController(QObject):
         return self.inline(partial(memory.settle_memory, self.core, item_id))[1]
 
     def delete_memory(self, item_id: int, delete_sources: bool = False) -> str | None:
-        """Forgetting an item alone is a few milliseconds (inline: the dialog lists what
-        is left at once); with its messages it rewrites MONET's backups too (seconds), so
-        it runs in the background and a failure is said in the window."""
-        if not delete_sources:
+        if not delete_sources:  # (ms; with its messages the backups are rewritten: seconds)
             return self.inline(partial(memory.delete_memory, self.core, item_id))[1]
-        self.run(Work.FORGET, lambda ticket: memory.delete_memory(
-            self.core, item_id, True, ticket=ticket))
+        self.run(Work.FORGET, lambda t: memory.delete_memory(self.core, item_id, True, ticket=t))
         return None
 
     def set_incognito_today(self, on: bool) -> None:
@@ -232,8 +228,7 @@ class AppController(QObject):
                  after=lambda: self.nav.day_deleted(day))
 
     def promote(self, category: str, statement: str) -> str | None:
-        done, problem = self.inline(partial(settings_ops.promote, self.core, category,
-                                            statement))
+        done, problem = self.inline(partial(settings_ops.promote, self.core, category, statement))
         if done is not None:
             self.window.notify(self.tr(
                 "Promoted under {heading}; Claude reads it from the next message.",
