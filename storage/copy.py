@@ -34,7 +34,7 @@ ORDER = ("thread", "fold", "segment", "message", "timelineentry", "usagerecord",
          "promptstate", "setting", "contextsummary", "presummary", "memoryitem",
          "reply_version", "attachment")
 VECTOR_COLUMNS = ("id", "message_id", "piece", "model", "bits", "vec")
-#: Never compared or carried: drawn anew by each store (``storage/schema_pg.py``).
+#: Never compared or carried: drawn anew by each store (migration 0019's server baseline).
 SKIPPED = frozenset({"rev"})
 BATCH = 1_000
 

@@ -9,10 +9,12 @@ this device's either way: its lock, its attachments' copies, its window.
 
 The schema is managed by Alembic from the first version on; a database written by a
 newer MONET (a revision this code does not know) is refused rather than guessed at. On
-PostgreSQL a new database gets the head schema at once (``storage/schema_pg.py``); the
-migrations after 0019 run on both. This module, ``storage.schema_pg`` and ``storage.fts``
-know which server they talk to (``storage.direct`` knows SQLite's driver: it runs compiled
-statements on the ``sqlite3`` cursor, and hands anything else to SQLAlchemy).
+PostgreSQL the same chain runs: a server's history begins at revision 0019, whose
+baseline makes its schema at once (0001-0018 do nothing there), and every later revision
+runs on both; a revision branches on the dialect where it must. This module, the
+migrations and ``storage.fts`` know which server they talk to (``storage.direct`` knows
+SQLite's driver: it runs compiled statements on the ``sqlite3`` cursor, and hands
+anything else to SQLAlchemy).
 """
 
 from __future__ import annotations
@@ -351,11 +353,10 @@ class Database:
             raise explained from exc
 
     def _migrate_server(self) -> None:
-        """The head schema on a new PostgreSQL database, made in one transaction under an
-        advisory lock (several devices opening it at once take turns); a database at
-        an older revision is upgraded (``schema_pg.UPGRADES``); one it does not know is refused."""
-        from storage import schema_pg
-
+        """The migrations on a PostgreSQL database, in one transaction under an advisory
+        lock (several devices opening it at once take turns): a new database gets 0019's
+        baseline and what follows it, an older revision what it lacks; one this MONET does
+        not know is refused (``_run_chain``)."""
         try:
             with self.engine.begin() as conn:
                 conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
@@ -363,6 +364,8 @@ class Database:
                     "SELECT to_regclass('alembic_version') IS NOT NULL").scalar()
                 current = conn.exec_driver_sql(
                     "SELECT version_num FROM alembic_version").scalar() if exists else None
+                if current == HEAD_REVISION:
+                    return
                 if current == "0019" and conn.exec_driver_sql(
                         "SELECT to_regclass('message_totals') IS NULL").scalar():
                     raise DatabaseTooNewError(
@@ -370,20 +373,14 @@ class Database:
                         "(before its search and shared files were complete). Copy it into a "
                         "data folder with that build (monet migrate-to FOLDER), then onto a "
                         "new database with this one; it was not changed.", where=self.where)
-                while current in schema_pg.UPGRADES and current != HEAD_REVISION:
-                    current, statements = schema_pg.UPGRADES[current]
-                    for statement in statements:
-                        conn.exec_driver_sql(statement)
-                    conn.exec_driver_sql("UPDATE alembic_version SET version_num = %(v)s",
-                                         {"v": current})
-                if current == HEAD_REVISION:
-                    return
-                if current is not None:
-                    raise DatabaseTooNewError(
-                        "The database {where} is at schema {current}, which this MONET ({head}) "
-                        "cannot upgrade or does not know. Update MONET; it was not changed.",
-                        where=self.where, current=current, head=HEAD_REVISION)
-                schema_pg.create(conn, HEAD_REVISION)
+                if current is None:
+                    encoding = conn.exec_driver_sql("SHOW server_encoding").scalar()
+                    if encoding != "UTF8":  # the search folds text with ``normalize``
+                        raise DatabaseError(
+                            "MONET needs a UTF-8 database (this one is {encoding}): CREATE "
+                            "DATABASE monet ENCODING 'UTF8' TEMPLATE template0; nothing was "
+                            "changed.", encoding=encoding)
+                self._run_chain(conn, self.where)
         except (OperationalError, SADatabaseError) as exc:
             explained = explain_db_error(self.where, exc)
             if explained is None:
@@ -418,21 +415,27 @@ class Database:
             self._upgrade()
 
     def _upgrade(self) -> None:
+        with self.engine.begin() as conn:
+            self._run_chain(conn, self.path)
+
+    @staticmethod
+    def _run_chain(conn: Connection, where: object) -> None:
+        """Alembic's upgrade to the head on ``conn``, inside its transaction; a revision
+        this MONET does not know (a newer one's) is refused, the database unchanged."""
         from alembic import command
         from alembic.runtime.migration import MigrationContext
         from alembic.script import ScriptDirectory
 
-        with self.engine.begin() as conn:
-            cfg = _alembic_config(conn)
-            script = ScriptDirectory.from_config(cfg)
-            current = MigrationContext.configure(conn).get_current_revision()
-            known = {rev.revision for rev in script.walk_revisions()}
-            if current is not None and current not in known:
-                raise DatabaseTooNewError(
-                    "The database {path} was written by a newer MONET (schema {current}). Update "
-                    "MONET to open it; it was not changed.", path=self.path, current=current)
-            if current != script.get_current_head():
-                command.upgrade(cfg, "head")
+        cfg = _alembic_config(conn)
+        script = ScriptDirectory.from_config(cfg)
+        current = MigrationContext.configure(conn).get_current_revision()
+        known = {rev.revision for rev in script.walk_revisions()}
+        if current is not None and current not in known:
+            raise DatabaseTooNewError(
+                "The database {path} was written by a newer MONET (schema {current}). Update "
+                "MONET to open it; it was not changed.", path=where, current=current)
+        if current != script.get_current_head():
+            command.upgrade(cfg, "head")
 
     def schema_revision(self) -> str | None:
         from alembic.runtime.migration import MigrationContext

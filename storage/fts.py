@@ -49,7 +49,7 @@ def _on_server(session: Session) -> bool:
 
 def _has_table(session: Session, name: str) -> bool:
     if _on_server(session):
-        return True  # (its schema is made whole at once: storage/schema_pg.py)
+        return True  # (made whole by migration 0019's server baseline)
     row = session.connection().execute(
         text("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = :name"),
         {"name": name}).first()

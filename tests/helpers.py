@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -237,3 +238,25 @@ def memory_keyring() -> Iterator[dict[tuple[str, str], str]]:
         yield store
     finally:
         keyring.set_keyring(previous)
+
+
+def differences_from_the_models(conn: Any) -> list[Any]:
+    """What alembic finds between the database on ``conn`` (made by the migrations) and
+    ``storage/models.py``: a model column, table or index the chain does not make, or
+    makes of another type. What only the database has (the search's tables and columns,
+    the partial indexes, the triggers' tables) is the migrations' own and is left out."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from sqlmodel import SQLModel
+
+    import storage.models  # noqa: F401  (the tables)
+
+    def ours(obj: object, name: str | None, type_: str, reflected: bool,
+             compare_to: object) -> bool:
+        return not (reflected and compare_to is None)
+
+    context = MigrationContext.configure(
+        conn, opts={"compare_type": True, "include_object": ours})
+    with warnings.catch_warnings():  # an expression index (the migrations' own) is not read
+        warnings.filterwarnings("ignore", "Skipped unsupported reflection")
+        return list(compare_metadata(context, SQLModel.metadata))

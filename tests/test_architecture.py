@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -353,3 +354,32 @@ def test_every_subcommand_has_one_entry_in_the_command_table() -> None:
     offered = set(sub.choices)
     assert offered - set(COMMANDS) == {"install-desktop", "server-password"}
     assert set(COMMANDS) <= offered
+
+
+_DDL = re.compile(r"\b(CREATE\s+(UNIQUE\s+)?(TABLE|INDEX|TRIGGER|VIRTUAL\s+TABLE|FUNCTION|"
+                  r"EXTENSION|VIEW)|ALTER\s+TABLE|DROP\s+(TABLE|INDEX|TRIGGER|FUNCTION))\b")
+
+
+def _ddl_outside_migrations() -> list[str]:
+    found = []
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and _DDL.search(node.value) and not _is_docstring(node, path):
+                found.append(f"{module}:{node.lineno}")
+    return found
+
+
+def _is_docstring(node: ast.Constant, path: Path) -> bool:
+    return any(isinstance(owner, ast.Module | ast.ClassDef | ast.FunctionDef)
+               and owner.body and isinstance(owner.body[0], ast.Expr)
+               and owner.body[0].value is node
+               for owner in ast.walk(ast.parse(path.read_text("utf-8"))))
+
+
+def test_schema_changes_only_in_the_migrations() -> None:
+    """One chain of schema changes (issue 42): no statement that makes or changes the
+    schema is written outside storage/migrations/ (PostgreSQL had its own schema and
+    upgrades beside the migrations). ``storage/schema.sql`` is generated from the chain
+    and checked equal to it (tests/test_storage.py)."""
+    assert _ddl_outside_migrations() == []

@@ -56,6 +56,21 @@ def test_a_new_home_from_the_schema_snapshot_is_what_the_migrations_make(
 
 
 @pytest.mark.sqlite_only
+def test_the_chain_makes_what_the_models_say(tmp_path: Path) -> None:
+    """The migrations and ``storage/models.py`` agree: alembic finds no model table,
+    column or index the chain does not make, nor one of another type (the same check runs
+    on a server's history in tests/test_postgres.py)."""
+    from storage import write_schema
+    from tests.helpers import differences_from_the_models
+
+    path = write_schema.from_migrations(tmp_path / "migrated")
+    db = Database(path.parent)
+    with db.transaction() as conn:
+        assert differences_from_the_models(conn) == []
+    db.close()
+
+
+@pytest.mark.sqlite_only
 def test_fresh_home_is_migrated_to_head_in_wal(tmp_path: Path) -> None:
     db = Database(tmp_path / "h")
     assert db.schema_revision() == HEAD

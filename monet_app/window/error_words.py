@@ -206,7 +206,7 @@ JA: dict[str, str] = {
         "外観は system・light・dark のどれかにしてください（指定: {theme!r}）",
     "the core prompt (pinned instructions) cannot be empty":
         "コアプロンプト（固定の指示）は空にできません",
-    # ----- the database (storage/database.py, storage/where.py, storage/schema_pg.py)
+    # ----- the database (storage/database.py, storage/where.py)
     "{where} already holds a history; MONET copies only into an empty one (a new database, a new "
     "data folder). Nothing was copied.":
         "{where} にはすでに履歴があります。"

@@ -2,8 +2,8 @@
 
 ``turn_ttl`` is "5m" or "1h" for a chat request (chosen from the person's pauses:
 ``cms/context/rhythm.py``), "" for the librarian's requests and for every line written
-before: ``monet usage`` says how often the hour was chosen. On a PostgreSQL server the
-same column is added by ``storage/schema_pg.UPGRADES``.
+before: ``monet usage`` says how often the hour was chosen. The same on a PostgreSQL
+server (``batch_alter_table`` is a plain ``ALTER TABLE`` there).
 
 Revision ID: 0020
 Revises: 0019
