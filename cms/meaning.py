@@ -28,9 +28,8 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sqlmodel import Session
-
 from storage import Database, fts, vectors
+from storage.database import Session
 from storage.queries import Db
 
 if TYPE_CHECKING:  # numpy loads with the first vector, never at start-up (~0.1 s)

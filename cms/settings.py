@@ -14,10 +14,9 @@ from datetime import time
 from importlib import resources
 from typing import Any, NamedTuple
 
-from sqlmodel import Session, select
-
+from storage import queries
 from storage.errors import Phrase, Phrases, SettingsError
-from storage.models import Setting
+from storage.queries import Db
 
 DEFAULT_TABS: tuple[tuple[str, str], ...] = (
     ("chat", "チャット"),
@@ -194,11 +193,10 @@ class Settings:
 _FIELD_NAMES = {f.name for f in fields(Settings)}
 
 
-def load_settings(session: Session) -> Settings:
-    stored: dict[str, Any] = {}
-    for row in session.exec(select(Setting)).all():
-        if row.key in _FIELD_NAMES:
-            stored[row.key] = json.loads(row.value_json)
+def load_settings(session: Db) -> Settings:
+    stored: dict[str, Any] = {key: json.loads(value)
+                              for key, value in queries.every_setting(session).items()
+                              if key in _FIELD_NAMES}
     if "tabs" in stored:
         stored["tabs"] = tuple((str(a), str(b)) for a, b in stored["tabs"])
     for key in ("incognito_days", "incognito_tabs"):
@@ -207,18 +205,11 @@ def load_settings(session: Session) -> Settings:
     return replace(Settings(), **stored)
 
 
-def save_settings(session: Session, settings: Settings) -> None:
+def save_settings(session: Db, settings: Settings) -> None:
     settings.validated()
     defaults = asdict(Settings())
     for key, value in asdict(settings).items():
-        row = session.get(Setting, key)
         if value == defaults[key]:
-            if row is not None:
-                session.delete(row)
-            continue
-        encoded = json.dumps(value, ensure_ascii=False)
-        if row is None:
-            session.add(Setting(key=key, value_json=encoded))
+            queries.delete_setting(session, key)
         else:
-            row.value_json = encoded
-            session.add(row)
+            queries.put_setting(session, key, json.dumps(value, ensure_ascii=False))

@@ -31,9 +31,12 @@ from pathlib import Path
 from typing import NamedTuple
 
 from sqlalchemy import text as sql
+from sqlalchemy.engine import Connection
+from sqlmodel import Session
 
 from storage.errors import AttachmentError
 from storage.models import Attachment
+from storage.queries import Db
 
 FOLDER = "attachments"
 #: The backups MONET keeps in the data folder (``monet_app/services/backup.py``): zips
@@ -77,12 +80,15 @@ def _ids(message_ids: Sequence[int]) -> dict[str, object]:
 IN_IDS = "IN (SELECT value FROM json_each(:ids))"
 
 
-def _on_server(db: object) -> bool:
-    dialect = getattr(db, "dialect", None) or db.get_bind().dialect  # type: ignore[attr-defined]
-    return bool(dialect.name != "sqlite")
+def _c(db: Db) -> Connection:
+    return db if isinstance(db, Connection) else db.connection()
 
 
-def _in(db: object, statement: str, ids: dict[str, object]) -> tuple[str, dict[str, object]]:
+def _on_server(db: Db) -> bool:
+    return bool(_c(db).dialect.name != "sqlite")
+
+
+def _in(db: Db, statement: str, ids: dict[str, object]) -> tuple[str, dict[str, object]]:
     """``statement`` and its ids for the server ``db`` talks to."""
     if not _on_server(db):
         return statement, ids
@@ -96,43 +102,43 @@ FETCH_BATCH = 16
 _NAMED = "SELECT sha256 FROM attachment UNION SELECT sent_sha256 FROM attachment"
 
 
-def keep_on_server(db: object, files: Mapping[str, bytes]) -> None:
+def keep_on_server(db: Db, files: Mapping[str, bytes]) -> None:
     """On a server, the bytes of ``files`` ({sha256: bytes}) into the history, once (in
     the transaction of the rows that name them); nothing on SQLite."""
     if not files or not _on_server(db):
         return
     for sha, data in files.items():
-        db.execute(sql(  # type: ignore[attr-defined]
+        _c(db).execute(sql(
             "INSERT INTO attachment_blob (sha256, data) VALUES (:sha, :data) "
             "ON CONFLICT (sha256) DO NOTHING"), {"sha": sha, "data": data})
 
 
-def upload_folder(db: object, home: Path) -> int:
+def upload_folder(db: Db, home: Path) -> int:
     """On a server, every file the history names that ``home``'s folder holds, into the
     history (a copy or a restore onto a server); returns how many were sent."""
     if not _on_server(db):
         return 0
-    named = {sha for (sha,) in db.execute(sql(_NAMED))}  # type: ignore[attr-defined]
+    named = {sha for (sha,) in _c(db).execute(sql(_NAMED))}
     held = [sha for sha in sorted(named) if path_of(home, sha).is_file()]
     for start in range(0, len(held), FETCH_BATCH):  # a few at a time: pictures are big
         keep_on_server(db, {sha: read(home, sha) for sha in held[start:start + FETCH_BATCH]})
     return len(held)
 
 
-def fetch_missing(db: object, home: Path) -> int:
+def fetch_missing(db: Db, home: Path) -> int:
     """On a server, the files the history names that ``home``'s folder lacks, fetched
     into it; returns how many. Nothing on SQLite."""
     if not _on_server(db):
         return 0
-    return _fetch(db, home, {sha for (sha,) in db.execute(sql(_NAMED))})  # type: ignore[attr-defined]
+    return _fetch(db, home, {sha for (sha,) in _c(db).execute(sql(_NAMED))})
 
 
-def _fetch(db: object, home: Path, named: set[str]) -> int:
+def _fetch(db: Db, home: Path, named: set[str]) -> int:
     """Those of ``named`` that ``home``'s folder lacks, from the server's history."""
     missing = sorted(sha for sha in named if not path_of(home, sha).is_file())
     fetched = 0
     for start in range(0, len(missing), FETCH_BATCH):  # a few at a time: pictures are big
-        for _sha, data in db.execute(sql(  # type: ignore[attr-defined]
+        for _sha, data in _c(db).execute(sql(
                 "SELECT sha256, data FROM attachment_blob WHERE sha256 = ANY(:shas)"),
                 {"shas": missing[start:start + FETCH_BATCH]}):
             put(home, bytes(data))
@@ -178,11 +184,11 @@ def read(home: Path, sha256: str) -> bytes:
     return data
 
 
-def insert(db: object, message_id: int, position: int, name: str, media_type: str,
+def insert(db: Db, message_id: int, position: int, name: str, media_type: str,
            size: int, sha256: str, sent_media_type: str, sent_sha256: str, *,
            width: int = 0, height: int = 0, pages: int = 0, tokens: int = 0) -> None:
     """One attachment row (in the message's transaction)."""
-    db.execute(sql(  # type: ignore[attr-defined]
+    _c(db).execute(sql(
         "INSERT INTO attachment (message_id, position, name, media_type, size, sha256, "
         "sent_media_type, sent_sha256, width, height, pages, tokens) VALUES (:message_id, "
         ":position, :name, :media_type, :size, :sha256, :sent_media_type, :sent_sha256, "
@@ -207,7 +213,7 @@ def refs_in(home: Path, content_json: str | None) -> tuple[Attached, ...]:
     return tuple(found)
 
 
-def of_messages(db: object, home: Path, message_ids: Sequence[int]
+def of_messages(db: Db, home: Path, message_ids: Sequence[int]
                 ) -> Mapping[int, tuple[Attached, ...]]:
     """{message id: its attachments as sent, in order} for those that have any (on a
     server, their files fetched into ``home`` first if another device attached them)."""
@@ -216,7 +222,7 @@ def of_messages(db: object, home: Path, message_ids: Sequence[int]
     statement, ids = _in(db, "SELECT message_id, sent_media_type, sent_sha256, name, sha256 "
                          f"FROM attachment WHERE message_id {IN_IDS} "
                          "ORDER BY message_id, position", _ids(message_ids))
-    rows = db.execute(sql(statement), ids).all()  # type: ignore[attr-defined]
+    rows = _c(db).execute(sql(statement), ids).all()
     if rows and _on_server(db):  # (from the rows read here: no second query a turn)
         _fetch(db, home, {sha for row in rows for sha in (row[2], row[4])})
     found: dict[int, list[Attached]] = {}
@@ -225,7 +231,7 @@ def of_messages(db: object, home: Path, message_ids: Sequence[int]
     return {k: tuple(v) for k, v in found.items()}
 
 
-def described(db: object, message_ids: Sequence[int]) -> str:
+def described(db: Db, message_ids: Sequence[int]) -> str:
     """What the files of these messages were, for the Timeline Index line that folds
     them (" [files: menu.png (picture, 240 KB), school.pdf (PDF, 2 pages, 1.2 MB)]"; "" when
     none): Claude
@@ -236,7 +242,7 @@ def described(db: object, message_ids: Sequence[int]) -> str:
     statement, ids = _in(db, "SELECT name, media_type, pages, size FROM attachment "
                          f"WHERE message_id {IN_IDS} ORDER BY message_id, position",
                          _ids(message_ids))
-    rows = db.execute(sql(statement), ids).all()  # type: ignore[attr-defined]
+    rows = _c(db).execute(sql(statement), ids).all()
     if not rows:
         return ""
     kinds = []
@@ -251,13 +257,13 @@ def _size(size: int) -> str:
     return f"{size / 1_048_576:.1f} MB" if size >= 1_048_576 else f"{max(1, size // 1024)} KB"
 
 
-def messages_named(db: object, query: str, limit: int) -> list[int]:
+def messages_named(db: Db, query: str, limit: int) -> list[int]:
     """The messages holding a file whose name contains ``query`` (any case), newest
     first: the person's search finds a picture by its name."""
     wanted = query.strip().casefold()
     if not wanted:
         return []
-    rows = db.execute(sql(  # type: ignore[attr-defined]
+    rows = _c(db).execute(sql(
         "SELECT message_id, name FROM attachment ORDER BY message_id DESC")).all()
     found: list[int] = []
     for message_id, name in rows:
@@ -268,21 +274,43 @@ def messages_named(db: object, query: str, limit: int) -> list[int]:
     return found
 
 
-def rows_of(db: object, message_ids: Sequence[int]) -> dict[int, list[Attachment]]:
+def files_seen(db: Db, day: str | None, before_id: int | None
+               ) -> list[tuple[str, str, str, str, str]]:
+    """(name, sent media type, sent SHA-256, day, time) of every file attached to a
+    message Claude still sees (of ``day``; before message ``before_id``), newest first."""
+    where = ["NOT m.hidden"]
+    if before_id is not None:
+        where.append("m.id < :before")
+    if day is not None:
+        where.append("m.day = :day")
+    return [(str(a), str(b), str(c), str(d), str(e)) for a, b, c, d, e in _c(db).execute(sql(
+        "SELECT a.name, a.sent_media_type, a.sent_sha256, m.day, m.ts FROM attachment a "
+        f"JOIN message m ON m.id = a.message_id WHERE {' AND '.join(where)} "
+        "ORDER BY m.id DESC, a.position"), {"before": before_id, "day": day})]
+
+
+def messages_with_files(db: Db, day: str | None = None) -> list[int]:
+    """The messages (of ``day``) that hold an attached file."""
+    return [int(row[0]) for row in _c(db).execute(sql(
+        "SELECT DISTINCT a.message_id FROM attachment a JOIN message m "
+        "ON m.id = a.message_id WHERE :day IS NULL OR m.day = :day"), {"day": day})]
+
+
+def rows_of(db: Session, message_ids: Sequence[int]) -> dict[int, list[Attachment]]:
     """{message id: its attachment rows, in order} (export, the window)."""
     from sqlmodel import col, select
 
     if not message_ids:
         return {}
     found: dict[int, list[Attachment]] = {}
-    for row in db.exec(select(Attachment)  # type: ignore[attr-defined]
+    for row in db.exec(select(Attachment)
                        .where(col(Attachment.message_id).in_(list(message_ids)))
                        .order_by(col(Attachment.message_id), col(Attachment.position))):
         found.setdefault(row.message_id, []).append(row)
     return found
 
 
-def forget(db: object, message_ids: Sequence[int]) -> None:
+def forget(db: Db, message_ids: Sequence[int]) -> None:
     """The forgotten messages' attachment rows and reply versions go (in the forget's
     transaction; ``sweep`` removes the files once it is done)."""
     if not message_ids:
@@ -290,10 +318,10 @@ def forget(db: object, message_ids: Sequence[int]) -> None:
     for table, column in (("attachment", "message_id"), ("reply_version", "user_message_id")):
         statement, ids = _in(db, f"DELETE FROM {table} WHERE {column} {IN_IDS}",
                              _ids(message_ids))
-        db.execute(sql(statement), ids)  # type: ignore[attr-defined]
+        _c(db).execute(sql(statement), ids)
 
 
-def sweep(db: object, home: Path) -> int:
+def sweep(db: Db, home: Path) -> int:
     """Remove the files no attachment row names (after a delete or a forget, and any a
     failed send left; on a server, from the history too); returns how many went from the
     folder."""
@@ -301,22 +329,22 @@ def sweep(db: object, home: Path) -> int:
     return sweep_folder(db, home)
 
 
-def sweep_history(db: object) -> None:
+def sweep_history(db: Db) -> None:
     """On a server, the stored files no attachment row names leave the history (in the
     caller's transaction: a forget's); on a SQLite file the files live in the folder
     only (``sweep_folder``, after the commit)."""
     if _on_server(db):
-        db.execute(sql(  # type: ignore[attr-defined]
+        _c(db).execute(sql(
             f"DELETE FROM attachment_blob WHERE sha256 NOT IN ({_NAMED})"))
 
 
-def sweep_folder(db: object, home: Path) -> int:
+def sweep_folder(db: Db, home: Path) -> int:
     """``sweep`` of ``home``'s folder alone: the files the history no longer names (on a
     server: forgotten on another device) leave this device's cache."""
     where = folder(home)
     if not where.is_dir():
         return 0
-    named = {sha for row in db.execute(sql(_NAMED)) for sha in row}  # type: ignore[attr-defined]
+    named = {sha for row in _c(db).execute(sql(_NAMED)) for sha in row}
     gone = 0
     for path in where.iterdir():
         if path.name not in named:

@@ -43,6 +43,13 @@ from storage.private import private_folder
 from storage.where import database_url, redact_url
 
 DB_FILENAME = "monet.db"
+#: The types the layers above name (issue 42: one way into the database): a session, a
+#: plain connection in a transaction (``Database.transaction``), and what a unique key
+#: raises when another process made the row first (a race, not the person's to fix).
+Conflict = IntegrityError
+__all__ = ["DB_FILENAME", "HEAD_REVISION", "HISTORY_LOCK", "MIGRATIONS_DIR", "MIGRATION_LOCK",
+           "WAL_AUTOCHECKPOINT", "Conflict", "Connection", "Database", "Session",
+           "default_home", "explain_db_error", "joined_session", "server_lock"]
 #: PostgreSQL's advisory lock taken while a schema is made or upgraded.
 MIGRATION_LOCK = 0x4D4F4E45  # "MONE"
 #: The history's lock on a server: every transaction of every device takes it first, so
@@ -180,6 +187,15 @@ def _custom_plans(dbapi_conn: Any, _record: Any) -> None:
     with dbapi_conn.cursor() as cursor:
         cursor.execute("SET plan_cache_mode = force_custom_plan")
     dbapi_conn.commit()
+
+
+def server_lock(db: Session | Connection, key: int) -> None:
+    """On a PostgreSQL server, wait for the advisory lock ``key`` and hold it until this
+    transaction ends (what two devices must not do at once takes turns); nothing on a
+    SQLite file, whose writers take turns already."""
+    conn = db if isinstance(db, Connection) else db.connection()
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({int(key)})")
 
 
 @contextmanager

@@ -103,6 +103,12 @@ def events_after(db: Db, after_id: int | None) -> list[tuple[int, str, str, dict
     return [(int(i), ts, name, json.loads(detail)) for i, ts, name, detail in rows]
 
 
+def last_event_id(db: Db) -> int:
+    """The newest event's id (0 in a history without events)."""
+    found = events_after(db, None)
+    return found[0][0] if found else 0
+
+
 _USER_TIMES = (sa_select(col(Message.day), col(Message.ts))
                .where(col(Message.role) == MessageRole.USER,
                       col(Message.day) >= bindparam("since"), col(Message.day) < bindparam("until"))
@@ -442,6 +448,14 @@ def setting_json(db: Db, key: str) -> str | None:
     """The stored JSON text of a setting, or None."""
     found = run(db, _SETTING, {"key": key}).scalar()
     return None if found is None else str(found)
+
+
+_EVERY_SETTING = sa_select(col(Setting.key), col(Setting.value_json))
+
+
+def every_setting(db: Db) -> dict[str, str]:
+    """Every stored setting's JSON text, by key."""
+    return {str(key): str(value) for key, value in run(db, _EVERY_SETTING)}
 
 
 def replace_setting(db: Db, key: str, expected_json: str, value_json: str) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from storage.errors import DatabaseError
@@ -44,6 +45,32 @@ def redact_url(url: str) -> str:
         return make_url(url).render_as_string(hide_password=True)
     except ArgumentError:
         return url.split("@")[-1] if "@" in url else url
+
+
+@dataclass(frozen=True)
+class ServerURL:
+    """The parts of a server's URL MONET checks before it uses one."""
+
+    database: str
+    host: str  # "" when the URL names none (not even as ``?host=``)
+    password: str | None  # None when the URL carries none
+    without_password: str  # the same URL with no password in it (what device.json keeps)
+
+
+def server_url_parts(url: str) -> ServerURL:
+    """``url``'s parts; ``ValueError`` when it is not a URL (a port not a number, say)."""
+    from sqlalchemy.engine import URL, make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parts = make_url(url)
+        port = parts.port
+    except ArgumentError as exc:
+        raise ValueError(str(exc)) from None
+    host = parts.host or parts.query.get("host") or ""
+    bare = URL.create(parts.drivername, parts.username, None, parts.host, port,
+                      parts.database, parts.query).render_as_string(hide_password=False)
+    return ServerURL(parts.database or "", str(host), parts.password, bare)
 
 
 def read_device(home: Path) -> dict[str, object]:

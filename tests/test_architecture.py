@@ -383,3 +383,47 @@ def test_schema_changes_only_in_the_migrations() -> None:
     upgrades beside the migrations). ``storage/schema.sql`` is generated from the chain
     and checked equal to it (tests/test_storage.py)."""
     assert _ddl_outside_migrations() == []
+
+
+#: The database's libraries: only storage/ imports them (issue 42, one way in).
+_DRIVERS = ("sqlalchemy", "sqlmodel", "sqlite3", "psycopg", "alembic")
+_SQL = re.compile(r"^\s*(SELECT\s.*\bFROM\s|SELECT\s+\w+\(|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|"
+                  r"DELETE\s+FROM\s|PRAGMA\s|VACUUM\b)", re.S)
+
+
+def _outside_storage() -> Iterator[tuple[str, ast.AST]]:
+    for module, path in MODULES.items():
+        if module.split(".")[0] != "storage":
+            for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+                yield module, node
+
+
+def test_only_storage_reaches_the_database() -> None:
+    """One way into the database (issue 42): no module outside storage/ imports
+    SQLAlchemy, SQLModel, a driver or alembic, so none builds a query or runs one; nor does
+    it hold a statement as text. What the layers above name is storage's: its
+    repositories' functions, the rows of ``storage/models.py`` (their session's unit of
+    work: ``get`` by key, ``add``, ``delete``), and the types ``storage.database`` gives
+    (``Session``, ``Connection``, ``Conflict``)."""
+    imports, statements = [], []
+    for module, node in _outside_storage():
+        names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                 else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level
+                 else [])
+        imports += [f"{module}:{node.lineno} {n}" for n in names
+                    if n.split(".")[0] in _DRIVERS]
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and _SQL.match(node.value):
+            statements.append(f"{module}:{node.lineno}")
+    assert imports == []
+    assert statements == []
+
+
+def test_the_reach_check_sees_a_query_built_outside() -> None:
+    """The check above fails on what it is meant to find."""
+    tree = ast.parse("from sqlmodel import select\nrows = 'SELECT id FROM message'\n")
+    found = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+             and (n.module or "").split(".")[0] in _DRIVERS]
+    texts = [n for n in ast.walk(tree) if isinstance(n, ast.Constant)
+             and isinstance(n.value, str) and _SQL.match(n.value)]
+    assert len(found) == 1 and len(texts) == 1

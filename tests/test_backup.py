@@ -15,7 +15,7 @@ import pytest
 from monet_app.cli.export import export_jsonl
 from monet_app.services import backup
 from monet_app.services.replay import replay
-from storage import Database
+from storage import Database, sqlite_file
 from storage.errors import BackupError, DatabaseTooNewError
 from tests.conftest import TRACES
 from tests.helpers import monet_command, run_monet
@@ -148,7 +148,7 @@ def test_a_backup_taken_during_a_running_replay_restores_to_that_moment(tmp_path
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            if (home / "monet.db").exists() and backup._integrity(home / "monet.db")[2] > 20:
+            if (home / "monet.db").exists() and sqlite_file.integrity(home / "monet.db")[2] > 20:
                 break
             time.sleep(0.1)
         taken = run_monet("backup", "--home", home, "--out", tmp_path / "mid.zip", timeout=120)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from cms.records import instruction_like
 from storage import Database, queries
+from storage.database import server_lock
 from storage.errors import PromotionError
 from storage.files import process_lock, read_text, write_text_atomic
 
@@ -87,8 +88,7 @@ def promote(where: Database | Path, category: str, statement: str) -> str:
             "answers.\" Nothing was promoted.")
     if isinstance(where, Database) and where.server:
         with where.session() as session:  # promotions from two devices take turns
-            session.connection().exec_driver_sql(
-                f"SELECT pg_advisory_xact_lock({_PROMOTION_LOCK})")
+            server_lock(session, _PROMOTION_LOCK)
             old = queries.read_value(session, CORE_KEY)
             queries.write_value(session, CORE_KEY, _insert(
                 old if isinstance(old, str) else "", CATEGORIES[category], statement))

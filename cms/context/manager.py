@@ -20,9 +20,6 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy.engine import Connection
-from sqlmodel import col, select
-
 from cms.attachments import Prepared, sniff
 from cms.clock import Clock, day_of, parse_ts
 from cms.context import context_block, rhythm, timeline
@@ -38,13 +35,12 @@ from cms.settings import Settings
 from cms.tokens import TokenEstimator, count_all, count_json, line_pieces
 from storage import Database, queries
 from storage import attachments as attachment_files
+from storage.database import Connection
 from storage.errors import EmptyMessageError, PromptTooLargeError
 from storage.models import (
     FoldKind,
-    Message,
     MessageRole,
     MessageStatus,
-    Setting,
     TimelineEntry,
     UsageRecord,
 )
@@ -193,33 +189,28 @@ class ContextManager:
         """What has arrived of the reply so far, kept so that a killed process loses none
         of it (the turn runner writes it about once a second while streaming)."""
         value = json.dumps({"after": after_id, "tab": tab, "text": text}, ensure_ascii=False)
-        with self.db.session() as session:
-            row = session.get(Setting, DRAFT_KEY) or Setting(key=DRAFT_KEY, value_json=value)
-            row.value_json = value
-            session.add(row)
+        with self.db.transaction() as conn:
+            queries.put_setting(conn, DRAFT_KEY, value)
 
     def newest_message_id(self) -> int:
         with self.db.session() as session:
             return queries.newest_message_id(session)
 
     def clear_draft(self) -> None:
-        with self.db.session() as session:
-            row = session.get(Setting, DRAFT_KEY)
-            if row is not None:
-                session.delete(row)
+        with self.db.transaction() as conn:
+            queries.delete_setting(conn, DRAFT_KEY)
 
     def recover_draft(self) -> Talk | None:
         """A reply that was streaming when the process died is kept, marked incomplete,
         as Stop keeps one; only if nothing was stored after the message it answered."""
         with self.db.session() as session:
-            row = session.get(Setting, DRAFT_KEY)
-            if row is None:
+            stored = queries.setting_json(session, DRAFT_KEY)
+            if stored is None:
                 return None
-            draft = json.loads(row.value_json)
-            newest = session.exec(
-                select(Message).order_by(col(Message.id).desc()).limit(1)).first()
-            session.delete(row)
-        if newest is None or newest.id != draft.get("after") or not draft.get("text"):
+            draft = json.loads(stored)
+            newest = queries.newest_message_id(session) or None
+            queries.delete_setting(session, DRAFT_KEY)
+        if newest is None or newest != draft.get("after") or not draft.get("text"):
             return None
         return self.record_reply(draft["text"], draft["tab"], status=MessageStatus.INCOMPLETE)
 
@@ -408,11 +399,9 @@ class ContextManager:
 
     def _load_calibration(self) -> float:
         """Reported / estimated input tokens for this model, learnt from real replies."""
-        with self.db.session() as session:
-            row = session.get(Setting, self._calibration_key())
-            if row is None:
-                return 1.0
-            return float(json.loads(row.value_json)["ratio"])
+        with self.db.transaction() as conn:
+            stored = queries.setting_json(conn, self._calibration_key())
+        return 1.0 if stored is None else float(json.loads(stored)["ratio"])
 
     def record_usage(
         self,

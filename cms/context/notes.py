@@ -11,13 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import String, and_, bindparam, type_coerce
-from sqlalchemy import select as sa_select
-from sqlalchemy.orm import aliased
-from sqlmodel import col
-
+from storage import memory as memory_rows
 from storage import queries
-from storage.models import MemoryItem
 
 #: The statuses Claude reads: only what is settled (a contested item waits for the
 #: person, in the memory panel).
@@ -38,41 +33,18 @@ class Note:
     before_ts: str = ""
 
 
-_OLDER = aliased(MemoryItem)
-_SHOWN_NOTES = (
-    sa_select(col(MemoryItem.id), col(MemoryItem.fact),
-              type_coerce(col(MemoryItem.kind), String),
-              type_coerce(col(MemoryItem.status), String), col(MemoryItem.created_ts),
-              col(MemoryItem.expires_ts), col(_OLDER.fact), col(_OLDER.created_ts))
-    # (only a fact that changes, about a subject's property, tells what it replaced: a
-    # like said again or corrected replaces the old words, which Claude is not shown)
-    .outerjoin(_OLDER, and_(col(_OLDER.id) == col(MemoryItem.supersedes_id),
-                            col(MemoryItem.key).startswith("fact:")))
-    .where(col(MemoryItem.status).in_([s.value for s in SHOWN]))
-    .order_by(col(MemoryItem.id))
-)
-
-
 def shown_notes(db: queries.Db, now: datetime) -> tuple[Note, ...]:
     """``active_items`` as plain values, for the context block: one Core statement (a
     rebuild renders the block every time; ORM objects cost ~0.3 ms even for none)."""
     now_utc = now.astimezone(UTC).isoformat()
     return tuple(Note(i, fact, kind, status, created, before or "", before_ts or "")
                  for i, fact, kind, status, created, expires, before, before_ts
-                 in queries.run(db, _SHOWN_NOTES)
+                 in memory_rows.told(db)
                  if expires is None or expires > now_utc)
-
-
-_EXPIRED_BETWEEN = sa_select(col(MemoryItem.id)).where(
-    col(MemoryItem.expires_ts).is_not(None),
-    col(MemoryItem.expires_ts) > bindparam("low"),
-    col(MemoryItem.expires_ts) <= bindparam("high"),
-).limit(1)
 
 
 def expired_since(db: queries.Db, since: datetime, now: datetime) -> bool:
     """Did a remembered item expire after ``since``? Then a summary written at ``since``
     may still mention it and must not be sent any more."""
     low, high = since.astimezone(UTC).isoformat(), now.astimezone(UTC).isoformat()
-    found = queries.run(db, _EXPIRED_BETWEEN, {"low": low, "high": high})
-    return found.first() is not None
+    return memory_rows.expired_between(db, low, high)

@@ -18,13 +18,12 @@ from datetime import date, timedelta
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from sqlmodel import Session
-
 from cms.clock import clock_in, parse_ts
 from cms.records import as_record
 from cms.summaries import OfflineSummarizer
 from cms.tokens import TokenEstimator, count_by_lines
 from storage import queries
+from storage.database import Session
 from storage.models import (
     Fold,
     FoldKind,

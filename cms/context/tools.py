@@ -14,15 +14,13 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any, NotRequired, TypedDict
 
-from sqlalchemy import text
-from sqlmodel import Session
-
 from cms import facts
 from cms.clock import parse_ts
 from cms.meaning import Meaning, Near, pieces
 from cms.model.protocol import ToolDefinition
 from storage import attachments as attachment_files
 from storage import fts, queries
+from storage.database import Session
 from storage.models import MessageRole
 
 log = logging.getLogger("monet.search")
@@ -474,15 +472,7 @@ def view_attachment(session: Session, name: str, day: str | None,
                     before_id: int | None) -> tuple[str | list[dict[str, Any]], bool]:
     """The newest attached file called ``name`` (of ``day``), as a reference and a line
     saying what and when; a sentence listing what there is when none is called so."""
-    where = ["NOT m.hidden"]
-    if before_id is not None:
-        where.append("m.id < :before")
-    if day is not None:
-        where.append("m.day = :day")
-    rows = session.connection().execute(text(
-        "SELECT a.name, a.sent_media_type, a.sent_sha256, m.day, m.ts FROM attachment a "
-        f"JOIN message m ON m.id = a.message_id WHERE {' AND '.join(where)} "
-        "ORDER BY m.id DESC, a.position"), {"before": before_id, "day": day}).all()
+    rows = attachment_files.files_seen(session, day, before_id)
     wanted = name.strip().casefold()
     found = next((r for r in rows if r[0].casefold() == wanted), None) or next(
         (r for r in rows if wanted and wanted in r[0].casefold()), None)

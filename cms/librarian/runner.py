@@ -26,11 +26,6 @@ from datetime import UTC, datetime, timedelta
 from datetime import time as dt_time
 from pathlib import Path
 
-from sqlalchemy import bindparam, update
-from sqlalchemy import select as sa_select
-from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col
-
 from cms.clock import Clock, day_of, parse_ts
 from cms.context.core_prompt import read_core
 from cms.context.events import EventName, RequestLog
@@ -50,12 +45,13 @@ from cms.settings import Privacy
 from cms.summaries import OfflineSummarizer, Summarizer, Turn
 from storage import Database, queries, vectors
 from storage import attachments as attachment_files
+from storage import timeline as timeline_rows
+from storage.database import Conflict, Session
 from storage.errors import DatabaseError
 from storage.models import (
     ContextSummary,
     MemoryItem,
     Presummary,
-    TimelineEntry,
 )
 from storage.queries import Talk
 
@@ -142,25 +138,6 @@ class LibrarianReport:
 
 def _utc(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, tz=UTC).isoformat()
-
-
-# A pending entry's lease, and its summary (Core statements built once: a pass runs them
-# for every entry it summarizes).
-_ENTRY_ID = col(TimelineEntry.id) == bindparam("entry")
-_MINE = col(TimelineEntry.claimed_by) == bindparam("by")
-_CLAIM_ENTRY = update(TimelineEntry).where(
-    _ENTRY_ID, col(TimelineEntry.summary).is_(None),
-    col(TimelineEntry.claimed_until).is_(None)
-    | (col(TimelineEntry.claimed_until) < bindparam("now")),
-).values(claimed_by=bindparam("by"), claimed_until=bindparam("until"),
-         attempts=col(TimelineEntry.attempts) + 1)
-_RELEASE_ENTRY = update(TimelineEntry).where(_ENTRY_ID, _MINE).values(
-    claimed_by=None, claimed_until=None, last_error=bindparam("error"))
-_WRITE_ENTRY = update(TimelineEntry).where(
-    _ENTRY_ID, _MINE, col(TimelineEntry.summary).is_(None),
-).values(summary=bindparam("summary"), summary_source=bindparam("source"),
-         summarized_ts=bindparam("ts"), claimed_by=None, claimed_until=None, last_error=None)
-_ENTRY = sa_select(col(TimelineEntry.segment_id), col(TimelineEntry.attempts)).where(_ENTRY_ID)
 
 
 class Librarian:
@@ -399,7 +376,7 @@ class Librarian:
                                    source=self._claim_name,
                                    created_ts=self.clock.now().isoformat())
                 return self._reload(conn, run)
-        except IntegrityError:
+        except Conflict:
             return None  # another librarian took it
         except DatabaseError:
             return None  # locked by another writer: tried again at the next pass
@@ -563,7 +540,7 @@ class Librarian:
                     return False
                 mine = json.dumps({"by": self.name, "until": now + LEASE_SECONDS})
                 return queries.replace_setting(conn, MEMORY_CLAIM, current, mine)
-        except (IntegrityError, DatabaseError):
+        except (Conflict, DatabaseError):
             return False  # another librarian made the rows, or holds the write lock
 
     def _holds_scan(self, session: Session) -> bool:
@@ -631,20 +608,17 @@ class Librarian:
     def _claim(self, entry_id: int) -> bool:
         now = self.lease_clock()
         with self.db.transaction() as conn:
-            return bool(queries.run(conn, _CLAIM_ENTRY, {
-                "entry": entry_id, "now": _utc(now), "by": self.name,
-                "until": _utc(now + LEASE_SECONDS)}).rowcount)
+            return timeline_rows.claim(conn, entry_id, self.name, _utc(now),
+                                       _utc(now + LEASE_SECONDS))
 
     def _release(self, entry_id: int, error: str) -> None:
         with self.db.transaction() as conn:
-            queries.run(conn, _RELEASE_ENTRY,
-                        {"entry": entry_id, "by": self.name, "error": error[:500]})
+            timeline_rows.release(conn, entry_id, self.name, error)
 
     def _write(self, entry_id: int, summary: str, source: str) -> bool:
         with self.db.transaction() as conn:
-            return bool(queries.run(conn, _WRITE_ENTRY, {
-                "entry": entry_id, "by": self.name, "summary": summary, "source": source,
-                "ts": self.clock.now().isoformat()}).rowcount)
+            return timeline_rows.write(conn, entry_id, self.name, summary, source,
+                                       self.clock.now().isoformat())
 
     def _work(self, entry_id: int, report: LibrarianReport) -> None:
         if not self._model_open(report):
@@ -653,8 +627,8 @@ class Librarian:
             report.skipped += 1
             return
         with self.db.transaction() as conn:
-            entry = queries.run(conn, _ENTRY, {"entry": entry_id}).first()
-            if entry is None or entry[0] is None:
+            entry = timeline_rows.segment_of(conn, entry_id)
+            if entry is None:
                 return
             segment_id, attempts = entry
             talk = [m for m in queries.talk_of_segment(conn, segment_id) if not m.hidden]

@@ -27,8 +27,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlmodel import Session, col, delete, func, select
-
 from cms.context.core_prompt import read_core
 from cms.context.timeline import FORGOTTEN_TEXT, fill_rollup
 from cms.memory import rules as memory
@@ -41,18 +39,13 @@ from cms.memory.context_summary import (
     write_summary_file,
 )
 from cms.summaries import OfflineSummarizer, Turn
-from storage import Database, queries
+from storage import Database, queries, talk
 from storage import attachments as attachment_files
+from storage import memory as memory_rows
+from storage import timeline as timeline_rows
+from storage.database import Session
 from storage.errors import ForgetError, MemoryItemError
-from storage.models import (
-    ContextSummary,
-    MemoryItem,
-    Message,
-    MessageRole,
-    Presummary,
-    Segment,
-    TimelineEntry,
-)
+from storage.models import MemoryItem, Message, MessageRole, Segment, TimelineEntry
 
 
 def delete_messages(db: Database, message_ids: Sequence[int], now: datetime) -> int:
@@ -73,7 +66,7 @@ def delete_in(session: Session, db: Database, message_ids: Sequence[int],
     ids = sorted(set(message_ids))
     if not ids:
         return 0
-    messages = session.exec(select(Message).where(col(Message.id).in_(ids))).all()
+    messages = queries.messages_by_ids(session, ids)
     if not messages:
         raise ForgetError("Those messages do not exist (already deleted?).")
     found = [m.id for m in messages if m.id is not None]
@@ -126,7 +119,7 @@ def _lower_the_scan_mark(session: Session) -> None:
         if mark is None:
             continue
         if top is None:
-            top = session.exec(select(func.max(Message.id))).one() or 0
+            top = talk.top_id(session)
         if int(mark) > top:
             queries.put_setting(session, name, str(top))
 
@@ -138,8 +131,7 @@ def _drop_notes_quoting(session: Session, texts: Sequence[str]) -> bool:
     changed = False
     if not texts:
         return changed
-    for entry in session.exec(select(TimelineEntry).where(
-            col(TimelineEntry.summary).icontains(" (later, "))).all():
+    for entry in timeline_rows.noting_later_values(session):
         kept = updates.without_notes_of(entry.summary or "", texts)
         if kept != entry.summary:
             entry.summary = kept
@@ -187,8 +179,7 @@ def carried_texts(db: Database, item_id: int) -> dict[int, str]:
         if item is None:
             raise MemoryItemError("No memory item {item_id}.", item_id=item_id)
         ids = _carriers(session, item)
-        found = session.exec(select(Message).where(col(Message.id).in_(ids))).all() \
-            if ids else []
+        found = queries.messages_by_ids(session, ids) if ids else []
         return {m.id: m.text for m in found if m.id is not None}
 
 
@@ -218,8 +209,7 @@ def hide_messages(db: Database, message_ids: Sequence[int], now: datetime,
 def _hide_in(session: Session, db: Database, message_ids: Sequence[int], now: datetime,
              keep_item: int | None = None) -> None:
     ids = sorted(set(message_ids))
-    messages = session.exec(select(Message).where(col(Message.id).in_(ids))).all() \
-        if ids else []
+    messages = queries.messages_by_ids(session, ids) if ids else []
     texts = [m.text for m in messages if m.text]
     segment_ids = {m.segment_id for m in messages if m.segment_id is not None}
     for message in messages:
@@ -247,23 +237,14 @@ def _carriers(session: Session, item: MemoryItem) -> list[int]:
     said = {int(i) for i in json.loads(item.source_message_ids)}
     fact = item.fact.strip().rstrip("。．.!！")
     if len(fact) >= 10:
-        repeats = session.exec(
-            select(Message.id).where(Message.role == MessageRole.USER,
-                                     col(Message.text).icontains(fact, autoescape=True))
-        ).all()
-        said.update(i for i in repeats if i is not None)
+        said.update(talk.said_containing(session, fact))
     found: set[int] = set()
     for message_id in sorted(said):
         source = session.get(Message, message_id)
         if source is None:
             continue
         found.add(message_id)
-        after = session.exec(
-            select(Message).where(Message.thread_id == source.thread_id,
-                                  col(Message.id) > message_id)
-            .order_by(col(Message.id)).limit(20)
-        ).all()
-        for reply in after:
+        for reply in talk.after_in_thread(session, source.thread_id, message_id, 20):
             if reply.role == MessageRole.USER:
                 break
             if reply.id is not None:
@@ -307,7 +288,7 @@ def _redact_tool_results(session: Session, texts: Sequence[str], gone: set[int],
     they are (today's prompt included). Returns the text of the answers newly hidden."""
     note = "（削除されたメッセージを含む結果のため消去しました）"
     hidden_now: list[str] = []
-    for row in session.exec(select(Message).where(Message.role == MessageRole.TOOL)).all():
+    for row in talk.tool_results(session):
         if row.id in gone or not row.content_json:
             continue
         data = json.loads(row.content_json)
@@ -338,12 +319,7 @@ def _hide_answers(session: Session, tool_row: Message, gone: set[int],
     """Claude's words after a tool result that quoted what is gone were drawn from it:
     hidden from Claude too (kept for the person). Returns their texts."""
     texts: list[str] = []
-    after = session.exec(
-        select(Message).where(Message.thread_id == tool_row.thread_id,
-                              col(Message.id) > (tool_row.id or 0))
-        .order_by(col(Message.id)).limit(20)
-    ).all()
-    for reply in after:
+    for reply in talk.after_in_thread(session, tool_row.thread_id, tool_row.id or 0, 20):
         if reply.role == MessageRole.USER:
             break
         if reply.role == MessageRole.ASSISTANT and reply.id not in gone and not reply.hidden:
@@ -361,14 +337,11 @@ def _drop_presummaries(session: Session, ids: set[int]) -> None:
     """Summaries written ahead over any changed message go (the librarian writes them
     again; a wider sweep costs a placeholder at the next fold, never a stale line)."""
     if ids:
-        session.exec(delete(Presummary).where(
-            col(Presummary.first_message_id) <= max(ids),
-            col(Presummary.last_message_id) >= min(ids),
-        ))
+        timeline_rows.drop_presummaries_over(session, min(ids), max(ids))
 
 
 def _forget_memories(session: Session, gone: set[int], keep: int | None = None) -> None:
-    for item in session.exec(select(MemoryItem)).all():
+    for item in memory_rows.every_item(session):
         if item.id != keep and gone & set(json.loads(item.source_message_ids)):
             session.delete(item)
 
@@ -378,9 +351,7 @@ def _rewrite_segment(session: Session, segment_id: int) -> None:
     if segment is None:
         return
     left = list(queries.messages_of_segment(session, segment_id))
-    entry = session.exec(
-        select(TimelineEntry).where(TimelineEntry.segment_id == segment_id)
-    ).first()
+    entry = timeline_rows.line_of_segment(session, segment_id)
     if not left:
         if entry is not None:
             parent_id = entry.parent_id
@@ -415,10 +386,7 @@ def _rewrite_parent(session: Session, parent_id: int | None) -> None:
     parent = session.get(TimelineEntry, parent_id)
     if parent is None:
         return
-    children = session.exec(
-        select(TimelineEntry).where(TimelineEntry.parent_id == parent_id)
-        .order_by(col(TimelineEntry.first_message_id))
-    ).all()
+    children = timeline_rows.children(session, parent_id)
     grandparent = parent.parent_id
     if not children:
         session.delete(parent)
@@ -434,7 +402,7 @@ def _rewrite_context_summary(session: Session, db: Database, now: datetime) -> N
     transaction (its file follows in ``settle_files``)."""
     from cms.settings import load_settings
 
-    session.exec(delete(ContextSummary))
+    memory_rows.drop_context_summaries(session)
     session.flush()
     settings = load_settings(session)
     selection = select_memories(session, read_core(db), now)

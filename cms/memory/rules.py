@@ -24,13 +24,12 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 
-from sqlmodel import Session
-
 from cms import facts
 from cms.grounding import grounded
 from cms.records import instruction_like
 from cms.summaries import terms as summary_terms
 from storage import queries
+from storage.database import Session
 from storage.errors import MemoryItemError
 from storage.models import MemoryItem, MemoryKind, MemoryStatus, Message, MessageRole
 from storage.queries import Talk

@@ -19,11 +19,8 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, TextIO
 
-from sqlalchemy import text
-from sqlalchemy.exc import SQLAlchemyError
-
 from cms.clock import parse_ts
-from storage import Database, queries
+from storage import Database, queries, talk
 from storage import attachments as attachment_files
 from storage.errors import AttachmentError, ExportError
 from storage.models import Message, MessageRole, MessageStatus
@@ -46,22 +43,20 @@ class Skipped:
 
 def _readable(db: Database, day: str | None, skipped: Skipped) -> Iterator[Message]:
     """Every message that can be read, oldest first; damaged rows go to ``skipped``."""
-    where = "WHERE day = :day" if day is not None else ""
-    with db.engine.connect() as conn:
-        ids = [row[0] for row in conn.execute(
-            text(f"SELECT id FROM message {where} ORDER BY id"), {"day": day})]
+    with db.unlocked_reads() as conn:
+        ids = talk.ids_of(conn, day)
     for start in range(0, len(ids), BATCH):
         chunk = ids[start : start + BATCH]
         try:
             with db.session() as session:
                 rows = queries.messages_by_ids(session, chunk)
-        except (SQLAlchemyError, UnicodeDecodeError, ValueError):
+        except talk.UNREADABLE:
             rows = []
             for message_id in chunk:  # find the damaged ones, one by one
                 try:
                     with db.session() as session:
                         rows += queries.messages_by_ids(session, [message_id])
-                except (SQLAlchemyError, UnicodeDecodeError, ValueError):
+                except talk.UNREADABLE:
                     skipped.ids.append(message_id)
         yield from rows
 
@@ -156,9 +151,7 @@ def write_attachments(db: Database, day: str | None, folder: Path) -> tuple[int,
     folder.mkdir(parents=True, exist_ok=True)
     written, damaged = 0, []
     with db.session() as session:
-        ids = [int(row[0]) for row in session.connection().execute(text(
-            "SELECT DISTINCT a.message_id FROM attachment a JOIN message m "
-            "ON m.id = a.message_id WHERE :day IS NULL OR m.day = :day"), {"day": day})]
+        ids = attachment_files.messages_with_files(session, day)
         found = attachment_files.rows_of(session, ids)
     for message_id, files in sorted(found.items()):
         for a in files:

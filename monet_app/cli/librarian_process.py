@@ -172,9 +172,7 @@ def _service(home: Path, runner: list[str]) -> Schedule:
     stops; the windows of every device leave the passes to it while it runs. The URL goes
     into the unit without a password: the password comes from ~/.pgpass (or the keyring)
     of the user the unit runs as, never from a file others may read."""
-    from sqlalchemy.engine import make_url
-
-    from storage.where import database_url
+    from storage.where import database_url, server_url_parts
 
     url = database_url(home)
     if url is None:
@@ -182,7 +180,7 @@ def _service(home: Path, runner: list[str]) -> Schedule:
             "The librarian service runs beside a history on a PostgreSQL server; this data "
             "folder's history is its SQLite file (use --kind systemd for a daily pass, or "
             "--database-url postgresql://...).")
-    if make_url(url).password:
+    if server_url_parts(url).password:
         raise UserFacingError(
             "The database URL holds a password; a service unit is a file others may read. "
             "Put the password in ~/.pgpass (host:port:database:user:password, mode 600) "

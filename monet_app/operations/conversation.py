@@ -30,9 +30,6 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
-from sqlalchemy.engine import Connection
-from sqlmodel import Session, col, select
-
 from cms.attachments import MAX_READ_BYTES, Prepared, prepare, viewer_name
 from cms.context.turn import TurnResult
 from cms.memory import forget
@@ -41,8 +38,8 @@ from monet_app.services.backup import finish_forgetting
 from monet_app.services.gate import Ticket, Work
 from monet_app.services.wiring import Core
 from storage import attachments as attachment_files
-from storage import queries
-from storage.database import joined_session
+from storage import queries, talk
+from storage.database import Connection, Session, joined_session
 from storage.errors import AttachmentError
 from storage.files import NotAFile, TooLarge, read_measured
 from storage.models import Message, MessageRole, MessageStatus, ReplyVersion
@@ -138,11 +135,7 @@ def generation(core: Core, stamp: tuple[int, ...] | None = None
     if now and now == stamp:
         return Done((now, None))
     with core.db.transaction() as conn:
-        row = conn.exec_driver_sql(
-            "SELECT (SELECT count(*) FROM message), (SELECT coalesce(max(id), 0) FROM message), "
-            "(SELECT coalesce(sum(rev), 0) FROM message), (SELECT count(*) FROM timelineentry), "
-            "(SELECT coalesce(sum(rev), 0) FROM timelineentry)").one()
-    return Done((now, tuple(int(v) for v in row)))
+        return Done((now, talk.generation(conn)))
 
 
 def shared_files(core: Core) -> Done[int]:
@@ -191,15 +184,11 @@ def _exchange_ids(session: Session, user_id: int) -> list[int]:
     first = session.get(Message, user_id)
     if first is None or first.role != MessageRole.USER:
         return []
-    after = session.exec(
-        select(Message.id, Message.role).where(Message.day == first.day,
-                                               col(Message.id) > user_id)
-        .order_by(col(Message.id))).all()
     ids = [user_id]
-    for message_id, role in after:
+    for message_id, role in talk.roles_after_on_day(session, first.day, user_id):
         if role == MessageRole.USER:
             break
-        ids.append(message_id or 0)
+        ids.append(message_id)
     return ids
 
 
@@ -227,8 +216,7 @@ def set_aside(core: Core, message_ids: list[int], *,
 
 
 def _set_aside_in(session: Session, message_ids: list[int]) -> int:
-    rows = [m for m in session.exec(select(Message).where(
-        col(Message.id).in_(message_ids))).all() if not m.hidden]
+    rows = [m for m in queries.messages_by_ids(session, message_ids) if not m.hidden]
     for message in rows:
         message.hidden = True
         session.add(message)
@@ -269,12 +257,11 @@ def _settle(core: Core, replaced: bool | None, reply: Talk | None = None) -> Cha
         if replaced:
             if new is not None:
                 _keep_versions(session, ids, *new)
-            existing = [i for i in session.exec(select(Message.id).where(
-                col(Message.id).in_(ids))) if i is not None]
+            existing = talk.existing(session, ids)
             if existing:
                 forget.delete_in(session, core.db, existing, now)
         else:
-            for message in session.exec(select(Message).where(col(Message.id).in_(ids))):
+            for message in queries.messages_by_ids(session, ids):
                 message.hidden = False
                 session.add(message)
             session.flush()
@@ -290,12 +277,11 @@ def _whole_reply_after(session: Session, replaced_ids: list[int]) -> tuple[str, 
     """The reply stored whole after what a regenerate or an edit set aside (MONET killed
     between storing it and settling): its text and time; None when there is none, or the
     person has spoken since."""
-    last = session.exec(select(Message).where(col(Message.id).in_(replaced_ids))
-                        .order_by(col(Message.id).desc()).limit(1)).first()
-    if last is None:
+    replaced = queries.messages_by_ids(session, replaced_ids)
+    if not replaced:
         return None
-    after = list(session.exec(select(Message).where(
-        Message.day == last.day, col(Message.id) > last.id).order_by(col(Message.id))))
+    last = replaced[-1]
+    after = talk.after_on_day(session, last.day, last.id or 0)
     people = [i for i, m in enumerate(after) if m.role == MessageRole.USER]
     if people not in ([], [0]):  # (an edit's new message comes first; else: spoken since)
         return None
@@ -312,18 +298,13 @@ def _half_reply(session: Session, replaced_ids: list[int]) -> list[int]:
     version that is not current (issue 41: both replies came back, and Claude's next
     request carried the two in one turn). None for an edit (the person's message was set
     aside too) or when the person has spoken since."""
-    rows = list(session.exec(select(Message).where(col(Message.id).in_(replaced_ids))
-                             .order_by(col(Message.id))))
+    rows = queries.messages_by_ids(session, replaced_ids)
     if not rows or any(m.role == MessageRole.USER for m in rows):
         return []
-    after = list(session.exec(select(Message).where(
-        Message.day == rows[0].day, col(Message.id) > rows[-1].id).order_by(col(Message.id))))
+    after = talk.after_on_day(session, rows[0].day, rows[-1].id or 0)
     if not after or any(m.role == MessageRole.USER for m in after):
         return []
-    user_id = session.exec(
-        select(Message.id).where(Message.day == rows[0].day, Message.role == MessageRole.USER,
-                                 col(Message.id) < rows[0].id)
-        .order_by(col(Message.id).desc()).limit(1)).first()
+    user_id = talk.said_before(session, rows[0].day, rows[0].id or 0)
     said = [m for m in after if m.role == MessageRole.ASSISTANT and m.text.strip()]
     if user_id is not None and said:
         versions = queries.reply_versions(session, user_id)
@@ -342,15 +323,10 @@ def _keep_versions(session: Session, replaced_ids: list[int], text: str, ts: str
     """A regenerate (the set-aside messages are answers only; an edit sets aside the
     person's message too): the replaced reply's final text and the new reply (``text``,
     ``ts``) become versions of the answer to the person's message, the new one current."""
-    rows = list(session.exec(select(Message).where(col(Message.id).in_(replaced_ids))
-                             .order_by(col(Message.id))))
+    rows = queries.messages_by_ids(session, replaced_ids)
     if not rows or any(m.role == MessageRole.USER for m in rows):
         return
-    user_id = session.exec(
-        select(Message.id).where(Message.day == rows[0].day,
-                                 Message.role == MessageRole.USER,
-                                 col(Message.id) < rows[0].id)
-        .order_by(col(Message.id).desc()).limit(1)).first()
+    user_id = talk.said_before(session, rows[0].day, rows[0].id or 0)
     old = [m for m in rows if m.role == MessageRole.ASSISTANT]
     if user_id is None or not old:
         return

@@ -11,14 +11,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from sqlmodel import col, select
-
 from cms.memory import forget
 from cms.memory import rules as memory
 from monet_app.operations.changes import TALK, Changes, Done
 from monet_app.services.backup import finish_forgetting, note_forgetting
 from monet_app.services.gate import Ticket, Work
 from monet_app.services.wiring import Core
+from storage import memory as stored_memory
 from storage import queries
 from storage.errors import MemoryItemError
 from storage.models import MemoryItem, Message
@@ -55,7 +54,7 @@ def add_memory(core: Core, text: str) -> Done[int]:
 def all_items(core: Core) -> list[MemoryItem]:
     """Every memory item, whatever its status (``monet memory list``)."""
     with core.db.session() as session:
-        items = session.exec(select(MemoryItem).order_by(col(MemoryItem.id))).all()
+        items = stored_memory.every_item(session)
         session.expunge_all()
         return list(items)
 

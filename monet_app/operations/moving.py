@@ -31,7 +31,7 @@ from storage.copy import CopyReport, copy_checked
 from storage.errors import DatabaseError, InputError, KeyStoreError
 from storage.files import write_text_atomic
 from storage.server_password import store_password
-from storage.where import redact_url, write_device
+from storage.where import redact_url, server_url_parts, write_device
 
 
 @dataclass(frozen=True)
@@ -119,17 +119,13 @@ def _checked_folder(home: Path, target: str, *, switch: bool) -> Path:
 def _checked_server(target: str, *, switch: bool) -> str:
     """``target`` as ``device.json`` may hold it (without its password), or a sentence:
     a URL MONET cannot reach a database by, or a password with no keyring to keep it."""
-    from sqlalchemy.engine import URL, make_url
-    from sqlalchemy.exc import ArgumentError
-
     shown = _shown(target)
     try:
-        parts = make_url(target)
-        port = parts.port
-    except (ArgumentError, ValueError):  # (a port that is not a number, say)
+        parts = server_url_parts(target)
+    except ValueError:  # (a port that is not a number, say)
         raise InputError("{shown} is not a database URL MONET can read (postgresql://user@"
                          "host:5432/db); nothing was copied.", shown=shown) from None
-    if not parts.database or not (parts.host or parts.query.get("host")):
+    if not parts.database or not parts.host:
         raise InputError("{shown} names no server or no database; give both, as in "
                          "postgresql://user@host:5432/monet. Nothing was copied.", shown=shown)
     if parts.password is None:
@@ -140,8 +136,7 @@ def _checked_server(target: str, *, switch: bool) -> str:
             "never writes it into device.json: put it in ~/.pgpass (host:port:database:"
             "user:password, mode 0600), or with `monet server-password` where a keyring "
             "exists, and give the URL without it. Nothing was copied.", shown=shown)
-    return URL.create(parts.drivername, parts.username, None, parts.host, port,
-                      parts.database, parts.query).render_as_string(hide_password=False)
+    return parts.without_password
 
 
 def _shown(target: str) -> str:
@@ -156,9 +151,7 @@ def _shown(target: str) -> str:
 def _keep_password(target: str, where: str, device_url: str) -> None:
     """The URL's password into the OS keyring, under the account the device's URL (the
     same without it) is read by (``Database._open_server``)."""
-    from sqlalchemy.engine import make_url
-
-    password = make_url(target).password
+    password = server_url_parts(target).password
     if not password:  # an empty one: nothing to keep (libpq's ~/.pgpass, if any)
         return
     try:

@@ -25,7 +25,6 @@ import hashlib
 import json
 import os
 import shutil
-import sqlite3
 import tempfile
 import zipfile
 from collections.abc import Iterator
@@ -34,15 +33,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from sqlmodel import col, select
-
 from monet_app.services.version import monet_version
 from storage import attachments as attachment_files
-from storage import queries
+from storage import queries, sqlite_file
 from storage.database import DB_FILENAME, Database
 from storage.errors import BackupError
 from storage.files import SWAP_FILE, FolderInUse, commit_swap, process_lock, sole_use
-from storage.models import Message
 from storage.where import DEVICE_FILE, database_url
 
 #: The files beside the database that a backup carries (Claude reads both).
@@ -81,43 +77,9 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _integrity(path: Path) -> tuple[str, str, int]:
-    """(integrity_check's answer, the schema revision, the number of messages)."""
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        verdict = str(conn.execute("PRAGMA integrity_check").fetchone()[0])
-        revision = conn.execute("SELECT version_num FROM alembic_version").fetchone()
-        messages = conn.execute("SELECT count(*) FROM message").fetchone()[0]
-    except sqlite3.DatabaseError as exc:
-        return f"not a MONET database ({exc})", "", 0
-    finally:
-        conn.close()
-    return verdict, str(revision[0]) if revision else "", int(messages)
-
-
-def _copy_database(source: Path, target: Path) -> None:
-    """SQLite's online backup: pages copied in steps, restarted if a writer changes one,
-    so the copy is one consistent moment of the database."""
-    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30)
-    dst = sqlite3.connect(target)
-    try:
-        src.backup(dst, pages=1024)
-    finally:
-        dst.close()
-        src.close()
-
-
 def _attachments_named(database: Path) -> list[str]:
     """The attached files a database's rows name (none before migration 0019)."""
-    conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
-    try:
-        rows = conn.execute("SELECT sha256 FROM attachment UNION "
-                            "SELECT sent_sha256 FROM attachment").fetchall()
-    except sqlite3.OperationalError:
-        return []
-    finally:
-        conn.close()
-    return sorted(str(r[0]) for r in rows if _SHA.fullmatch(str(r[0])))
+    return sorted(sha for sha in sqlite_file.attachment_hashes(database) if _SHA.fullmatch(sha))
 
 
 def default_name(now: datetime, auto: bool = False) -> str:
@@ -170,11 +132,11 @@ def _history_file(home: Path) -> Iterator[tuple[Path, Path]]:
                 core_path(snapshot).write_text(core, "utf-8")
             # the daily context summary's file, as the librarian writes it beside a file
             # history: the newest summary of the history (any device's librarian's)
-            with target.engine.connect() as conn:
-                latest = conn.exec_driver_sql(
-                    "SELECT text FROM contextsummary ORDER BY id DESC LIMIT 1").scalar()
-            if latest:
-                (snapshot / "context_summary.txt").write_text(latest.rstrip() + "\n", "utf-8")
+            with target.unlocked_reads() as conn:
+                latest = queries.latest_summary_text(conn)
+            if latest is not None and latest[1]:
+                (snapshot / "context_summary.txt").write_text(latest[1].rstrip() + "\n",
+                                                              "utf-8")
         finally:
             source.close()
             target.close()
@@ -198,12 +160,12 @@ def _make_backup(home: Path, database: Path, texts: Path, now: datetime, out: Pa
     with tempfile.TemporaryDirectory(dir=target.parent, prefix=".monet-backup-") as tmp:
         copy = Path(tmp) / DB_FILENAME
         try:
-            _copy_database(database, copy)
-        except sqlite3.DatabaseError as exc:
+            sqlite_file.copy(database, copy)
+        except sqlite_file.Damaged as exc:
             raise BackupError(
                 "The database in {home} could not be read for a backup ({exc}); nothing "
                 "was written.", home=home, exc=exc) from exc
-        verdict, revision, messages = _integrity(copy)
+        verdict, revision, messages = sqlite_file.integrity(copy)
         if verdict != "ok":
             raise BackupError(
                 "The database in {home} failed SQLite's integrity check ({verdict}); the "
@@ -316,7 +278,7 @@ def _read_archive(archive: Path, into: Path) -> dict[str, object]:
             # manifest the same archive could have made to match (issue 41)
             raise BackupError("{archive} holds {name} with other bytes than its name says; "
                               "refused, nothing was restored.", archive=archive, name=name)
-    verdict, _revision, _messages = _integrity(into / DB_FILENAME)
+    verdict, _revision, _messages = sqlite_file.integrity(into / DB_FILENAME)
     if verdict != "ok":
         raise BackupError("The database in {archive} failed SQLite's integrity check "
                           "({verdict}); nothing was restored.", archive=archive, verdict=verdict)
@@ -330,12 +292,7 @@ def _bring_to_this_schema(folder: Path) -> None:
 
     db = Database(folder)  # raises DatabaseTooNewError for a newer MONET's backup
     db.close()
-    conn = sqlite3.connect(folder / DB_FILENAME)
-    try:
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # one file to move
-        conn.execute("PRAGMA journal_mode=DELETE")
-    finally:
-        conn.close()
+    sqlite_file.one_file(folder / DB_FILENAME)  # one file to move
 
 
 def restore(archive: Path, home: Path, now: datetime, force: bool = False) -> RestoreResult:
@@ -374,7 +331,7 @@ def restore(archive: Path, home: Path, now: datetime, force: bool = False) -> Re
                     "replay); nothing was changed. Close it and restore again, or restore "
                     "from the window's MONET menu, which lets go of the database first.",
                     home=home) from None
-            verdict, revision, messages = _integrity(database)
+            verdict, revision, messages = sqlite_file.integrity(database)
             if verdict != "ok":
                 raise BackupError(
                     "The restored database failed SQLite's integrity check ({verdict}); the "
@@ -420,7 +377,7 @@ def _restore_to_server(archive: Path, home: Path, url: str) -> RestoreResult:
         extracted = Path(tmp)
         _read_archive(archive, extracted)
         _bring_to_this_schema(extracted)
-        verdict, revision, messages = _integrity(extracted / DB_FILENAME)
+        verdict, revision, messages = sqlite_file.integrity(extracted / DB_FILENAME)
         if verdict != "ok":
             raise BackupError("The backup's database failed SQLite's integrity check "
                               "({verdict}); nothing was changed.", verdict=verdict)
@@ -474,8 +431,8 @@ def _swap_in(extracted: Path, home: Path, stamp: str) -> list[Path]:
         if database.exists():
             kept = home / f"{DB_FILENAME}.replaced-{stamp}"
             try:
-                _copy_database(database, kept)  # WAL contents included
-            except sqlite3.DatabaseError:  # damaged (the usual reason to restore): as is
+                sqlite_file.copy(database, kept)  # WAL contents included
+            except sqlite_file.Damaged:  # damaged (the usual reason to restore): as is
                 kept.unlink(missing_ok=True)
                 shutil.copyfile(database, kept)
                 for suffix in ("-wal", "-shm"):
@@ -527,8 +484,7 @@ def finish_forgetting(db: Database, now: datetime) -> list[Path]:
                  (queries.read_value(session, BACKUPS_TO_FORGET) or {}).items()}
         if not noted:
             return []
-        kept = {m.id: _digest(m.text) for m in session.exec(select(Message).where(
-            col(Message.id).in_(list(noted))))}
+        kept = {m.id: _digest(m.text) for m in queries.messages_by_ids(session, list(noted))}
     rewritten = forget_in_backups(
         db.home, {i: d for i, d in noted.items() if kept.get(i) != d}, now)
     with db.session() as session:
@@ -567,13 +523,8 @@ def forget_in_backups(home: Path, gone: dict[int, str], now: datetime) -> list[P
             except BackupError as exc:
                 logging.getLogger(__name__).warning("left %s as it is: %s", archive, exc)
                 continue
-            conn = sqlite3.connect(extracted / DB_FILENAME)
-            try:
-                held = [int(i) for i, text in conn.execute(
-                    f"SELECT id, text FROM message WHERE id IN ({','.join('?' * len(gone))})",
-                    list(gone)) if gone.get(int(i)) == _digest(text)]
-            finally:
-                conn.close()
+            held = [i for i, text in sqlite_file.texts_of(
+                extracted / DB_FILENAME, sorted(gone)).items() if gone.get(i) == _digest(text)]
             if not held:
                 continue
             copy = build_core(extracted, clock=ManualClock(now), summarizer="offline",
@@ -594,14 +545,8 @@ def forget_in_backups(home: Path, gone: dict[int, str], now: datetime) -> list[P
 def _rezip(archive: Path, extracted: Path, manifest: dict[str, object], out: Path) -> None:
     """The extracted backup, changed, as an archive again: its database in one file, its
     text files and the attached files it still names, a manifest with their hashes."""
-    conn = sqlite3.connect(extracted / DB_FILENAME)
-    try:
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        conn.execute("PRAGMA journal_mode=DELETE")
-        conn.execute("VACUUM")  # no byte of what was deleted left in a free page
-    finally:
-        conn.close()
-    verdict, revision, messages = _integrity(extracted / DB_FILENAME)
+    sqlite_file.one_file(extracted / DB_FILENAME, compact=True)  # no deleted byte left
+    verdict, revision, messages = sqlite_file.integrity(extracted / DB_FILENAME)
     if verdict != "ok":
         raise BackupError("{archive} could not be rewritten without the forgotten messages "
                           "({verdict}); it was left as it was.", archive=archive, verdict=verdict)

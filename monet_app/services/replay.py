@@ -13,8 +13,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlmodel import col, select
-
 from cms.attachments import MAX_READ_BYTES, Prepared, prepare
 from cms.clock import ManualClock, parse_ts
 from cms.context.events import FOLD_EVENTS, REBUILD_EVENTS
@@ -24,10 +22,10 @@ from cms.model.standin import StandInModel
 from cms.settings import Settings
 from cms.tokens import TiktokenEstimator, TokenEstimator
 from monet_app.services.wiring import build_core, gateway_model, standin_factory
-from storage import Database
+from storage import Database, queries, talk
 from storage.errors import AttachmentError, TraceError
 from storage.files import FolderInUse, only_one, read_measured
-from storage.models import Event, Message, MessageRole
+from storage.models import MessageRole
 
 
 @dataclass
@@ -258,10 +256,8 @@ def _replay(trace: Path, home: Path, request_log: Path | None, lines: list[Trace
         database_url=url,
     )
     core.embeds = meaning
-    with core.db.session() as session:
-        first_event = session.exec(
-            select(Event).order_by(col(Event.id).desc()).limit(1)).first()
-        first_event_id = first_event.id if first_event and first_event.id else 0
+    with core.db.transaction() as conn:
+        first_event_id = queries.last_event_id(conn)
     cm, keeper, settings = core.context, core.librarian, core.settings
     timings: list[float] = []
     summary = ReplaySummary()
@@ -307,9 +303,9 @@ def _replay(trace: Path, home: Path, request_log: Path | None, lines: list[Trace
                                             attachments=line.attachments))
         if librarian:
             summary.librarian_summaries += core.librarian_pass()
-        with core.db.session() as session:
-            for event in session.exec(select(Event).where(col(Event.id) > first_event_id)).all():
-                summary.events[event.name] = summary.events.get(event.name, 0) + 1
+        with core.db.transaction() as conn:
+            for _id, _ts, name, _detail in queries.events_after(conn, first_event_id):
+                summary.events[name] = summary.events.get(name, 0) + 1
     finally:
         core.close()
     summary.cm_ms = timings
@@ -350,20 +346,16 @@ def _continuation(db: Database, trace: Path, home: Path, lines: list[TraceLine],
         return parse_ts(line.ts), clean_text(str(line.data["user"]))
 
     first_ts, first_text = key(turns[0])
-    person = Message.role == MessageRole.USER
     with db.session() as session:
         # the first stored turn with the same text and time; then only what follows it
         # (a year's home holds 50,000 of the person's messages: reading them all took 1.3 s)
-        start = next((i for i, ts in session.exec(
-            select(col(Message.id), col(Message.ts)).where(person, col(Message.text) == first_text)
-            .order_by(col(Message.id))) if i is not None and parse_ts(ts) == first_ts), None)
+        start = next((i for i, ts in talk.said_with_text(session, first_text)
+                      if parse_ts(ts) == first_ts), None)
         if start is None:
             return lines, 0, None
-        stored = [(parse_ts(ts), text) for ts, text in session.exec(
-            select(col(Message.ts), col(Message.text)).where(person, col(Message.id) >= start)
-            .order_by(col(Message.id)))]
-        newest = session.exec(select(Message.role).order_by(col(Message.id).desc())
-                              .limit(1)).first()
+        stored = [(parse_ts(ts), text) for ts, text in talk.said_from(session, start)]
+        newest_row = talk.newest(session)
+        newest = None if newest_row is None else newest_row.role
     matched = 0
     last: TraceLine | None = None
     unanswered = newest == MessageRole.USER

@@ -289,10 +289,6 @@ JA: dict[str, str] = {
         "データベース {where} は MONET の開発版（検索と共有ファイルが完成する前）"
         "で作られています。その版でデータフォルダーにコピーし（monet migrate-to FOLDER）、"
         "この版で新しいデータベースへ移してください。データベースは変更していません。",
-    "The database {where} is at schema {current}, which this MONET ({head}) cannot upgrade or "
-    "does not know. Update MONET; it was not changed.":
-        "データベース {where} のスキーマは {current} で、この MONET（{head}）では更新できないか、"
-        "知らないものです。MONET を更新してください。データベースは変更していません。",
     "MONET needs a UTF-8 database (this one is {encoding}): CREATE DATABASE monet ENCODING 'UTF8' "
     "TEMPLATE template0; nothing was changed.":
         "MONET には UTF-8 のデータベースが必要です（これは {encoding} です）。"
