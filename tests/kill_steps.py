@@ -100,13 +100,13 @@ def _latest_user(core: Any) -> tuple[int, str]:
 
 
 def regenerate(home: Path, steps: Steps, _arg: str) -> None:
-    from monet_app.operations import conversation
+    from monet_app.operations import conversation, versions
 
     core = _core(home)
     user_id, tab = _latest_user(core)
-    answers = conversation.exchange_ids(core, user_id)[1:]
+    answers = versions.exchange_ids(core, user_id)[1:]
     steps.armed = True
-    conversation.regenerate(core, answers)
+    versions.regenerate(core, answers)
     conversation.reply(core, tab, lambda _text: None, threading.Event())
     core.close()
 

@@ -161,12 +161,12 @@ def test_deleting_or_forgetting_the_message_leaves_no_byte_of_it(core: Core) -> 
 def test_an_exchange_set_aside_by_a_send_keeps_its_attachments(core: Core) -> None:
     """Edit and resend hides the old exchange until the new reply is stored: if that
     fails, it comes back whole, attachments included (no trigger acts on ``hidden``)."""
-    from monet_app.operations import conversation
+    from monet_app.operations import versions
 
     picture = prepare(png(12, 12), "keep-me.png")
     message = core.context.commit_user_message("what is this?", "chat", [picture])
-    conversation.set_aside(core, [message.id])
-    conversation._settle(core, replaced=False)
+    versions.set_aside(core, [message.id])
+    versions.settle(core, replaced=False)
     with core.db.session() as session:
         assert [r.name for r in session.exec(select(Attachment))] == ["keep-me.png"]
     assert files.path_of(core.home, picture.sha256).exists()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from monet_app.operations.conversation import prepare_files
+from monet_app.operations.attaching import prepare_files
 from monet_app.services.replay import MAX_LINE_BYTES, read_trace, replay
 from storage.errors import AttachmentError, TraceError
 from storage.files import only_one

@@ -72,7 +72,7 @@ def test_a_regenerate_killed_mid_reply_loses_nothing(qtbot, app_for, tmp_path: P
         import os
         from cms.clock import ManualClock
         from datetime import datetime
-        from monet_app.operations import conversation
+        from monet_app.operations import conversation, versions
         from monet_app.services.wiring import build_core, no_model
         core = build_core({str(home)!r}, clock=ManualClock(datetime.now().astimezone()),
                           model_factory=no_model, summarizer="offline")
@@ -80,7 +80,7 @@ def test_a_regenerate_killed_mid_reply_loses_nothing(qtbot, app_for, tmp_path: P
             from sqlmodel import select
             from storage.models import Message
             answer = [m.id for m in session.exec(select(Message)) if m.role == "assistant"]
-        conversation.regenerate(core, answer)
+        versions.regenerate(core, answer)
         os.kill(os.getpid(), 9)  # the reply was on its way
     """)], capture_output=True, text=True, timeout=120)
     assert killed.returncode == -9, killed.stderr
@@ -104,7 +104,7 @@ def test_a_regenerate_killed_a_second_into_the_new_stream_sends_one_reply(
         import os
         from cms.clock import ManualClock
         from datetime import datetime
-        from monet_app.operations import conversation
+        from monet_app.operations import versions
         from monet_app.services.wiring import build_core, no_model
         core = build_core({str(home)!r}, clock=ManualClock(datetime.now().astimezone()),
                           model_factory=no_model, summarizer="offline")
@@ -112,7 +112,7 @@ def test_a_regenerate_killed_a_second_into_the_new_stream_sends_one_reply(
             from sqlmodel import select
             from storage.models import Message
             answer = [m.id for m in session.exec(select(Message)) if m.role == "assistant"]
-        conversation.regenerate(core, answer)
+        versions.regenerate(core, answer)
         core.context.save_draft(core.context.newest_message_id(), "chat", "HALF NEW answer")
         os.kill(os.getpid(), 9)  # a second into the new reply
     """)], capture_output=True, text=True, timeout=120)

@@ -516,7 +516,7 @@ def test_a_file_attached_on_one_device_reaches_and_leaves_the_others(
     from cms.clock import ManualClock, parse_ts
     from cms.memory.forget import delete_messages
     from cms.tokens import CharEstimator
-    from monet_app.operations import conversation
+    from monet_app.operations import sharing
     from monet_app.operations.moving import migrate_to
     from monet_app.services.wiring import build_core, no_model
     from storage.attachments import path_of
@@ -545,7 +545,7 @@ def test_a_file_attached_on_one_device_reaches_and_leaves_the_others(
             "SELECT count(*) FROM attachment_blob").scalar()
     assert left == 0
     assert not path_of(laptop.home, picture.sha256).exists()
-    assert conversation.shared_files(desktop).value >= 1
+    assert sharing.shared_files(desktop).value >= 1
     assert not path_of(desktop.home, picture.sent_sha256).exists()
     laptop.close()
     desktop.close()

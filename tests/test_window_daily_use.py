@@ -589,7 +589,7 @@ def test_a_document_opens_under_a_safe_name_in_a_private_folder(tmp_path) -> Non
     import stat
 
     from cms.attachments import viewer_name
-    from monet_app.operations.conversation import file_to_open
+    from monet_app.operations.attaching import file_to_open
     from tests.test_attachments import pdf
 
     stored = tmp_path / ("ab" * 32)  # as the data folder names it: by its hash

@@ -1,7 +1,7 @@
 """Files waiting to be sent with the next message (issue 30).
 
 The 📎 button, a paste or a drop give paths (or a pasted picture); they are read, checked
-and prepared on a worker (``operations.conversation.prepare_files``: a large picture is
+and prepared on a worker (``operations.attaching.prepare_files``: a large picture is
 scaled down there, once), then shown as chips above the message field with what they will
 cost. A file that cannot be attached is said in the window's language and nothing else
 changes: the typed text stays, the other chips stay. The send takes the chips with the
@@ -17,7 +17,7 @@ from PySide6.QtCore import QBuffer, QDateTime, QIODevice, QObject, Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QImage
 
 from cms.attachments import Prepared
-from monet_app.operations import conversation
+from monet_app.operations import attaching
 from monet_app.operations.changes import Done
 from monet_app.window.run import run_op
 from monet_app.window.words import Words
@@ -47,7 +47,7 @@ class AttachFlow(QObject):
     def open_outside(self, file: ShownFile) -> None:
         """A file shown with a message, opened in the system's viewer: copied out under its
         own name on a worker, then handed over; said in words when nothing can open it."""
-        run_op(partial(conversation.file_to_open, file.path, file.name, file.media_type),
+        run_op(partial(attaching.file_to_open, file.path, file.name, file.media_type),
                self._opened, self._refused, self._say)
 
     def _opened(self, done: Done[Path]) -> None:
@@ -56,7 +56,7 @@ class AttachFlow(QObject):
                 name=done.value.name))
 
     def add_paths(self, paths: list[str]) -> None:
-        run_op(lambda: _with_icons(conversation.prepare_files(list(paths))), self._added,
+        run_op(lambda: _with_icons(attaching.prepare_files(list(paths))), self._added,
                self._refused, self._say)
 
     def add_image(self, image: QImage) -> None:
@@ -68,7 +68,7 @@ class AttachFlow(QObject):
             buffer = QBuffer()
             buffer.open(QIODevice.OpenModeFlag.WriteOnly)
             copy.save(buffer, "PNG")  # type: ignore[call-overload]  # (the stubs want bytes)
-            return _with_icons(conversation.prepare_pasted(bytes(buffer.data().data()), name))
+            return _with_icons(attaching.prepare_pasted(bytes(buffer.data().data()), name))
 
         run_op(prepared, self._added, self._refused, self._say)
 

@@ -15,7 +15,7 @@ from functools import partial
 
 from PySide6.QtCore import QObject
 
-from monet_app.operations import conversation
+from monet_app.operations import conversation, versions
 from monet_app.operations.changes import TALK, Changes, Done
 from monet_app.services.gate import Ticket, Work
 from monet_app.window.host import Host
@@ -152,7 +152,7 @@ class SendFlow(QObject):
             with self._until_streaming(ticket):
                 self.c.window.clear_error()
                 self.c.window.focus_composer()  # typing goes on while Claude answers again
-                self._run_then_reply(partial(conversation.regenerate, self.c.core,
+                self._run_then_reply(partial(versions.regenerate, self.c.core,
                                              list(exchange.answer_ids), ticket=ticket),
                                      ticket, exchange.tab)
 
@@ -172,7 +172,7 @@ class SendFlow(QObject):
             ticket.leave()
             self.c.show_problem(problem)
 
-        run_op(partial(conversation.choose_version, self.c.core, exchange.user_id, number,
+        run_op(partial(versions.choose_version, self.c.core, exchange.user_id, number,
                        ticket=ticket), done, failed, self.c.words.problem)
 
     def continue_reply(self, reply_id: int) -> None:

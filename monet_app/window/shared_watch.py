@@ -1,10 +1,10 @@
 """Another device's writes, seen in this window (issue 31): a history on a PostgreSQL
 server is shared by several devices, each with its own window. Every ``WATCH_MS`` the
 window asks the server, on a worker, how far the history has come (one small query:
-``conversation.generation``); when it moved and no reply is streaming here, the
+``sharing.generation``); when it moved and no reply is streaming here, the
 transcript, the days and the Timeline Index are read again, keeping the place, after the
 files another device attached are fetched into this device's folder (and the ones it
-forgot removed: ``conversation.shared_files``).
+forgot removed: ``sharing.shared_files``).
 
 A window on a SQLite file watches the same way (issue 41): another process on this device
 (``monet forget`` in a terminal, a replay) changes the history under it, and a deleted
@@ -21,7 +21,7 @@ from functools import partial
 
 from PySide6.QtCore import QObject, QTimer
 
-from monet_app.operations import conversation
+from monet_app.operations import sharing
 from monet_app.operations.changes import TALK, Done
 from monet_app.services.gate import Work
 from monet_app.window.host import Host
@@ -52,7 +52,7 @@ class SharedWatch(QObject):
         if self._asking or self.c.stream.busy or self.c.core.gate.busy(Work.RESTORE):
             return  # (a restore replaces the database: the window reopens after it)
         self._asking = True
-        run_op(partial(conversation.generation, self.c.core, self._stamp), self._answered,
+        run_op(partial(sharing.generation, self.c.core, self._stamp), self._answered,
                self._failed)
 
     def _answered(self, done: Done[tuple[tuple[int, ...], tuple[int, ...] | None]]) -> None:
@@ -64,7 +64,7 @@ class SharedWatch(QObject):
             return
         # the files another device attached (or forgot) first, then the transcript; the
         # change counts as seen only then (a failed fetch is tried again at the next ask)
-        run_op(partial(conversation.shared_files, self.c.core),
+        run_op(partial(sharing.shared_files, self.c.core),
                partial(self._files_done, stamp, counts), self._failed)
 
     def _files_done(self, stamp: tuple[int, ...], seen: tuple[int, ...],
