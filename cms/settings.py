@@ -1,18 +1,27 @@
-"""MONET's settings: defaults from the design, validation, and persistence.
+"""MONET's settings: defaults from the design, a typed and validated model (pydantic,
+which the SDK and SQLModel bring already: issue 42), and persistence.
 
-Settings live in the ``setting`` table as JSON values. ``validated()`` refuses values
-that cannot work (a ceiling of 0, keeping 0 exchanges, a low-water mark at or above the
-ceiling ...) with one clear sentence, before anything runs.
+Settings live in the ``setting`` table as JSON values, only those that differ from the
+defaults. Making a ``Settings`` converts and checks every value; one that cannot work is
+refused with one clear sentence, before anything runs.
 """
 
 from __future__ import annotations
 
 import json
-import re
-from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import time
 from importlib import resources
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from storage import queries
 from storage.errors import Phrase, Phrases, SettingsError
@@ -59,39 +68,154 @@ class Privacy(NamedTuple):
     tabs: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Settings:
+#: What each setting must be, in words (the window says them in its language:
+#: ``monet_app/window/error_words.py``), and the name each sentence gives the value.
+_SAID: dict[str, str] = {
+    "ceiling_tokens": "the token ceiling must be above 0 (got {ceiling})",
+    "keep_exchanges": "at least 1 exchange must be kept raw (keep is {keep})",
+    "low_water_fraction": "the low-water mark must be below the ceiling: a fraction between "
+                          "0 and 1 (got {fraction})",
+    "day_start": "the day boundary must be HH:MM, 00:00-23:59 (got {start!r})",
+    "max_tokens": "max_tokens must be above 0 (got {max_tokens})",
+    "segment_pause_minutes": "the segment pause must be above 0 minutes",
+    "segment_max_tokens": "the segment size must be above 0 tokens",
+    "ti_budget_tokens": "the Timeline Index budget must be above 0 tokens",
+    "context_budget_tokens": "the context block budget must be at least 200 tokens",
+    "librarian_interval_minutes": "the librarian interval must be above 0 minutes",
+    "librarian_summarizer": "the librarian summarizer must be claude or offline",
+    "model": "a model name is needed",
+    "tabs": "tabs need at least one entry and unique ids",
+    "pinned_ttl": "the pinned cache lifetime must be 5m or 1h (got {ttl!r})",
+    "ti_ttl": "the Timeline Index cache lifetime must be 5m or 1h (got {ttl!r})",
+    "turn_ttl": "the conversation's cache lifetime must be auto, 5m or 1h (got {ttl!r})",
+    "max_retries": "retries must be 0 or more and the timeout above 0 seconds",
+    "request_timeout_seconds": "retries must be 0 or more and the timeout above 0 seconds",
+    "backup_keep": "the backups kept must be from 0 to 3,650 (got {keep})",
+    "theme": "the appearance must be system, light or dark (got {theme!r})",
+    "core_prompt": "the core prompt (pinned instructions) cannot be empty",
+    # any other setting (a list where a number goes, a name MONET does not have)
+    "": "{name} cannot be {value!r} ({reason})",
+}
+#: Why a value of another kind cannot be used, by pydantic's error type.
+_KIND: dict[str, str] = {
+    "bool": "it must be true or false",
+    "int": "it must be a whole number",
+    "float": "it must be a number",
+    "string": "it must be text",
+    "tuple": "it must be a list",
+    "list": "it must be a list",
+    "dict": "it must be a table of names and values",
+    "extra": "MONET has no such setting",
+    "": "it cannot be used there",
+}
+_GOT = {"ceiling_tokens": "ceiling", "keep_exchanges": "keep", "low_water_fraction": "fraction",
+        "day_start": "start", "max_tokens": "max_tokens", "pinned_ttl": "ttl", "ti_ttl": "ttl",
+        "turn_ttl": "ttl", "backup_keep": "keep", "theme": "theme"}
+_CACHE_LIFETIME = Literal["5m", "1h"]
+
+
+def _phrase(error: Any) -> Phrase:
+    """One of pydantic's errors as the sentence of its setting."""
+    name = str(error["loc"][0]) if error["loc"] else ""
+    if name in _SAID and name:
+        return Phrase(_SAID[name], **{_GOT.get(name, "value"): error["input"]})
+    kind = str(error["type"]).split("_")[0]
+    return Phrase(_SAID[""], name=name or "?", value=error["input"],
+                  reason=Phrase(_KIND[kind if kind in _KIND else ""]))
+
+
+class Settings(BaseModel):
+    """Every setting, typed: made from what is stored (``load_settings``: JSON lists
+    become tuples, numbers in text become numbers) or given, and checked as it is made.
+    A value that cannot work (a ceiling of 0, keeping 0 exchanges, a low-water mark at or
+    above the ceiling, a 1-hour cache breakpoint after a 5-minute one, ...) is refused
+    with a ``SettingsError`` naming each problem once, before anything runs."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
     model: str = "claude-sonnet-4-6"
-    max_tokens: int = 4096
-    ceiling_tokens: int = 20_000
-    low_water_fraction: float = 0.3  # measured: docs/cache-strategy.md
-    keep_exchanges: int = 4
-    day_start: str = "04:00"
-    segment_pause_minutes: int = 30
-    segment_max_tokens: int = 4_000
-    ti_budget_tokens: int = 6_000
-    context_budget_tokens: int = 1_500  # the context block: notes about the person
+    max_tokens: int = Field(default=4096, gt=0)
+    ceiling_tokens: int = Field(default=20_000, gt=0)
+    low_water_fraction: float = Field(default=0.3, gt=0, lt=1)  # measured: docs/cache-strategy.md
+    keep_exchanges: int = Field(default=4, ge=1)
+    day_start: str = Field(default="04:00", pattern=r"^([01]\d|2[0-3]):[0-5]\d$")
+    segment_pause_minutes: int = Field(default=30, gt=0)
+    segment_max_tokens: int = Field(default=4_000, gt=0)
+    ti_budget_tokens: int = Field(default=6_000, gt=0)
+    # the context block: notes about the person
+    context_budget_tokens: int = Field(default=1_500, ge=200)
     sunset_model: bool = True
-    librarian_interval_minutes: int = 5
-    librarian_summarizer: str = "claude"  # "claude" (offline when there is no key) | "offline"
+    librarian_interval_minutes: int = Field(default=5, gt=0)
+    # "claude" (offline when there is no key) | "offline"
+    librarian_summarizer: Literal["claude", "offline"] = "claude"
     librarian_model: str = "claude-haiku-4-5"
     # Nothing said on these days or in these tabs becomes a memory.
     incognito_days: tuple[str, ...] = ()
     incognito_tabs: tuple[str, ...] = ()
     tabs: tuple[tuple[str, str], ...] = DEFAULT_TABS
-    core_prompt: str = field(default_factory=default_core_prompt)
-    context_window_tokens: int = 0  # 0: from CONTEXT_WINDOWS by model
-    pinned_ttl: str = "1h"  # cache lifetime of the pinned breakpoint: "5m" | "1h"
-    ti_ttl: str = "1h"  # cache lifetime of the Timeline Index breakpoint
+    core_prompt: str = Field(default_factory=default_core_prompt)
+    context_window_tokens: int = Field(default=0, ge=0)  # 0: from CONTEXT_WINDOWS by model
+    pinned_ttl: _CACHE_LIFETIME = "1h"  # cache lifetime of the pinned breakpoint
+    ti_ttl: _CACHE_LIFETIME = "1h"  # cache lifetime of the Timeline Index breakpoint
     # of the newest turn's breakpoint: "auto" (chosen from the person's pauses,
     # cms/context/rhythm.py), "5m" or "1h"
-    turn_ttl: str = "auto"
-    max_retries: int = 2  # SDK retries of 408/409/429/5xx, honouring retry-after
-    request_timeout_seconds: float = 600.0
+    turn_ttl: Literal["auto", "5m", "1h"] = "auto"
+    # the SDK's retries of 408/409/429/5xx, honouring retry-after
+    max_retries: int = Field(default=2, ge=0)
+    request_timeout_seconds: float = Field(default=600.0, gt=0)
     # {"model-prefix": {"input": $/MTok, "output": $/MTok, "write_5m": x, ...}}
-    prices: dict[str, dict[str, float]] = field(default_factory=dict)
-    theme: str = "system"  # the window's appearance: "system" | "light" | "dark"
-    backup_keep: int = 7  # daily automatic backups kept (monet_app/services/backup.py); 0: none
+    prices: dict[str, dict[str, float]] = Field(default_factory=dict)
+    theme: Literal["system", "light", "dark"] = "system"  # the window's appearance
+    # daily automatic backups kept (monet_app/services/backup.py); 0: none
+    backup_keep: int = Field(default=7, ge=0, le=3650)
+
+    # ----- checks ---------------------------------------------------------------------
+    @model_validator(mode="wrap")
+    @classmethod
+    def _in_words(cls, data: Any, handler: ModelWrapValidatorHandler[Settings]) -> Settings:
+        """Every problem said once, in words, as one ``SettingsError``."""
+        try:
+            return handler(data)
+        except ValidationError as exc:
+            problems: list[Phrase] = []
+            for phrase in map(_phrase, exc.errors()):
+                if all(p.template != phrase.template or p.values != phrase.values
+                       for p in problems):
+                    problems.append(phrase)
+            raise SettingsError("Invalid settings: {problems}.",
+                                problems=Phrases(problems)) from None
+
+    @field_validator("model", "core_prompt")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("blank")
+        return value
+
+    @field_validator("tabs")
+    @classmethod
+    def _tabs(cls, value: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+        if not value or len({tab for tab, _ in value}) != len(value):
+            raise ValueError("no tab, or one id twice")
+        return value
+
+    @model_validator(mode="after")
+    def _breakpoints(self) -> Settings:
+        """A cache breakpoint never lives longer than the one before it
+        (docs/anthropic-caching.md)."""
+        problems: list[Phrase] = []
+        if self.pinned_ttl == "5m" and self.ti_ttl == "1h":
+            problems.append(Phrase(
+                "a 1-hour breakpoint cannot follow a 5-minute one (pinned 5m, TI 1h)"))
+        if self.turn_ttl == "1h" and "5m" in (self.pinned_ttl, self.ti_ttl):
+            problems.append(Phrase("a 1-hour breakpoint cannot follow a 5-minute one (turn 1h)"))
+        if problems:
+            raise SettingsError("Invalid settings: {problems}.", problems=Phrases(problems))
+        return self
+
+    def validated(self) -> Settings:
+        """The settings (checked when they were made; kept for the callers that say so)."""
+        return self
 
     # ----- derived values -------------------------------------------------------------
     @property
@@ -115,100 +239,36 @@ class Settings:
                 return label
         return tab
 
-    # ----- checks ---------------------------------------------------------------------
-    def validated(self) -> Settings:
-        problems: list[Phrase] = []
-        if self.ceiling_tokens <= 0:
-            problems.append(Phrase("the token ceiling must be above 0 (got {ceiling})",
-                                   ceiling=self.ceiling_tokens))
-        if self.keep_exchanges < 1:
-            problems.append(Phrase(
-                "at least 1 exchange must be kept raw (keep is {keep})", keep=self.keep_exchanges
-            ))
-        if not 0 < self.low_water_fraction < 1:
-            problems.append(Phrase(
-                "the low-water mark must be below the ceiling: a fraction between 0 and 1 "
-                "(got {fraction})", fraction=self.low_water_fraction
-            ))
-        if not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", self.day_start):
-            problems.append(Phrase("the day boundary must be HH:MM, 00:00-23:59 (got {start!r})",
-                                   start=self.day_start))
-        if self.max_tokens <= 0:
-            problems.append(Phrase("max_tokens must be above 0 (got {max_tokens})",
-                                   max_tokens=self.max_tokens))
-        if self.segment_pause_minutes <= 0:
-            problems.append(Phrase("the segment pause must be above 0 minutes"))
-        if self.segment_max_tokens <= 0:
-            problems.append(Phrase("the segment size must be above 0 tokens"))
-        if self.ti_budget_tokens <= 0:
-            problems.append(Phrase("the Timeline Index budget must be above 0 tokens"))
-        if self.context_budget_tokens < 200:
-            problems.append(Phrase("the context block budget must be at least 200 tokens"))
-        if self.librarian_interval_minutes <= 0:
-            problems.append(Phrase("the librarian interval must be above 0 minutes"))
-        if self.librarian_summarizer not in ("claude", "offline"):
-            problems.append(Phrase("the librarian summarizer must be claude or offline"))
-        if not self.model.strip():
-            problems.append(Phrase("a model name is needed"))
-        if not self.tabs or len({t for t, _ in self.tabs}) != len(self.tabs):
-            problems.append(Phrase("tabs need at least one entry and unique ids"))
-        if self.pinned_ttl not in ("5m", "1h"):
-            problems.append(Phrase("the pinned cache lifetime must be 5m or 1h (got {ttl!r})",
-                                   ttl=self.pinned_ttl))
-        if self.ti_ttl not in ("5m", "1h"):
-            problems.append(Phrase(
-                "the Timeline Index cache lifetime must be 5m or 1h (got {ttl!r})",
-                ttl=self.ti_ttl))
-        if self.pinned_ttl == "5m" and self.ti_ttl == "1h":
-            problems.append(Phrase(
-                "a 1-hour breakpoint cannot follow a 5-minute one (pinned 5m, TI 1h)"))
-        if self.turn_ttl not in ("auto", "5m", "1h"):
-            problems.append(Phrase("the conversation's cache lifetime must be auto, 5m or 1h "
-                                   "(got {ttl!r})", ttl=self.turn_ttl))
-        elif self.turn_ttl == "1h" and "5m" in (self.pinned_ttl, self.ti_ttl):
-            problems.append(Phrase("a 1-hour breakpoint cannot follow a 5-minute one (turn 1h)"))
-        if self.max_retries < 0 or self.request_timeout_seconds <= 0:
-            problems.append(Phrase("retries must be 0 or more and the timeout above 0 seconds"))
-        if not 0 <= self.backup_keep <= 3650:
-            problems.append(Phrase("the backups kept must be from 0 to 3,650 (got {keep})",
-                                   keep=self.backup_keep))
-        if self.theme not in ("system", "light", "dark"):
-            problems.append(Phrase(
-                "the appearance must be system, light or dark (got {theme!r})", theme=self.theme))
-        if not self.core_prompt.strip():
-            problems.append(Phrase("the core prompt (pinned instructions) cannot be empty"))
-        if problems:
-            raise SettingsError("Invalid settings: {problems}.", problems=Phrases(problems))
-        return self
-
     @property
     def privacy(self) -> Privacy:
         return Privacy(self.incognito_days, self.incognito_tabs)
 
     def with_overrides(self, **overrides: Any) -> Settings:
+        """These settings with the given values (None: unchanged), checked."""
         given = {k: v for k, v in overrides.items() if v is not None}
-        return replace(self, **given).validated()
+        return Settings(**{**self.values(), **given})
+
+    def values(self) -> dict[str, Any]:
+        """Every setting by name, as held (tuples stay tuples)."""
+        return {name: getattr(self, name) for name in type(self).model_fields}
 
 
-_FIELD_NAMES = {f.name for f in fields(Settings)}
+_FIELD_NAMES = set(Settings.model_fields)
 
 
 def load_settings(session: Db) -> Settings:
+    """The stored settings over the defaults, converted to their types and checked (a
+    stored value that cannot be one is refused in words: ``SettingsError``)."""
     stored: dict[str, Any] = {key: json.loads(value)
                               for key, value in queries.every_setting(session).items()
                               if key in _FIELD_NAMES}
-    if "tabs" in stored:
-        stored["tabs"] = tuple((str(a), str(b)) for a, b in stored["tabs"])
-    for key in ("incognito_days", "incognito_tabs"):
-        if key in stored:
-            stored[key] = tuple(str(x) for x in stored[key])
-    return replace(Settings(), **stored)
+    return Settings(**stored)
 
 
 def save_settings(session: Db, settings: Settings) -> None:
-    settings.validated()
-    defaults = asdict(Settings())
-    for key, value in asdict(settings).items():
+    """What differs from the defaults is stored (as JSON); a default is not."""
+    defaults = Settings().values()
+    for key, value in settings.values().items():
         if value == defaults[key]:
             queries.delete_setting(session, key)
         else:

@@ -120,6 +120,41 @@ def test_invalid_settings_are_refused(overrides: dict[str, object], words: str) 
     assert words in str(info.value)
 
 
+def test_stored_settings_are_converted_to_their_types(tmp_path: Path) -> None:
+    """What the setting table holds is JSON (issue 42: it was taken as it came): a number
+    stored as text becomes the number, lists become the tuples the code compares."""
+    from cms.settings import load_settings
+    from storage import Database
+
+    db = Database(tmp_path / "home")
+    with db.session() as session:
+        queries.put_setting(session, "ceiling_tokens", json.dumps("30000"))
+        queries.put_setting(session, "tabs", json.dumps([["chat", "Chat"], ["work", "Work"]]))
+        queries.put_setting(session, "incognito_days", json.dumps(["2026-12-01"]))
+    with db.session() as session:
+        loaded = load_settings(session)
+    db.close()
+    assert loaded.ceiling_tokens == 30000
+    assert loaded.tabs == (("chat", "Chat"), ("work", "Work"))
+    assert loaded.incognito_days == ("2026-12-01",)
+
+
+def test_a_stored_setting_of_the_wrong_type_is_refused_in_words(tmp_path: Path) -> None:
+    from cms.settings import load_settings
+    from storage import Database
+
+    db = Database(tmp_path / "home")
+    with db.session() as session:
+        queries.put_setting(session, "ceiling_tokens", json.dumps("lots"))
+        queries.put_setting(session, "sunset_model", json.dumps([1]))
+    with pytest.raises(SettingsError) as info, db.session() as session:
+        load_settings(session)
+    db.close()
+    said = str(info.value)
+    assert "the token ceiling must be above 0 (got lots)" in said
+    assert "sunset_model cannot be [1] (it must be true or false)" in said
+
+
 def test_empty_day_never_folds_or_summarizes(home: Path) -> None:
     summarizer = CountingSummarizer()
     w = World(home, settings(), summarizer=summarizer)

@@ -198,7 +198,7 @@ def test_values_that_are_sentences_are_said_in_japanese_too() -> None:
     from storage.errors import KeyStoreError, SettingsError
 
     with pytest.raises(SettingsError) as raised:
-        Settings(ceiling_tokens=0, theme="pink").validated()
+        Settings(ceiling_tokens=0, theme="pink")  # type: ignore[arg-type]
     error = raised.value
     assert str(error) == ("Invalid settings: the token ceiling must be above 0 (got 0); the "
                           "appearance must be system, light or dark (got 'pink').")

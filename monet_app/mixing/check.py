@@ -60,7 +60,7 @@ import tempfile
 import threading
 import unicodedata
 from collections.abc import Callable, Generator, Iterable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import IO, Any, Literal
@@ -299,7 +299,7 @@ class Outcome:
 
 
 def _throwaway_overrides(settings: Settings, day: Day, shape: Shape) -> dict[str, Any]:
-    values: dict[str, Any] = {f.name: getattr(settings, f.name) for f in fields(Settings)}
+    values: dict[str, Any] = settings.values()
     values.update(
         tabs=day.tabs, sunset_model=shape == "sunset", day_start="04:00",
         incognito_days=(), incognito_tabs=(), librarian_summarizer="offline",

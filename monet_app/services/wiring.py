@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Generator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -219,11 +219,10 @@ class Core:
         with self.db.session() as session:
             save_settings(session, settings)
         # privacy, appearance and backups change nothing that is sent: no rebuild for them
-        privacy_only = replace(
-            self.settings, incognito_days=settings.incognito_days,
-            incognito_tabs=settings.incognito_tabs, theme=settings.theme,
-            backup_keep=settings.backup_keep,
-        ) == settings
+        privacy_only = self.settings.model_copy(update={
+            "incognito_days": settings.incognito_days, "incognito_tabs": settings.incognito_tabs,
+            "theme": settings.theme, "backup_keep": settings.backup_keep,
+        }) == settings
         self.settings = settings
         if privacy_only:
             self.context.settings = settings

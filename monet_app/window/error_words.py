@@ -206,6 +206,16 @@ JA: dict[str, str] = {
         "外観は system・light・dark のどれかにしてください（指定: {theme!r}）",
     "the core prompt (pinned instructions) cannot be empty":
         "コアプロンプト（固定の指示）は空にできません",
+    "{name} cannot be {value!r} ({reason})":
+        "{name} を {value!r} にはできません（{reason}）",
+    "it must be true or false": "true か false にしてください",
+    "it must be a whole number": "整数にしてください",
+    "it must be a number": "数値にしてください",
+    "it must be text": "文字列にしてください",
+    "it must be a list": "リストにしてください",
+    "it must be a table of names and values": "名前と値の表にしてください",
+    "MONET has no such setting": "MONET にその設定はありません",
+    "it cannot be used there": "そこには使えません",
     # ----- the database (storage/database.py, storage/where.py)
     "{where} already holds a history; MONET copies only into an empty one (a new database, a new "
     "data folder). Nothing was copied.":
