@@ -72,11 +72,12 @@ def _photo(number: int) -> bytes:
 def fill_day(home: Path, count: int, day: str = "2026-03-02", pictures: int = 0) -> None:
     db = Database(home)
     estimator = TiktokenEstimator()
-    from storage import queries
+    from storage.prompt_state import prompt_state
+    from storage.talk import day_thread_id
 
     start = parse_ts(f"{day}T08:00:00+09:00")
     with db.session() as session:
-        thread_id = queries.day_thread_id(session, day, start.isoformat())
+        thread_id = day_thread_id(session, day, start.isoformat())
         for i in range(count):
             text = SAMPLES[i % len(SAMPLES)]
             message = Message(
@@ -99,7 +100,7 @@ def fill_day(home: Path, count: int, day: str = "2026-03-02", pictures: int = 0)
                                    prepared.media_type, prepared.sent_sha256,
                                    width=prepared.width, height=prepared.height,
                                    tokens=prepared.tokens)
-        state = queries.prompt_state(session)
+        state = prompt_state(session)
         state.current_day = day
         state.current_tab = "chat"
     db.close()

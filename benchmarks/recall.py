@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 from cms.clock import ManualClock
 from cms.context.tools import recall
 from monet_app.services.wiring import Core, build_core, no_model
-from storage.queries import Talk
+from storage.talk import Talk
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 JST = timezone(timedelta(hours=9))

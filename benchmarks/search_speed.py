@@ -25,8 +25,9 @@ sys.path.insert(0, str(ROOT))
 from sqlalchemy import insert
 
 from cms.context.tools import find
-from storage import Database, queries
+from storage import Database
 from storage.models import Message
+from storage.talk import day_thread_id
 
 QUERIES = ["京都", "鰻丼", "ゲーム", "縄跳び", "お菓子作り", "旅行の予定", "cooking", "小説を書"]
 
@@ -55,7 +56,7 @@ def main() -> None:
             rows = []
             for day_index in range(365):
                 day = (start + timedelta(days=day_index)).date().isoformat()
-                thread_id = queries.day_thread_id(session, day, start.isoformat())
+                thread_id = day_thread_id(session, day, start.isoformat())
                 for i in range(per_day):
                     if len(rows) + day_index * 0 >= count:
                         break

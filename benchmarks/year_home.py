@@ -924,9 +924,9 @@ def measure(home: Path, runs: int, cold_runs: int, profile: str | None) -> None:
         for _ in range(runs):
             session = Session(core.db.engine, expire_on_commit=False)
             try:
-                from storage import queries
+                from storage.prompt_state import prompt_state
 
-                state = queries.prompt_state(session)
+                state = prompt_state(session)
                 samples.append(timed(lambda s=session, st=state: core.context._render(s, st))[0])
             finally:
                 session.rollback()

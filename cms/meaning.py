@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from storage import Database, fts, vectors
 from storage.database import Session
-from storage.queries import Db
+from storage.rows import Db
 
 if TYPE_CHECKING:  # numpy loads with the first vector, never at start-up (~0.1 s)
     import numpy as np

@@ -23,9 +23,9 @@ from pydantic import (
     model_validator,
 )
 
-from storage import queries
 from storage.errors import Phrase, Phrases, SettingsError
-from storage.queries import Db
+from storage.rows import Db
+from storage.settings import delete_setting, every_setting, put_setting
 
 DEFAULT_TABS: tuple[tuple[str, str], ...] = (
     ("chat", "チャット"),
@@ -260,7 +260,7 @@ def load_settings(session: Db) -> Settings:
     """The stored settings over the defaults, converted to their types and checked (a
     stored value that cannot be one is refused in words: ``SettingsError``)."""
     stored: dict[str, Any] = {key: json.loads(value)
-                              for key, value in queries.every_setting(session).items()
+                              for key, value in every_setting(session).items()
                               if key in _FIELD_NAMES}
     return Settings(**stored)
 
@@ -270,6 +270,6 @@ def save_settings(session: Db, settings: Settings) -> None:
     defaults = Settings().values()
     for key, value in settings.values().items():
         if value == defaults[key]:
-            queries.delete_setting(session, key)
+            delete_setting(session, key)
         else:
-            queries.put_setting(session, key, json.dumps(value, ensure_ascii=False))
+            put_setting(session, key, json.dumps(value, ensure_ascii=False))

@@ -1,4 +1,6 @@
-"""Persistence for MONET: SQLModel tables, the database session, migrations and queries.
+"""Persistence for MONET: SQLModel tables, the database session, migrations, and the
+repositories by aggregate (talk, timeline, memory, ledger, settings, prompt state,
+attachments, vectors).
 
 Nothing here imports Qt or talks to the network. SQLite-specific SQL is confined to
 ``storage.database`` (connection pragmas) and ``storage.fts`` (the FTS5 index);

@@ -36,7 +36,7 @@ from sqlmodel import Session
 
 from storage.errors import AttachmentError
 from storage.models import Attachment
-from storage.queries import Db
+from storage.rows import Db
 
 FOLDER = "attachments"
 #: The backups MONET keeps in the data folder (``monet_app/services/backup.py``): zips

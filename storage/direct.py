@@ -4,7 +4,7 @@ A chat turn and a rebuild point run some twenty small statements (docs/performan
 Through SQLAlchemy's execution path each costs ~15 us of Python around
 sqlite3's ~3 us, and more when rows come back (a ``Row`` each, type processing per
 value): measured on this machine, reading the Timeline Index's 50 lines took 145 us that
-way and 75 us here. So the statements of ``storage/queries.py`` are compiled once by
+way and 75 us here. So the statements of the repositories (``storage/rows.py``) are compiled once by
 SQLAlchemy, from the same Core constructs (the SQL stays portable), and run here:
 
 - binds are positional, each through its type's bind processor, as SQLAlchemy does;

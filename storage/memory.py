@@ -8,13 +8,89 @@ objects cost ~0.3 ms even for none).
 
 from __future__ import annotations
 
-from sqlalchemy import String, and_, bindparam, delete, type_coerce
+import json
+from datetime import datetime
+
+from sqlalchemy import (
+    String,
+    and_,
+    bindparam,
+    delete,
+    type_coerce,
+)
 from sqlalchemy import select as sa_select
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
-from storage.models import ContextSummary, MemoryItem
-from storage.queries import TOLD_STATUSES, Db, run
+from storage.models import (
+    ContextSummary,
+    MemoryItem,
+    MemoryStatus,
+)
+from storage.rows import Db, run
+
+_LATEST_SUMMARY = sa_select(
+    col(ContextSummary.day), col(ContextSummary.text), col(ContextSummary.created_ts)
+).order_by(col(ContextSummary.id).desc()).limit(1)
+
+
+def latest_summary_text(db: Db) -> tuple[str, str, str] | None:
+    """(day, text, created) of the newest daily context summary, or None."""
+    row = run(db, _LATEST_SUMMARY).first()
+    return None if row is None else (str(row[0]), str(row[1]), str(row[2]))
+
+
+_LATEST_CONTEXT_SUMMARY = (
+    sa_select(col(ContextSummary.day), col(ContextSummary.created_ts))
+    .order_by(col(ContextSummary.id).desc()).limit(1)
+)
+
+
+def latest_context_summary_when(db: Db) -> tuple[str, str] | None:
+    """(day, created_ts) of the newest daily context summary, or None before the first."""
+    row = run(db, _LATEST_CONTEXT_SUMMARY).first()
+    return None if row is None else (str(row[0]), str(row[1]))
+
+
+_SUPERSEDED_SOURCES = sa_select(col(MemoryItem.source_message_ids)).where(
+    col(MemoryItem.status) == MemoryStatus.SUPERSEDED.value)
+
+
+def superseded_sources(db: Db) -> set[int]:
+    """The source messages of memory items a newer statement superseded."""
+    return {int(i) for row in run(db, _SUPERSEDED_SOURCES).scalars() for i in json.loads(row)}
+
+
+_SUPERSEDING_TS = sa_select(col(MemoryItem.created_ts)).where(
+    col(MemoryItem.supersedes_id).is_not(None))
+
+
+def superseded_since(db: Db, since: datetime) -> bool:
+    """Has a memory item superseded another since ``since``? (Compared as times: the
+    stored stamps may carry different UTC offsets.)"""
+    rows = run(db, _SUPERSEDING_TS).scalars()
+    return any(datetime.fromisoformat(ts) > since for ts in rows)
+
+
+#: The memory statuses Claude reads: active, and contested (shown as a contradiction).
+#: The memory items the person's panel shows and the rules weigh a new one against:
+#: active, and contested (two items MONET could not tell apart, for the person to settle).
+SHOWN_STATUSES = (MemoryStatus.ACTIVE, MemoryStatus.CONTESTED)
+
+
+#: What Claude is told: only what is settled (issue 40), never a contested value.
+TOLD_STATUSES = (MemoryStatus.ACTIVE,)
+
+
+_SHOWN_ITEMS = (select(MemoryItem).where(col(MemoryItem.status).in_(list(SHOWN_STATUSES)))
+                .order_by(col(MemoryItem.id)))
+
+
+def shown_memory_items(session: Session) -> list[MemoryItem]:
+    """The memory items the panel shows (active or contested, expired ones too), oldest
+    first, as ORM objects the caller may change in its transaction."""
+    return list(session.exec(_SHOWN_ITEMS).all())
+
 
 _OLDER = aliased(MemoryItem)
 _TOLD = (

@@ -136,7 +136,7 @@ class Message(SQLModel, table=True):
     # prompts, summaries, search_history or read_day). See cms/memory/forget.py.
     hidden: bool = False
     # Drawn at random by a trigger at its insert and at any change (migrations 0011, 0012):
-    # what a reader that keeps messages between turns compares (storage.queries.TalkReader).
+    # what a reader that keeps messages between turns compares (storage.talk.TalkReader).
     rev: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
@@ -183,7 +183,7 @@ class TimelineEntry(SQLModel, table=True):
     claimed_until: str | None = None
     last_error: str | None = None
     # Drawn at random by a trigger at its insert and at any change (migration 0012): what
-    # a reader that keeps lines between renders compares (storage.queries.LineReader).
+    # a reader that keeps lines between renders compares (storage.timeline.LineReader).
     rev: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 

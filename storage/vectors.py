@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from sqlalchemy import Integer, LargeBinary, String, bindparam, text
 
 from storage.fts import SEARCHED_ROLES as _SAID
-from storage.queries import Db
+from storage.rows import Db
 
 _PENDING = text(
     f"SELECT m.id, m.rev, m.text FROM message m WHERE {_SAID} AND NOT m.hidden "

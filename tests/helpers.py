@@ -174,7 +174,7 @@ def run_monet(*args: str | os.PathLike[str], home: str | os.PathLike[str] | None
 def write_between_reads(monkeypatch: Any, revisions: Any, write: Callable[[], None]) -> None:
     """Make another writer's ``write`` land between a kept-rows reader's two reads: right
     after the driver path has answered the ``revisions`` statement (the ids and revisions),
-    before the reader reads the rows in full (``storage.queries._KeptRows``)."""
+    before the reader reads the rows in full (``storage.rows.KeptRows``)."""
     from storage import direct
 
     real = direct.execute

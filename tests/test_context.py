@@ -13,9 +13,12 @@ from sqlmodel import select
 from cms.context.prompt import extends
 from cms.context.timeline import PENDING_MARKER
 from cms.settings import Settings
-from storage import fts, queries
+from storage import fts
 from storage.errors import SettingsError
 from storage.models import Message, TimelineEntry
+from storage.settings import put_setting
+from storage.talk import _REVS_OF_DAY, TalkReader, day_thread_id, insert_message
+from storage.timeline import LineReader, pending_entries, top_level_entries, top_level_lines
 from tests.helpers import CountingSummarizer, World, ti_text, turn_texts, write_between_reads
 
 
@@ -128,9 +131,9 @@ def test_stored_settings_are_converted_to_their_types(tmp_path: Path) -> None:
 
     db = Database(tmp_path / "home")
     with db.session() as session:
-        queries.put_setting(session, "ceiling_tokens", json.dumps("30000"))
-        queries.put_setting(session, "tabs", json.dumps([["chat", "Chat"], ["work", "Work"]]))
-        queries.put_setting(session, "incognito_days", json.dumps(["2026-12-01"]))
+        put_setting(session, "ceiling_tokens", json.dumps("30000"))
+        put_setting(session, "tabs", json.dumps([["chat", "Chat"], ["work", "Work"]]))
+        put_setting(session, "incognito_days", json.dumps(["2026-12-01"]))
     with db.session() as session:
         loaded = load_settings(session)
     db.close()
@@ -145,8 +148,8 @@ def test_a_stored_setting_of_the_wrong_type_is_refused_in_words(tmp_path: Path) 
 
     db = Database(tmp_path / "home")
     with db.session() as session:
-        queries.put_setting(session, "ceiling_tokens", json.dumps("lots"))
-        queries.put_setting(session, "sunset_model", json.dumps([1]))
+        put_setting(session, "ceiling_tokens", json.dumps("lots"))
+        put_setting(session, "sunset_model", json.dumps([1]))
     with pytest.raises(SettingsError) as info, db.session() as session:
         load_settings(session)
     db.close()
@@ -191,7 +194,7 @@ def test_librarian_mid_day_changes_nothing_until_one_rerender(home: Path) -> Non
     body = w.later().turn("雑談D。" + "d" * 80, tab="chat")
     assert w.events().count("ceiling_fold") == 1
     with w.db.session() as session:
-        pending = [e.id for e in queries.pending_entries(session) if e.id is not None]
+        pending = [e.id for e in pending_entries(session) if e.id is not None]
     assert len(pending) >= 2
     assert w.librarian.summarize_entry(pending[0])  # one summary in; the fold still waits
     after_one = w.later().turn("E。")
@@ -417,7 +420,7 @@ def test_weeks_of_one_month_rolled_up_at_different_times_make_one_month_line(tmp
     lines. A later roll-up joins the period's existing line."""
     from cms.context import timeline
     from cms.summaries import OfflineSummarizer
-    from storage import Database, queries
+    from storage import Database
     from storage.models import TimelineEntry, TimelineLevel
 
     db = Database(tmp_path / "home")
@@ -432,15 +435,15 @@ def test_weeks_of_one_month_rolled_up_at_different_times_make_one_month_line(tmp
         session.add(week("2026-04-06", "2026-04-12", 10, "April week two: a bike bought"))
         session.add(week("2026-04-13", "2026-04-19", 20, "April week three: a trip to Kyoto"))
         session.flush()
-        visible = list(queries.top_level_entries(session))
+        visible = list(top_level_entries(session))
         assert timeline._roll_up_once(session, visible, "2026-05-20", OfflineSummarizer(),
                                       "2026-05-20T10:00:00+09:00")
         session.add(week("2026-04-20", "2026-04-26", 30, "April week four: a new job"))
         session.flush()
-        visible = list(queries.top_level_entries(session))
+        visible = list(top_level_entries(session))
         assert timeline._roll_up_once(session, visible, "2026-05-27", OfflineSummarizer(),
                                       "2026-05-27T10:00:00+09:00")
-        top = list(queries.top_level_entries(session))
+        top = list(top_level_entries(session))
     db.close()
     months = [e for e in top if e.level == TimelineLevel.MONTH]
     assert len(months) == 1 and len(top) == 1
@@ -452,7 +455,7 @@ def test_a_past_years_months_roll_up_into_one_year_line_never_this_years(tmp_pat
     """Month lines alone would outgrow the TI's budget after about two years."""
     from cms.context import timeline
     from cms.summaries import OfflineSummarizer
-    from storage import Database, queries
+    from storage import Database
     from storage.models import TimelineEntry, TimelineLevel
 
     db = Database(tmp_path / "home")
@@ -467,10 +470,10 @@ def test_a_past_years_months_roll_up_into_one_year_line_never_this_years(tmp_pat
         for i, key in enumerate(["2025-10", "2025-11", "2025-12", "2026-01", "2026-02"]):
             session.add(month(key, 10 * (i + 1)))
         session.flush()
-        while timeline._roll_up_once(session, list(queries.top_level_entries(session)),
+        while timeline._roll_up_once(session, list(top_level_entries(session)),
                                      "2026-03-15", OfflineSummarizer(), "2026-03-15T10:00:00+09:00"):
             pass
-        top = list(queries.top_level_entries(session))
+        top = list(top_level_entries(session))
     db.close()
     assert [(e.level, e.day_from[:7]) for e in top] == [
         (TimelineLevel.YEAR, "2025-10"), (TimelineLevel.MONTH, "2026-01"),
@@ -480,7 +483,7 @@ def test_a_past_years_months_roll_up_into_one_year_line_never_this_years(tmp_pat
 
 @pytest.mark.sqlite_only
 def test_todays_talk_kept_between_requests_follows_every_change(home: Path) -> None:
-    """The reader that keeps today's messages between requests (storage.queries.TalkReader)
+    """The reader that keeps today's messages between requests (storage.TalkReader)
     sends what is stored now: a message changed in place by another connection, a reply
     deleted and replaced (SQLite gives its id to the next message), a hidden message."""
     import sqlite3
@@ -542,14 +545,14 @@ def test_a_message_folded_between_the_readers_two_reads_is_left_out(
     world = World(home, settings())
     db = world.db
     with db.transaction() as conn:
-        thread = queries.day_thread_id(conn, "2026-03-02", "2026-03-02T09:00:00+09:00")
+        thread = day_thread_id(conn, "2026-03-02", "2026-03-02T09:00:00+09:00")
         for i in range(3):
-            queries.insert_message(
+            insert_message(
                 conn, thread_id=thread, day="2026-03-02", tab="chat", tab_label="chat",
                 role=MessageRole.USER, text=f"m{i}", content_json=None,
                 ts="2026-03-02T09:00:00+09:00", token_estimate=3,
                 status=MessageStatus.COMPLETE, hidden=False)
-    reader = queries.TalkReader()
+    reader = TalkReader()
     other = sqlite3.connect(db.path)
 
     def fold_m0() -> None:  # another writer folds m0
@@ -561,7 +564,7 @@ def test_a_message_folded_between_the_readers_two_reads_is_left_out(
         other.execute("UPDATE message SET segment_id = 1 WHERE id = 1")
         other.commit()
 
-    write_between_reads(monkeypatch, queries._REVS_OF_DAY, fold_m0)
+    write_between_reads(monkeypatch, _REVS_OF_DAY, fold_m0)
     with db.transaction() as conn:
         talk = reader.raw_of_day(conn, "2026-03-02")
     other.close()
@@ -595,7 +598,7 @@ def test_a_rendered_timeline_counts_its_text_exactly(tmp_path: Path) -> None:
     the head's choice counts the tail by the same lines."""
     from cms.context import timeline
     from cms.tokens import TiktokenEstimator
-    from storage import Database, queries
+    from storage import Database
     from storage.models import TimelineEntry, TimelineLevel
 
     db = Database(tmp_path / "home")
@@ -611,7 +614,7 @@ def test_a_rendered_timeline_counts_its_text_exactly(tmp_path: Path) -> None:
         rendered = timeline.render_timeline(
             session, rendered_day="2026-04-07", estimator=estimator, budget=100_000,
             visible=lambda _e: True, created_ts="2026-04-07T09:00:00+09:00",
-            reader=queries.LineReader())
+            reader=LineReader())
     db.close()
     whole = TiktokenEstimator(memo_chars=0).count(rendered.text)
     assert rendered.tokens == whole
@@ -625,7 +628,7 @@ def test_a_roll_up_given_a_session_keeps_its_pending_changes(tmp_path: Path) -> 
     edit it held but had not flushed is stored, as when roll-ups went through the ORM."""
     from cms.context import timeline
     from cms.summaries import OfflineSummarizer
-    from storage import Database, queries
+    from storage import Database
     from storage.models import Setting, TimelineEntry, TimelineLevel
 
     db = Database(tmp_path / "home")
@@ -640,10 +643,10 @@ def test_a_roll_up_given_a_session_keeps_its_pending_changes(tmp_path: Path) -> 
         probe = session.get(Setting, "probe")
         assert probe is not None
         probe.value_json = '"after"'  # changed, not flushed
-        visible = list(queries.top_level_lines(session))
+        visible = list(top_level_lines(session))
         assert timeline._roll_up_once(session, visible, "2026-05-20", OfflineSummarizer(),
                                       "2026-05-20T10:00:00+09:00")
-        assert [e.level for e in queries.top_level_entries(session)] == [TimelineLevel.WEEK]
+        assert [e.level for e in top_level_entries(session)] == [TimelineLevel.WEEK]
     with db.session() as session:
         stored = session.get(Setting, "probe")
         assert stored is not None and stored.value_json == '"after"'

@@ -11,8 +11,10 @@ import pytest
 
 from cms.memory import rules as memory
 from monet_app import demo
-from storage import Database, queries
+from storage import Database
 from storage.errors import DemoError
+from storage.talk import day_message_counts
+from storage.timeline import top_level_entries
 
 
 def test_the_bundled_history_is_bilingual_and_uses_every_tab() -> None:
@@ -45,8 +47,8 @@ def test_prepare_fills_a_new_folder_once_and_marks_it(tmp_path: Path) -> None:
     assert demo.prepare(home, datetime.now().astimezone()) is True
     db = Database(home)
     with db.session() as session:
-        days = queries.day_message_counts(session)
-        entries = queries.top_level_entries(session)
+        days = day_message_counts(session)
+        entries = top_level_entries(session)
         memories = memory.active_items(session, datetime.now().astimezone())
     db.close()
     assert len(days) >= 5 and entries and not any(e.summary is None for e in entries)

@@ -123,11 +123,11 @@ def test_a_regenerate_killed_a_second_into_the_new_stream_sends_one_reply(
     sent = json.dumps(body["messages"], ensure_ascii=False)
     assert "HALF NEW" not in sent and sent.count(before[1][1][:30]) == 1
     with again.core.db.session() as session:
-        from storage import queries
+        from storage.talk import reply_versions
 
         asked = messages(again)[0].id
         assert asked is not None
-        versions = queries.reply_versions(session, asked)
+        versions = reply_versions(session, asked)
     assert [(v.text, v.current) for v in versions] == [(before[1][1], True),
                                                        ("HALF NEW answer", False)]
 

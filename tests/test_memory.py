@@ -15,7 +15,7 @@ from cms.memory import rules as memory_rules
 from cms.memory.rules import Candidate, admit, propose
 from cms.settings import Settings
 from storage.models import MemoryItem, MemoryKind, Message, MessageRole, MessageStatus
-from storage.queries import Talk
+from storage.talk import Talk
 from tests.helpers import World, run_monet, ti_text
 
 
@@ -336,14 +336,14 @@ def test_memory_delete_then_replay_never_sends_the_fact_again(tmp_path: Path, me
 
 def test_a_deletion_cancels_a_summary_being_written(tmp_path: Path) -> None:
     from cms.memory.forget import delete_messages
-    from storage import queries as q
+    from storage.timeline import pending_entries
 
     w = World(tmp_path / "home", Settings())
     w.at("2026-03-01T09:00:00+09:00").turn("ひとつめの話")
     w.at("2026-03-01T09:01:00+09:00").turn("消したいペンギンの話")
     w.at("2026-03-02T09:00:00+09:00").turn("次の日")  # sunset: day one is one pending line
     with w.db.session() as session:
-        [entry] = q.pending_entries(session)
+        [entry] = pending_entries(session)
         target = session.exec(select(Message).where(Message.text == "消したいペンギンの話")).one()
     assert w.librarian._claim(entry.id or 0)  # the librarian starts summarizing the old turns
     delete_messages(w.db, [target.id or 0], datetime.fromisoformat("2026-03-02T09:05:00+09:00"))

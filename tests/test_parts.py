@@ -166,7 +166,7 @@ def test_a_request_to_remember_is_found_in_any_case() -> None:
     of the words such a request needs, in any case."""
     from cms.memory.rules import _may_ask_to_remember, propose
     from storage.models import MemoryKind, MessageRole, MessageStatus
-    from storage.queries import Talk
+    from storage.talk import Talk
 
     def talk(text: str) -> Talk:
         return Talk(id=1, thread_id=1, day="2026-03-02", tab="chat", tab_label="chat",

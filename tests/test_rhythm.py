@@ -14,7 +14,7 @@ from cms.context.prompt import extends
 from cms.settings import Settings
 from storage.errors import SettingsError
 from storage.models import MessageRole, MessageStatus
-from storage.queries import Talk
+from storage.talk import Talk
 from tests.helpers import World
 
 

@@ -91,7 +91,8 @@ def test_the_reads_before_every_request_do_not_grow_with_the_history(tmp_path: P
     messages not yet folded, folds not yet resolved and lines without a summary, not by
     testing every message of the day or the thread or every line, or joining every
     segment."""
-    from storage import queries
+    from storage.talk import _REVS_OF_DAY, _UNSEGMENTED_OF_THREAD, TalkReader
+    from storage.timeline import _PENDING_IDS, _RESOLVABLE_FOLDS, resolvable_folds
 
     db = Database(tmp_path / "h")
     with db.session() as session:
@@ -101,10 +102,10 @@ def test_the_reads_before_every_request_do_not_grow_with_the_history(tmp_path: P
             session.add(Message(thread_id=1, day="2026-01-01", tab="chat", tab_label="chat",
                                 role=MessageRole.USER, text=f"m{i}", ts="t", token_estimate=1))
     reads: dict[str, tuple[Select[*tuple[Any, ...]], dict[str, object]]] = {
-        "ix_message_raw_day": (queries._REVS_OF_DAY, {"day": "2026-01-01"}),
-        "ix_message_raw_thread": (queries._UNSEGMENTED_OF_THREAD, {"thread": 1}),
-        "ix_fold_unresolved": (queries._RESOLVABLE_FOLDS, {}),
-        "ix_timelineentry_pending": (queries._PENDING_IDS, {})}
+        "ix_message_raw_day": (_REVS_OF_DAY, {"day": "2026-01-01"}),
+        "ix_message_raw_thread": (_UNSEGMENTED_OF_THREAD, {"thread": 1}),
+        "ix_fold_unresolved": (_RESOLVABLE_FOLDS, {}),
+        "ix_timelineentry_pending": (_PENDING_IDS, {})}
     with db.engine.connect() as conn:
         for index, (statement, given) in reads.items():
             compiled = statement.compile(dialect=conn.dialect)
@@ -112,8 +113,8 @@ def test_the_reads_before_every_request_do_not_grow_with_the_history(tmp_path: P
             params = tuple(values[name] for name in compiled.positiontup or ())
             plan = conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {compiled}", params).all()
             assert any(index in str(row[-1]) for row in plan), (index, plan)
-        day_talk = queries.TalkReader().raw_of_day(conn, "2026-01-01")
-        assert queries.resolvable_folds(conn) == {}
+        day_talk = TalkReader().raw_of_day(conn, "2026-01-01")
+        assert resolvable_folds(conn) == {}
     assert [t.text for t in day_talk] == ["m0", "m1", "m2"]
     db.close()
 
@@ -259,16 +260,16 @@ def test_an_emptied_database_is_not_taken_for_a_new_home(tmp_path: Path) -> None
 def test_the_prompt_state_made_by_two_processes_at_once_is_one_row(tmp_path: Path) -> None:
     """A replay and a watching librarian on a new home may both find no prompt state and
     make it: the second one finds it made, nothing fails."""
-    from storage import queries
     from storage.models import PromptState
+    from storage.prompt_state import _ensure_prompt_state, set_turn_state, turn_state
 
     first, second = Database(tmp_path / "home"), Database(tmp_path / "home")
     try:
         with first.transaction() as a:
-            assert queries.turn_state(a) == ("", "", None)  # made here
+            assert turn_state(a) == ("", "", None)  # made here
         with second.transaction() as b:
-            queries._ensure_prompt_state(b)  # as the other process, a moment later
-            queries.set_turn_state(b, librarian_last_run_ts="2026-03-02T09:00:00+09:00")
+            _ensure_prompt_state(b)  # as the other process, a moment later
+            set_turn_state(b, librarian_last_run_ts="2026-03-02T09:00:00+09:00")
         with first.session() as session:
             assert len(session.exec(select(PromptState)).all()) == 1
     finally:

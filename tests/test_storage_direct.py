@@ -11,7 +11,7 @@ from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col
 
-from storage import Database, direct, fts, queries
+from storage import Database, direct, fts
 from storage.errors import DatabaseError
 from storage.models import (
     Message,
@@ -21,15 +21,30 @@ from storage.models import (
     Thread,
     ThreadKind,
 )
+from storage.prompt_state import _PROMPT, load_prompt
+from storage.rows import insert_many
+from storage.settings import put_setting, setting_json
+from storage.talk import (
+    _BY_IDS,
+    _NEWEST_ID,
+    _TALK_REV,
+    TalkReader,
+    day_thread_id,
+    insert_message,
+    talk_by_ids,
+    topic_thread_id,
+    user_messages_after,
+)
+from storage.timeline import _SET_SEGMENT, _TOP_LINE_REVS, LineReader, top_level_lines
 from tests.helpers import write_between_reads
 
 
 def _store(db: Database, count: int) -> list[int]:
     ids = []
     with db.transaction() as conn:
-        thread = queries.day_thread_id(conn, "2026-03-02", "2026-03-02T09:00:00+09:00")
+        thread = day_thread_id(conn, "2026-03-02", "2026-03-02T09:00:00+09:00")
         for i in range(count):
-            talk = queries.insert_message(
+            talk = insert_message(
                 conn, thread_id=thread, day="2026-03-02", tab="chat", tab_label="chat",
                 role=MessageRole.USER if i % 2 == 0 else MessageRole.ASSISTANT,
                 text=f"m{i} 日本語", content_json=None, ts=f"2026-03-02T09:0{i}:00+09:00",
@@ -44,11 +59,11 @@ STATEMENTS: list[tuple[Select[*tuple[Any, ...]], dict[str, object]]] = [
      .where(col(Message.role) == MessageRole.USER,
             col(Message.tab).in_(["chat", "work"])).order_by(col(Message.id)), {}),
     # an expanding list given at run time, and a limit
-    (queries._BY_IDS, {"ids": [2, 4, 5]}),
+    (_BY_IDS, {"ids": [2, 4, 5]}),
     (sa_select(col(Message.text)).where(col(Message.day) == bindparam("day"))
      .order_by(col(Message.id).desc()).limit(2), {"day": "2026-03-02"}),
-    (queries._NEWEST_ID, {}),
-    (queries._PROMPT, {}),
+    (_NEWEST_ID, {}),
+    (_PROMPT, {}),
 ]
 
 
@@ -57,7 +72,7 @@ def test_rows_are_those_sqlalchemy_reads(tmp_path: Path, index: int) -> None:
     db = Database(tmp_path / "home")
     _store(db, 6)
     with db.transaction() as conn:
-        queries.load_prompt(conn)  # (makes the prompt state's row)
+        load_prompt(conn)  # (makes the prompt state's row)
     statement, params = STATEMENTS[index]
     with db.transaction() as conn:
         expected = [tuple(row) for row in conn.execute(statement, params)]
@@ -73,20 +88,20 @@ def test_writes_land_in_the_connection_s_transaction(tmp_path: Path) -> None:
     db = Database(tmp_path / "home")
     ids = _store(db, 4)
     with pytest.raises(RuntimeError), db.transaction() as conn:
-        direct.execute_many(conn, queries._SET_SEGMENT, [])  # nothing to do
+        direct.execute_many(conn, _SET_SEGMENT, [])  # nothing to do
         direct.execute(conn, update(Message).where(col(Message.id) == bindparam("mid"))
                        .values(text=bindparam("text")), {"mid": ids[0], "text": "changed"})
         raise RuntimeError("the turn failed")
     with db.transaction() as conn:  # rolled back with the transaction
-        assert queries.talk_by_ids(conn, [ids[0]])[0].text == "m0 日本語"
+        assert talk_by_ids(conn, [ids[0]])[0].text == "m0 日本語"
         # an insert with a column left to its Python default (Message.rev), then many rows
         key = direct.execute(conn, insert(Setting), {"key": "k", "value_json": "1"}).lastrowid
         assert key is not None
         direct.execute_many(conn, insert(Setting), [{"key": "a", "value_json": "2"},
                                                     {"key": "b", "value_json": "3"}])
     with db.transaction() as conn:
-        assert queries.setting_json(conn, "b") == "3"
-        assert queries.day_thread_id(conn, "2026-03-02", "x") == \
+        assert setting_json(conn, "b") == "3"
+        assert day_thread_id(conn, "2026-03-02", "x") == \
             conn.execute(sa_select(col(Thread.id)).where(
                 col(Thread.kind) == ThreadKind.DAY)).scalar()
     db.close()
@@ -105,7 +120,7 @@ def test_driver_errors_are_sqlalchemy_s_and_explained(tmp_path: Path) -> None:
     try:
         with pytest.raises(DatabaseError, match="locked by another program"), \
                 db.transaction() as conn:
-            queries.put_setting(conn, "k", "3")
+            put_setting(conn, "k", "3")
     finally:
         other.rollback()
         other.close()
@@ -122,7 +137,7 @@ def _line_row(day: str, first: int, summary: str | None) -> dict[str, object]:
 def test_ti_lines_kept_between_renders_follow_every_change(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The reader that keeps the TI's lines between rebuilds (queries.LineReader) answers
+    """The reader that keeps the TI's lines between rebuilds (LineReader) answers
     what a fresh read answers after another process wrote a summary, rolled a line up, or
     deleted the newest line and made a new one with its id; and a line changed and then
     deleted between its two reads is not answered from what it held."""
@@ -132,10 +147,10 @@ def test_ti_lines_kept_between_renders_follow_every_change(
 
     db = Database(tmp_path / "home")
     with db.transaction() as conn:
-        queries.insert_many(conn, TimelineEntry, [
+        insert_many(conn, TimelineEntry, [
             _line_row("2026-03-01", 1, None), _line_row("2026-03-02", 5, "二日目の話"),
             _line_row("2026-03-03", 9, "三日目の話")])
-    reader = queries.LineReader()
+    reader = LineReader()
     with db.transaction() as conn:
         assert [line.summary for line in reader.top_level(conn)] == [
             None, "二日目の話", "三日目の話"]
@@ -151,7 +166,7 @@ def test_ti_lines_kept_between_renders_follow_every_change(
         other.execute("UPDATE timelineentry SET parent_id = 4 WHERE id = 2")
     with db.transaction() as conn:
         kept = reader.top_level(conn)
-        assert kept == queries.top_level_lines(conn)
+        assert kept == top_level_lines(conn)
         assert [line.summary for line in kept] == ["一日目の話", "週の話", "書き直した話"]
 
     other = sqlite3.connect(db.path)
@@ -162,7 +177,7 @@ def test_ti_lines_kept_between_renders_follow_every_change(
 
     with sqlite3.connect(db.path) as writer:
         writer.execute("UPDATE timelineentry SET summary = '消される話' WHERE id = 1")
-    write_between_reads(monkeypatch, queries._TOP_LINE_REVS, delete_line)
+    write_between_reads(monkeypatch, _TOP_LINE_REVS, delete_line)
     with db.transaction() as conn:
         assert [line.summary for line in reader.top_level(conn)] == ["週の話", "書き直した話"]
     other.close()
@@ -177,9 +192,9 @@ def test_a_damaged_page_met_while_rows_are_read_is_explained(tmp_path: Path) -> 
     home = tmp_path / "home"
     db = Database(home)
     with db.transaction() as conn:
-        thread = queries.day_thread_id(conn, "2026-03-02", "2026-03-02T09:00:00+09:00")
+        thread = day_thread_id(conn, "2026-03-02", "2026-03-02T09:00:00+09:00")
         for i in range(400):
-            queries.insert_message(
+            insert_message(
                 conn, thread_id=thread, day="2026-03-02", tab="chat", tab_label="chat",
                 role=MessageRole.USER, text=f"m{i} " + "x" * 900, content_json=None,
                 ts="2026-03-02T09:00:00+09:00", token_estimate=3,
@@ -199,7 +214,7 @@ def test_a_damaged_page_met_while_rows_are_read_is_explained(tmp_path: Path) -> 
     (home / "monet.db").write_bytes(bytes(data))
     db = Database(home, migrate=False)
     with pytest.raises(DatabaseError, match="is damaged"), db.transaction() as conn:
-        queries.user_messages_after(conn, 0)
+        user_messages_after(conn, 0)
     db.close()
 
 
@@ -210,8 +225,8 @@ def test_a_line_read_in_a_rolled_back_transaction_is_not_kept(tmp_path: Path) ->
 
     db = Database(tmp_path / "home")
     with db.transaction() as conn:
-        queries.insert_many(conn, TimelineEntry, [_line_row("2026-01-01", 1, "C0")])
-    reader = queries.LineReader()
+        insert_many(conn, TimelineEntry, [_line_row("2026-01-01", 1, "C0")])
+    reader = LineReader()
     with db.transaction() as conn:
         assert [line.summary for line in reader.top_level(conn)] == ["C0"]
     with pytest.raises(RuntimeError), db.transaction() as conn:
@@ -236,7 +251,7 @@ def test_the_path_before_a_request_leaves_no_wal_checkpoint(tmp_path: Path,
     db = Database(tmp_path / "home")
     for i in range(60):  # ~6 MB: past 1,000 pages of 4 KB
         with db.transaction(defer_checkpoint=deferred) as conn:
-            queries.put_setting(conn, f"big{i}", '"' + "x" * 100_000 + '"')
+            put_setting(conn, f"big{i}", '"' + "x" * 100_000 + '"')
     other = sqlite3.connect(db.path)
     _busy, frames, _done = other.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
     other.close()
@@ -253,27 +268,27 @@ def test_coming_back_to_a_thread_finds_its_talk_held(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The thread model reads the talk of the thread the person is in; the reader keeps
-    each thread's rows (queries.KEPT_READS reads), so coming back to a thread reads only
+    each thread's rows (KEPT_READS reads), so coming back to a thread reads only
     its ids and revisions, and in full only what changed meanwhile."""
     import sqlite3
 
     db = Database(tmp_path / "home")
     with db.transaction() as conn:
-        threads = {title: queries.topic_thread_id(conn, title, "2026-03-02T09:00:00+09:00")
+        threads = {title: topic_thread_id(conn, title, "2026-03-02T09:00:00+09:00")
                    for title in ("work", "chat")}
         for title, thread in threads.items():
             for i in range(3):
-                queries.insert_message(
+                insert_message(
                     conn, thread_id=thread, day="2026-03-02", tab=title, tab_label=title,
                     role=MessageRole.USER, text=f"{title}{i}", content_json=None,
                     ts="2026-03-02T09:00:00+09:00", token_estimate=3,
                     status=MessageStatus.COMPLETE, hidden=False)
-    reader = queries.TalkReader()
+    reader = TalkReader()
     full_reads: list[list[int]] = []
     real = direct.execute
 
     def execute(conn: object, statement: object, params: object = None) -> object:
-        if statement is queries._TALK_REV:
+        if statement is _TALK_REV:
             full_reads.append(sorted(params["ids"]))  # type: ignore[index]
         return real(conn, statement, params)  # type: ignore[arg-type]
 

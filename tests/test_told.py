@@ -135,7 +135,8 @@ def test_a_change_said_in_words_notes_the_older_line() -> None:
     numbers: a home, a job, a name, in English and Japanese."""
     from cms.memory.updates import notes_for
     from storage.models import MessageRole, MessageStatus, TimelineLevel
-    from storage.queries import Line, Talk
+    from storage.talk import Talk
+    from storage.timeline import Line
 
     def line(n: int, text: str) -> Line:
         return Line(n, TimelineLevel.SEGMENT, n, "2026-03-02", "2026-03-02",

@@ -91,12 +91,13 @@ def test_drafts_stay_with_the_tab_they_were_typed_in(qtbot, app_for, tmp_path) -
 
 
 def test_an_older_single_draft_goes_to_the_tab_shown(qtbot, app_for, tmp_path) -> None:
-    from storage import Database, queries
+    from storage import Database
+    from storage.settings import write_value
 
     home = tmp_path / "home"
     db = Database(home)
     with db.session() as session:
-        queries.write_value(session, "composer_draft", "kept by an older MONET")
+        write_value(session, "composer_draft", "kept by an older MONET")
     db.close()
     c = app_for(home)
     assert c.window.composer.toPlainText() == "kept by an older MONET"
@@ -312,7 +313,7 @@ def _latest_reply_row(c):
 def test_regenerated_replies_are_versions_to_flip_between(qtbot, app_for, server) -> None:
     import json
 
-    from storage import queries
+    from storage.talk import reply_versions
 
     c = app_for()
     server.replies.append("the first answer")
@@ -347,7 +348,7 @@ def test_regenerated_replies_are_versions_to_flip_between(qtbot, app_for, server
     asked = stored[0].id
     assert asked is not None
     with c.core.db.session() as session:
-        assert len(queries.reply_versions(session, asked)) == 3
+        assert len(reply_versions(session, asked)) == 3
 
 
 def test_forgetting_a_message_takes_its_reply_versions_with_it(tmp_path) -> None:
@@ -358,9 +359,9 @@ def test_forgetting_a_message_takes_its_reply_versions_with_it(tmp_path) -> None
 
     db = Database(tmp_path / "home")
     with db.session() as session:
-        from storage import queries
+        from storage.talk import day_thread_id
 
-        thread = queries.day_thread_id(session, "2026-12-01", "2026-12-01T09:00:00+00:00")
+        thread = day_thread_id(session, "2026-12-01", "2026-12-01T09:00:00+00:00")
         person = Message(thread_id=thread, day="2026-12-01", tab="chat", tab_label="Chat",
                          role=MessageRole.USER, text="hi", ts="2026-12-01T09:00:00+00:00",
                          token_estimate=1)

@@ -196,9 +196,9 @@ def test_sigterm_closes_like_ctrl_q_keeping_the_draft(display: str, tmp_path: Pa
             app.stop()
         db = Database(home)
         with db.session() as session:
-            from storage import queries
+            from storage.settings import read_value
 
-            assert queries.read_value(session, "composer_drafts") is None  # not the history's
+            assert read_value(session, "composer_drafts") is None  # not the history's
         from storage.where import read_device
 
         assert read_device(home)["composer_drafts"] == {"chat": "typed before a logout"}

@@ -17,10 +17,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from cms.records import instruction_like
-from storage import Database, queries
+from storage import Database
 from storage.database import server_lock
 from storage.errors import PromotionError
 from storage.files import process_lock, read_text, write_text_atomic
+from storage.settings import read_value, write_value
 
 CORE_FILE = "system_prompt_core.txt"
 #: Where a history on a server keeps the core text (``setting``).
@@ -47,7 +48,7 @@ def read_core(where: Database | Path) -> str:
     if not where.server:
         return read_text(core_path(where.home))
     with where.session() as session:
-        value = queries.read_value(session, CORE_KEY)
+        value = read_value(session, CORE_KEY)
     return value if isinstance(value, str) else ""
 
 
@@ -89,8 +90,8 @@ def promote(where: Database | Path, category: str, statement: str) -> str:
     if isinstance(where, Database) and where.server:
         with where.session() as session:  # promotions from two devices take turns
             server_lock(session, _PROMOTION_LOCK)
-            old = queries.read_value(session, CORE_KEY)
-            queries.write_value(session, CORE_KEY, _insert(
+            old = read_value(session, CORE_KEY)
+            write_value(session, CORE_KEY, _insert(
                 old if isinstance(old, str) else "", CATEGORIES[category], statement))
         return CATEGORIES[category]
     home = where if isinstance(where, Path) else where.home

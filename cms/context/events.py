@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from cms.model.protocol import RequestBody
-from storage import queries
+from storage.ledger import add_event, events_after
 from storage.models import FoldKind
+from storage.rows import Db
 
 
 class EventName(StrEnum):
@@ -71,14 +72,14 @@ class RequestLog:
                 self._handle.write(line)
                 self._handle.flush()
 
-    def event(self, db: queries.Db, ts: str, name: EventName, detail: dict[str, Any]) -> None:
-        event_id = queries.add_event(db, ts, name, detail)
+    def event(self, db: Db, ts: str, name: EventName, detail: dict[str, Any]) -> None:
+        event_id = add_event(db, ts, name, detail)
         if self.path is not None:
             with self._lock:  # (with what it was: SQLite gives a rolled-back id again)
                 self._own[event_id] = (ts, str(name))
         self.write({"kind": "event", "ts": ts, "name": name, "detail": detail})
 
-    def catch_up(self, db: queries.Db) -> None:
+    def catch_up(self, db: Db) -> None:
         """Write the events that another process stored since this log last looked (another
         device on a shared history, a librarian service, ``monet forget`` from a shell), so
         that the log explains every rebuild its requests show. They carry ``"elsewhere":
@@ -90,7 +91,7 @@ class RequestLog:
             after, own = self._caught_up, dict(self._own)
         if after is None and own:
             after = min(own) - 1  # from this process's first event (app_started)
-        found = queries.events_after(db, after)
+        found = events_after(db, after)
         if after is None:  # nothing logged yet: what was stored before is history
             found, after = [], found[0][0] if found else 0
         for event_id, ts, name, detail in found:

@@ -33,10 +33,12 @@ from cms.model.pricing import prices_from_settings
 from cms.model.protocol import RequestBody, ToolResultBlock, Usage
 from cms.settings import Settings
 from cms.tokens import TokenEstimator, count_all, count_json, line_pieces
-from storage import Database, queries
+from storage import Database
 from storage import attachments as attachment_files
 from storage.database import Connection
 from storage.errors import EmptyMessageError, PromptTooLargeError
+from storage.ledger import insert_usage
+from storage.memory import latest_summary_text
 from storage.models import (
     FoldKind,
     MessageRole,
@@ -44,7 +46,36 @@ from storage.models import (
     TimelineEntry,
     UsageRecord,
 )
-from storage.queries import PromptRecord, Talk
+from storage.prompt_state import (
+    PromptRecord,
+    load_prompt,
+    prompt_state,
+    save_prompt,
+    set_turn_state,
+    turn_state,
+)
+from storage.rows import Db
+from storage.settings import delete_setting, put_setting, setting_json
+from storage.talk import (
+    Talk,
+    TalkReader,
+    day_thread_id,
+    insert_message,
+    newest_message_id,
+    thread_exists,
+    topic_thread_id,
+    unsegmented_before_day,
+    unsegmented_of_thread,
+    user_times,
+)
+from storage.timeline import (
+    LineReader,
+    lines_summarized_ahead,
+    mark_folds_resolved,
+    resolvable_folds,
+    set_raw_from,
+    top_level_entries,
+)
 
 #: The TI's tail may grow to this share of the TI budget before the head takes it in.
 TAIL_SHARE = 4
@@ -121,8 +152,8 @@ class ContextManager:
         self.log = log or RequestLog(None)
         self._tools_count: int | None = None
         self._fingerprint: tuple[tuple[Any, ...], str] | None = None
-        self._talk = queries.TalkReader()  # today's raw talk, kept between requests
-        self._lines = queries.LineReader()  # the TI's lines, kept between rebuilds
+        self._talk = TalkReader()  # today's raw talk, kept between requests
+        self._lines = LineReader()  # the TI's lines, kept between rebuilds
         self._day_threads: dict[str, int] = {}
         self._prices = prices_from_settings(self.settings.prices)
         self._notes_memo: tuple[tuple[Any, ...], str] | None = None
@@ -141,7 +172,7 @@ class ContextManager:
     def now_ts(self) -> str:
         return self.clock.now().isoformat()
 
-    def _event(self, db: queries.Db, name: EventName, detail: dict[str, Any]) -> None:
+    def _event(self, db: Db, name: EventName, detail: dict[str, Any]) -> None:
         self.log.event(db, self.now_ts(), name, detail)
 
     def pinned(self) -> str:
@@ -180,7 +211,7 @@ class ContextManager:
     # ----- what the person does ---------------------------------------------------------
     def app_started(self) -> None:
         with self.db.session() as session:
-            queries.prompt_state(session)
+            prompt_state(session)
             self._event(session, EventName.APP_STARTED, {})
         self.recover_draft()
 
@@ -190,43 +221,43 @@ class ContextManager:
         of it (the turn runner writes it about once a second while streaming)."""
         value = json.dumps({"after": after_id, "tab": tab, "text": text}, ensure_ascii=False)
         with self.db.transaction() as conn:
-            queries.put_setting(conn, DRAFT_KEY, value)
+            put_setting(conn, DRAFT_KEY, value)
 
     def newest_message_id(self) -> int:
         with self.db.session() as session:
-            return queries.newest_message_id(session)
+            return newest_message_id(session)
 
     def clear_draft(self) -> None:
         with self.db.transaction() as conn:
-            queries.delete_setting(conn, DRAFT_KEY)
+            delete_setting(conn, DRAFT_KEY)
 
     def recover_draft(self) -> Talk | None:
         """A reply that was streaming when the process died is kept, marked incomplete,
         as Stop keeps one; only if nothing was stored after the message it answered."""
         with self.db.session() as session:
-            stored = queries.setting_json(session, DRAFT_KEY)
+            stored = setting_json(session, DRAFT_KEY)
             if stored is None:
                 return None
             draft = json.loads(stored)
-            newest = queries.newest_message_id(session) or None
-            queries.delete_setting(session, DRAFT_KEY)
+            newest = newest_message_id(session) or None
+            delete_setting(session, DRAFT_KEY)
         if newest is None or newest != draft.get("after") or not draft.get("text"):
             return None
         return self.record_reply(draft["text"], draft["tab"], status=MessageStatus.INCOMPLETE)
 
     def current_tab(self) -> str:
         with self.db.session() as session:
-            return queries.turn_state(session)[1]
+            return turn_state(session)[1]
 
     def switch_tab(self, tab: str) -> None:
         """A tab only labels and filters: logged, nothing in the body changes."""
         with self.db.transaction() as conn:
-            _day, current, _thread = queries.turn_state(conn)
+            _day, current, _thread = turn_state(conn)
             if current == tab:
                 return
             if current:
                 self._event(conn, EventName.TAB_SWITCH, {"from": current, "to": tab})
-            queries.set_turn_state(conn, current_tab=tab)
+            set_turn_state(conn, current_tab=tab)
 
     def open_day(self, day: str) -> None:
         with self.db.session() as session:
@@ -234,13 +265,13 @@ class ContextManager:
 
     def thread_named(self, title: str) -> int:
         with self.db.transaction() as conn:
-            return queries.topic_thread_id(conn, title, self.now_ts())
+            return topic_thread_id(conn, title, self.now_ts())
 
     def switch_thread(self, thread_id: int) -> None:
         """Thread model: leaving a thread folds it into the TI (placeholders at once). Core
         statements on one connection, as a request's rebuild."""
         with self.db.transaction() as conn:
-            state = queries.load_prompt(conn)
+            state = load_prompt(conn)
             loaded = copy.copy(state)
             previous = state.current_thread_id
             if previous == thread_id:
@@ -256,7 +287,7 @@ class ContextManager:
                 )
                 state.prompt_thread_id = thread_id
                 self._render(conn, state)
-            queries.save_prompt(conn, state, loaded)
+            save_prompt(conn, state, loaded)
 
     def commit_user_message(self, text: str, tab: str,
                             attachments: Sequence[Prepared] = (), *,
@@ -279,7 +310,7 @@ class ContextManager:
             attachment_files.put(self.db.home, prepared.original)  # a sweep removes
             attachment_files.put(self.db.home, prepared.sent)
         with self.db.transaction(defer_checkpoint=True) as conn:
-            current_day, _tab, current_thread = queries.turn_state(conn)
+            current_day, _tab, current_thread = turn_state(conn)
             day = day_of(now, self.settings.day_start_time)
             if current_day and day < current_day:
                 day = current_day  # a clock that went back never reopens a past day
@@ -292,7 +323,7 @@ class ContextManager:
                 thread_id = self._current_topic_thread(conn, current_thread, tab, ts)
                 if thread_id != current_thread:  # (written only when it changes, as before)
                     changes["current_thread_id"] = thread_id
-            message = queries.insert_message(
+            message = insert_message(
                 conn,
                 thread_id=thread_id,
                 day=day,
@@ -314,25 +345,25 @@ class ContextManager:
                     height=prepared.height, pages=prepared.pages, tokens=prepared.tokens)
                 attachment_files.keep_on_server(conn, {prepared.sha256: prepared.original,
                                                        prepared.sent_sha256: prepared.sent})
-            queries.set_turn_state(conn, **changes)
+            set_turn_state(conn, **changes)
             if within is not None:
                 within(conn)
         return message
 
-    def _day_thread(self, db: queries.Db, day: str, ts: str) -> int:
+    def _day_thread(self, db: Db, day: str, ts: str) -> int:
         """The day's thread id (kept: a thread is never deleted, nor its id changed)."""
         found = self._day_threads.get(day)
         if found is None:
-            found = self._day_threads[day] = queries.day_thread_id(db, day, ts)
+            found = self._day_threads[day] = day_thread_id(db, day, ts)
         return found
 
     @staticmethod
-    def _current_topic_thread(db: queries.Db, thread_id: int | None, tab: str,
+    def _current_topic_thread(db: Db, thread_id: int | None, tab: str,
                               ts: str) -> int:
         """Thread model: the thread the person is in (the tab's own, at the first message)."""
-        if thread_id is not None and queries.thread_exists(db, thread_id):
+        if thread_id is not None and thread_exists(db, thread_id):
             return thread_id
-        return queries.topic_thread_id(db, tab, ts)
+        return topic_thread_id(db, tab, ts)
 
     def record_reply(
         self, text: str, tab: str, *, status: MessageStatus = MessageStatus.COMPLETE,
@@ -366,13 +397,13 @@ class ContextManager:
         content_json = json.dumps(content, ensure_ascii=False) if content else None
         estimate = count_json(self.estimator, content) if content else self.estimator.count(text)
         with self.db.transaction() as conn:
-            current_day, _tab, thread_id = queries.turn_state(conn)
+            current_day, _tab, thread_id = turn_state(conn)
             day = current_day or self.today()
             if self.settings.sunset_model or thread_id is None:
                 thread_id = self._day_thread(conn, day, ts)
             if within is not None:
                 within(conn)
-            message = queries.insert_message(
+            message = insert_message(
                 conn,
                 thread_id=thread_id,
                 day=day,
@@ -388,7 +419,7 @@ class ContextManager:
             )
             if role != MessageRole.USER:
                 # the streaming draft is stored now, in the same transaction
-                queries.delete_setting(conn, DRAFT_KEY)
+                delete_setting(conn, DRAFT_KEY)
             if usage is not None:
                 self._write_usage(conn, day, usage)
         return message
@@ -400,7 +431,7 @@ class ContextManager:
     def _load_calibration(self) -> float:
         """Reported / estimated input tokens for this model, learnt from real replies."""
         with self.db.transaction() as conn:
-            stored = queries.setting_json(conn, self._calibration_key())
+            stored = setting_json(conn, self._calibration_key())
         return 1.0 if stored is None else float(json.loads(stored)["ratio"])
 
     def record_usage(
@@ -415,11 +446,11 @@ class ContextManager:
         """Write one request to the ledger; real usage also refines the token estimate."""
         note = UsageNote(purpose, usage, estimated_input, source, model, turn_ttl)
         with self.db.session() as session:
-            current_day, _tab, _thread = queries.turn_state(session)
+            current_day, _tab, _thread = turn_state(session)
             record_id, values = self._write_usage(session, current_day or self.today(), note)
         return UsageRecord(id=record_id, **values)
 
-    def _write_usage(self, db: queries.Db, day: str,
+    def _write_usage(self, db: Db, day: str,
                      note: UsageNote) -> tuple[int, dict[str, Any]]:
         usage, estimated_input = note.usage, note.estimated_input
         values = usage_values(
@@ -433,7 +464,7 @@ class ContextManager:
             prices=self._prices,
             turn_ttl=note.turn_ttl,
         )
-        record_id = queries.insert_usage(db, values)
+        record_id = insert_usage(db, values)
         reported = (
             usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens
         )
@@ -442,9 +473,9 @@ class ContextManager:
             self._calibrate(db, reported / estimated_input)
         return record_id, values
 
-    def _calibrate(self, db: queries.Db, observed: float) -> None:
+    def _calibrate(self, db: Db, observed: float) -> None:
         observed = min(3.0, max(0.5, observed))
-        stored = queries.setting_json(db, self._calibration_key())
+        stored = setting_json(db, self._calibration_key())
         if stored is None:
             ratio, samples = observed, 1
         else:
@@ -452,7 +483,7 @@ class ContextManager:
             samples = int(data.get("samples", 0)) + 1
             ratio = 0.8 * float(data["ratio"]) + 0.2 * observed  # moving average
         value = json.dumps({"ratio": round(ratio, 4), "samples": samples})
-        queries.put_setting(db, self._calibration_key(), value)
+        put_setting(db, self._calibration_key(), value)
         self.ratio = ratio
 
     def calibrated(self, tokens: int) -> int:
@@ -473,7 +504,7 @@ class ContextManager:
             prepared = self._steady(conn, read)
             if prepared is None:
                 prepared = self._rebuilt(conn, read)
-            prepared.newest_id = queries.newest_message_id(conn)
+            prepared.newest_id = newest_message_id(conn)
         return prepared
 
     def _steady(self, conn: Connection, read: SteadyRead) -> PreparedRequest | None:
@@ -481,7 +512,7 @@ class ContextManager:
         today's turns, read without loading the prompt state as an ORM object. None when
         any rebuild point is due; ``_rebuilt`` then applies it (the same conditions), going
         on from what was read here (``read``)."""
-        state = read.state = queries.load_prompt(conn)
+        state = read.state = load_prompt(conn)
         fingerprint = read.fingerprint = self.fingerprint()
         if (
             not state.ti_text
@@ -494,7 +525,7 @@ class ContextManager:
                 return None
         elif state.prompt_thread_id != state.current_thread_id:
             return None
-        if queries.resolvable_folds(conn):
+        if resolvable_folds(conn):
             return None
         read.nothing_to_resolve = True
         raw = self._raw(conn, state)
@@ -505,11 +536,11 @@ class ContextManager:
         needed = self.calibrated(prepared.estimated_input_tokens) + self.settings.max_tokens
         return None if needed > self.settings.context_window else prepared
 
-    def _rebuilt(self, db: queries.Db, read: SteadyRead | None = None) -> PreparedRequest:
+    def _rebuilt(self, db: Db, read: SteadyRead | None = None) -> PreparedRequest:
         """Apply every due rebuild point, then build the body. ``read``: what ``_steady``
         read in this transaction, if it did."""
         read = read or SteadyRead()
-        state = read.state or queries.load_prompt(db)
+        state = read.state or load_prompt(db)
         loaded = copy.copy(state)
         dirty = False
         fingerprint = read.fingerprint or self.fingerprint()
@@ -559,7 +590,7 @@ class ContextManager:
         needed = self.calibrated(prepared.estimated_input_tokens) + self.settings.max_tokens
         if needed > self.settings.context_window:
             prepared = self._emergency(db, state, prepared)
-        queries.save_prompt(db, state, loaded)
+        save_prompt(db, state, loaded)
         return prepared
 
     def render_forgotten(self) -> None:
@@ -569,20 +600,20 @@ class ContextManager:
         request would do, with its ``memory_changed`` event; other rebuild points (a
         sunset, a fold) still wait for that request."""
         with self.db.transaction() as conn:
-            state = queries.load_prompt(conn)
+            state = load_prompt(conn)
             if state.memory_version == state.memory_rendered or not state.ti_text:
                 return
             loaded = copy.copy(state)
             self._event(conn, EventName.MEMORY_CHANGED, {"version": state.memory_version})
             self._render(conn, state)
-            queries.save_prompt(conn, state, loaded)
+            save_prompt(conn, state, loaded)
 
     def emergency_fold(self, reason: str = "prompt_too_long") -> bool:
         """Fold the oldest exchanges now (the API said the prompt is too long).
 
         Returns False when only the newest exchange is left, so the caller never loops."""
         with self.db.transaction() as conn:
-            state = queries.load_prompt(conn)
+            state = load_prompt(conn)
             loaded = copy.copy(state)
             raw = self._raw(conn, state)
             exchanges = timeline.group_exchanges(raw)
@@ -593,11 +624,11 @@ class ContextManager:
                 conn, state, exchanges, count, FoldKind.EMERGENCY, {"reason": reason}
             )
             self._render(conn, state)
-            queries.save_prompt(conn, state, loaded)
+            save_prompt(conn, state, loaded)
         return True
 
     def _emergency(
-        self, db: queries.Db, state: PromptRecord, prepared: PreparedRequest
+        self, db: Db, state: PromptRecord, prepared: PreparedRequest
     ) -> PreparedRequest:
         window = self.settings.context_window - self.settings.max_tokens
         raw = self._raw(db, state)
@@ -622,7 +653,7 @@ class ContextManager:
         return prepared
 
     # ----- folds ------------------------------------------------------------------------
-    def _raw(self, db: queries.Db, state: PromptRecord) -> Sequence[Talk]:
+    def _raw(self, db: Db, state: PromptRecord) -> Sequence[Talk]:
         if self.settings.sunset_model:
             return self._talk.raw_of_day(db, state.current_day)
         if state.current_thread_id is None:
@@ -630,7 +661,7 @@ class ContextManager:
         return self._talk.raw_of_thread(db, state.current_thread_id)
 
     def _new_fold(
-        self, db: queries.Db, kind: FoldKind, messages: Sequence[Talk], thread_id: int | None
+        self, db: Db, kind: FoldKind, messages: Sequence[Talk], thread_id: int | None
     ) -> timeline.Folded:
         if not messages:
             return timeline.NO_FOLD  # an empty day or thread never folds nor summarizes
@@ -645,16 +676,16 @@ class ContextManager:
             max_tokens=self.settings.segment_max_tokens,
         )
 
-    def _fold_before_day(self, db: queries.Db, day: str) -> timeline.Folded:
-        messages = queries.unsegmented_before_day(db, day)
+    def _fold_before_day(self, db: Db, day: str) -> timeline.Folded:
+        messages = unsegmented_before_day(db, day)
         return self._new_fold(db, FoldKind.SUNSET, messages, None)
 
-    def _fold_thread(self, db: queries.Db, thread_id: int) -> timeline.Folded:
-        messages = queries.unsegmented_of_thread(db, thread_id)
+    def _fold_thread(self, db: Db, thread_id: int) -> timeline.Folded:
+        messages = unsegmented_of_thread(db, thread_id)
         return self._new_fold(db, FoldKind.THREAD_SWITCH, messages, thread_id)
 
     def _fold_raw(
-        self, db: queries.Db, state: PromptRecord, folded: Sequence[Talk], kind: FoldKind
+        self, db: Db, state: PromptRecord, folded: Sequence[Talk], kind: FoldKind
     ) -> timeline.Folded:
         """Move the oldest raw exchanges out of the prompt (sunset day or thread window)."""
         unsegmented = [m for m in folded if m.segment_id is None]
@@ -662,12 +693,12 @@ class ContextManager:
         made = self._new_fold(db, kind, unsegmented, thread_id)
         if not self.settings.sunset_model and state.current_thread_id is not None and folded:
             if folded[-1].id is not None:
-                queries.set_raw_from(db, state.current_thread_id, folded[-1].id + 1)
+                set_raw_from(db, state.current_thread_id, folded[-1].id + 1)
         return made
 
     def _fold_oldest(
         self,
-        db: queries.Db,
+        db: Db,
         state: PromptRecord,
         exchanges: Sequence[Sequence[Talk]],
         count: int,
@@ -691,7 +722,7 @@ class ContextManager:
         sizes = self._exchange_sizes(timeline.group_exchanges(raw))
         return sum(sizes) > self.settings.ceiling_tokens
 
-    def _ceiling_fold(self, db: queries.Db, state: PromptRecord,
+    def _ceiling_fold(self, db: Db, state: PromptRecord,
                       raw: Sequence[Talk]) -> bool:
         """Over the ceiling: fold the oldest whole exchanges down to the low-water mark."""
         s = self.settings
@@ -705,12 +736,12 @@ class ContextManager:
         self._fold_oldest(db, state, exchanges, count, FoldKind.CEILING, detail)
         return True
 
-    def _resolve_pending(self, db: queries.Db, state: PromptRecord) -> bool:
+    def _resolve_pending(self, db: Db, state: PromptRecord) -> bool:
         """Folds whose placeholders all have summaries get their one re-render, together:
         one ``pending_resolved`` event names every fold it resolves."""
         shown = timeline.pending_ids_from_json(state.ti_pending_ids_json)
-        resolvable = sorted(queries.resolvable_folds(db).items())
-        queries.mark_folds_resolved(db, [fold_id for fold_id, _ in resolvable],
+        resolvable = sorted(resolvable_folds(db).items())
+        mark_folds_resolved(db, [fold_id for fold_id, _ in resolvable],
                                     self.now_ts())
         resolved = [fold_id for fold_id, entry_ids in resolvable
                     if any(entry_id in shown for entry_id in entry_ids)]
@@ -721,14 +752,14 @@ class ContextManager:
         return bool(resolved)
 
     # ----- rendering --------------------------------------------------------------------
-    def _ti_filter(self, db: queries.Db, state: PromptRecord) -> timeline.EntryFilter:
+    def _ti_filter(self, db: Db, state: PromptRecord) -> timeline.EntryFilter:
         if self.settings.sunset_model or state.current_thread_id is None:
             return lambda entry: True
         return timeline.thread_scope_filter(db, state.current_thread_id)
 
-    def _render(self, db: queries.Db, state: PromptRecord) -> None:
+    def _render(self, db: Db, state: PromptRecord) -> None:
         """Render the pinned, context and TI blocks at a rebuild point into ``state`` (the
-        caller writes it back, ``queries.save_prompt``)."""
+        caller writes it back, ``save_prompt``)."""
         day = state.current_day or self.today()
         rendered = timeline.render_timeline(
             db,
@@ -753,7 +784,7 @@ class ContextManager:
         # The daily context summary and what is remembered enter here, at a rebuild point,
         # never mid-prompt.
         now = self.clock.now()
-        latest = queries.latest_summary_text(db)
+        latest = latest_summary_text(db)
         summary = None
         if latest is not None and not expired_since(db, parse_ts(latest[2]), now):
             # (one that may mention what has expired waits for the librarian's next one)
@@ -775,7 +806,7 @@ class ContextManager:
                 timeline))
         return self._notes_memo[1]
 
-    def _build(self, db: queries.Db, state: PromptRecord,
+    def _build(self, db: Db, state: PromptRecord,
                raw: Sequence[Talk] | None = None, rebuilt: bool = False) -> PreparedRequest:
         """The body from the stored blocks and today's turns (``raw`` when already read in
         this transaction and nothing folded since); ``rebuilt``: a rebuild point was just
@@ -812,7 +843,7 @@ class ContextManager:
         return PreparedRequest(body=body, estimated_input_tokens=estimate, raw_tokens=raw_tokens,
                                turn_ttl=turn_ttl)
 
-    def _turn_ttl(self, db: queries.Db, raw: Sequence[Talk], context_tokens: int,
+    def _turn_ttl(self, db: Db, raw: Sequence[Talk], context_tokens: int,
                   rebuilt: bool) -> str:
         """The newest turn's breakpoint lifetime: the setting, or with "auto" the cheaper
         expected one from the person's pauses (``rhythm.turn_ttl``); never 1 hour after a
@@ -832,7 +863,7 @@ class ContextManager:
         day = users[-1].day
         if self._pauses is None or self._pauses[0] != day:
             since = (date.fromisoformat(day) - timedelta(days=rhythm.HISTORY_DAYS)).isoformat()
-            self._pauses = (day, rhythm.history_pauses(queries.user_times(db, since, day)))
+            self._pauses = (day, rhythm.history_pauses(user_times(db, since, day)))
         return rhythm.turn_ttl(raw, context_tokens, self._pauses[1], rebuilt=rebuilt)
 
     # ----- counted ahead ----------------------------------------------------------------
@@ -850,7 +881,7 @@ class ContextManager:
         run summarized ahead) without it too."""
         with self.db.transaction() as conn:
             now = [timeline.line_text(line) for line in self._lines.top_level(conn)]
-            ahead = [timeline.line_text(line) for line in queries.lines_summarized_ahead(conn)]
+            ahead = [timeline.line_text(line) for line in lines_summarized_ahead(conn)]
         last = [texts[-1] for texts in (now, ahead) if texts]
         pieces = [piece for text in now + ahead for piece in line_pieces(text + "\n")]
         count_all(self.estimator, pieces + [p for text in last for p in line_pieces(text)])
@@ -858,7 +889,7 @@ class ContextManager:
     # ----- read-only views --------------------------------------------------------------
     def last_user_message(self) -> Talk:
         with self.db.session() as session:
-            state = queries.load_prompt(session)
+            state = load_prompt(session)
             for talk in reversed(self._raw(session, state)):
                 if talk.role == MessageRole.USER and not talk.hidden:
                     return talk
@@ -869,16 +900,16 @@ class ContextManager:
         ``every_line`` keeps the lines the thread model leaves out because the current
         thread's talk is in the prompt word for word."""
         with self.db.session() as session:
-            state = queries.load_prompt(session)
+            state = load_prompt(session)
             visible = (lambda _e: True) if every_line else self._ti_filter(session, state)
             return [
                 (timeline.entry_line(e), e)
-                for e in queries.top_level_entries(session)
+                for e in top_level_entries(session)
                 if visible(e)
             ]
 
     def timeline_now(self) -> str:
         """The TI as it would be rendered now (no roll-up written, nothing stored)."""
         with self.db.session() as session:
-            day = queries.turn_state(session)[0] or self.today()
+            day = turn_state(session)[0] or self.today()
         return timeline.render_lines(day, [entry for _line, entry in self.timeline_entries()])

@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from storage import memory as memory_rows
-from storage import queries
+from storage.memory import TOLD_STATUSES
+from storage.rows import Db
 
 #: The statuses Claude reads: only what is settled (a contested item waits for the
 #: person, in the memory panel).
-SHOWN = queries.TOLD_STATUSES
+SHOWN = TOLD_STATUSES
 
 @dataclass(frozen=True, slots=True)
 class Note:
@@ -33,7 +34,7 @@ class Note:
     before_ts: str = ""
 
 
-def shown_notes(db: queries.Db, now: datetime) -> tuple[Note, ...]:
+def shown_notes(db: Db, now: datetime) -> tuple[Note, ...]:
     """``active_items`` as plain values, for the context block: one Core statement (a
     rebuild renders the block every time; ORM objects cost ~0.3 ms even for none)."""
     now_utc = now.astimezone(UTC).isoformat()
@@ -43,7 +44,7 @@ def shown_notes(db: queries.Db, now: datetime) -> tuple[Note, ...]:
                  if expires is None or expires > now_utc)
 
 
-def expired_since(db: queries.Db, since: datetime, now: datetime) -> bool:
+def expired_since(db: Db, since: datetime, now: datetime) -> bool:
     """Did a remembered item expire after ``since``? Then a summary written at ``since``
     may still mention it and must not be sent any more."""
     low, high = since.astimezone(UTC).isoformat(), now.astimezone(UTC).isoformat()

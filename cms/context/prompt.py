@@ -33,7 +33,7 @@ from cms.model.protocol import (
 from storage import attachments as attachment_files
 from storage.attachments import Attached
 from storage.models import MessageRole, MessageStatus
-from storage.queries import Talk
+from storage.talk import Talk
 
 TURN_CACHE: CacheControl = {"type": "ephemeral"}
 #: Appended to a reply that broke off or was stopped, wherever it is carried (decision:

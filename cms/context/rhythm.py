@@ -36,7 +36,7 @@ from datetime import datetime
 
 from cms.clock import parse_ts
 from storage.models import MessageRole
-from storage.queries import Talk
+from storage.talk import Talk
 
 SHORT_S = 5 * 60  # the 5-minute lifetime
 LONG_S = 60 * 60  # the 1-hour lifetime
@@ -105,7 +105,7 @@ class History:
 
 def history_pauses(times: Sequence[tuple[str, str]]) -> History:
     """The pauses between the person's consecutive messages of one day, from their (day,
-    timestamp) pairs, oldest first (``storage.queries.user_times``), by the minute of the
+    timestamp) pairs, oldest first (``storage.user_times``), by the minute of the
     day each began."""
     found: list[tuple[int, float]] = []
     previous: datetime | None = None

@@ -22,7 +22,6 @@ from cms.clock import clock_in, parse_ts
 from cms.records import as_record
 from cms.summaries import OfflineSummarizer
 from cms.tokens import TokenEstimator, count_by_lines
-from storage import queries
 from storage.database import Session
 from storage.models import (
     Fold,
@@ -32,7 +31,19 @@ from storage.models import (
     TimelineEntry,
     TimelineLevel,
 )
-from storage.queries import Line, Talk
+from storage.rows import Db, insert_many, insert_row, insert_rows
+from storage.talk import Talk
+from storage.timeline import (
+    Line,
+    LineReader,
+    child_lines,
+    presummary_texts,
+    segments_raw_again,
+    set_parent,
+    set_segments,
+    top_level_lines,
+    update_line,
+)
 
 PENDING_MARKER = "要約作成中"
 PENDING_TEXT = f"{PENDING_MARKER}…"
@@ -119,7 +130,7 @@ NO_FOLD = Folded(None, 0, 0)
 
 
 def create_fold(
-    db: queries.Db,
+    db: Db,
     *,
     kind: FoldKind,
     day: str,
@@ -133,19 +144,19 @@ def create_fold(
     pending, unless the librarian already summarized exactly that run ahead of time.
     (Core inserts: a fold happens inside a request's preparation.)"""
     groups = cut_segments(messages, pause_minutes, max_tokens)
-    fold_id = queries.insert_row(db, Fold, kind=kind, day=day, thread_id=thread_id,
+    fold_id = insert_row(db, Fold, kind=kind, day=day, thread_id=thread_id,
                                  created_ts=created_ts, segment_count=len(groups),
                                  resolved_ts=None)
-    segment_ids = queries.insert_rows(db, Segment, [
+    segment_ids = insert_rows(db, Segment, [
         {"thread_id": group[0].thread_id, "fold_id": fold_id, "day": group[0].day,
          "tab": group[0].tab, "first_message_id": group[0].id,
          "last_message_id": group[-1].id, "start_ts": group[0].ts, "end_ts": group[-1].ts,
          "tokens": sum(m.token_estimate for m in group)}
         for group in groups
     ])
-    queries.set_segments(db, {m.id: segment_id for group, segment_id
+    set_segments(db, {m.id: segment_id for group, segment_id
                                    in zip(groups, segment_ids, strict=True) for m in group})
-    ahead = queries.presummary_texts(db, [(g[0].id, g[-1].id) for g in groups])
+    ahead = presummary_texts(db, [(g[0].id, g[-1].id) for g in groups])
     entries = []
     for group, segment_id in zip(groups, segment_ids, strict=True):
         first, last = group[0], group[-1]
@@ -159,7 +170,7 @@ def create_fold(
             "summarized_ts": ready[2] if ready else None,
             "attempts": 0,
         })
-    queries.insert_many(db, TimelineEntry, entries)
+    insert_many(db, TimelineEntry, entries)
     return Folded(fold_id, len(groups), sum(1 for e in entries if e["summary"] is None))
 
 
@@ -287,7 +298,7 @@ def fill_rollup(parent: TimelineEntry, children: Sequence[TimelineEntry],
 
 
 def _merge(
-    db: queries.Db,
+    db: Db,
     children: Sequence[TimelineEntry | Line],
     level: TimelineLevel,
     summarizer: OfflineSummarizer,
@@ -295,15 +306,15 @@ def _merge(
 ) -> None:
     """A new roll-up line over ``children`` (Core: a roll-up can come inside a request's
     preparation)."""
-    parent_id = queries.insert_row(
+    parent_id = insert_row(
         db, TimelineEntry, level=level, segment_id=None, parent_id=None,
         summary_source="rollup", summarized_ts=created_ts,
         **rollup_values(children, level, summarizer))
-    queries.set_parent(db, parent_id, [c.id for c in children if c.id is not None])
+    set_parent(db, parent_id, [c.id for c in children if c.id is not None])
 
 
 def _join(
-    db: queries.Db,
+    db: Db,
     parent: TimelineEntry | Line,
     children: Sequence[TimelineEntry | Line],
     summarizer: OfflineSummarizer,
@@ -312,14 +323,14 @@ def _join(
     """Add ``children`` to an existing roll-up line; its text is condensed again from all
     of its children."""
     assert parent.id is not None
-    earlier = queries.child_lines(db, parent.id)
+    earlier = child_lines(db, parent.id)
     values = rollup_values([*earlier, *children], parent.level, summarizer)
-    queries.update_line(db, parent.id, summarized_ts=created_ts, **values)
-    queries.set_parent(db, parent.id, [c.id for c in children if c.id is not None])
+    update_line(db, parent.id, summarized_ts=created_ts, **values)
+    set_parent(db, parent.id, [c.id for c in children if c.id is not None])
 
 
 def _roll_up_once(
-    db: queries.Db,
+    db: Db,
     visible: Sequence[TimelineEntry | Line],
     current_day: str,
     summarizer: OfflineSummarizer,
@@ -370,7 +381,7 @@ def _roll_up_once(
 
 
 @contextmanager
-def _core_writes(db: queries.Db) -> Iterator[None]:
+def _core_writes(db: Db) -> Iterator[None]:
     """Core statements writing lines a Session given as ``db`` may hold: it is flushed
     first (its pending changes land, as the ORM's roll-up flushed them) and its loaded
     objects are expired after, so it reads them again."""
@@ -382,7 +393,7 @@ def _core_writes(db: queries.Db) -> Iterator[None]:
 
 
 def render_timeline(
-    db: queries.Db,
+    db: Db,
     *,
     rendered_day: str,
     estimator: TokenEstimator,
@@ -390,7 +401,7 @@ def render_timeline(
     visible: EntryFilter,
     created_ts: str,
     roll_up: bool = True,
-    reader: queries.LineReader | None = None,
+    reader: LineReader | None = None,
 ) -> RenderedTimeline:
     """Render the TI from the database, rolling up old detail while over ``budget``.
     ``reader``: the caller's, which keeps the lines it read last time (a rebuild reads in
@@ -401,7 +412,7 @@ def render_timeline(
     while True:
         # plain rows, and Core writes for a roll-up: a render happens inside a request's
         # preparation
-        read = reader.top_level(db) if reader else queries.top_level_lines(db)
+        read = reader.top_level(db) if reader else top_level_lines(db)
         entries = [e for e in read if visible(e)]
         lines = [line_text(e) for e in entries]
         text = ti_text(rendered_day, lines)
@@ -422,12 +433,12 @@ def render_timeline(
                             pending_lines=len(entries) - first)
 
 
-def thread_scope_filter(db: queries.Db, thread_id: int | None) -> EntryFilter:
+def thread_scope_filter(db: Db, thread_id: int | None) -> EntryFilter:
     """Thread model: leave out the current thread's segments that are raw again (read
     with one Core statement: a render happens inside a request's preparation)."""
     if thread_id is None:
         return lambda entry: True
-    raw_again = queries.segments_raw_again(db, thread_id)
+    raw_again = segments_raw_again(db, thread_id)
     return lambda entry: entry.segment_id is None or entry.segment_id not in raw_again
 
 

@@ -19,9 +19,10 @@ from cms.clock import parse_ts
 from cms.meaning import Meaning, Near, pieces
 from cms.model.protocol import ToolDefinition
 from storage import attachments as attachment_files
-from storage import fts, queries
+from storage import fts
 from storage.database import Session
 from storage.models import MessageRole
+from storage.talk import all_messages
 
 log = logging.getLogger("monet.search")
 
@@ -527,7 +528,7 @@ def read_day(
     rows: list[DayMessage] = []
     used = 0
     messages = [
-        m for m in queries.all_messages(session, day)
+        m for m in all_messages(session, day)
         if m.role in (MessageRole.USER, MessageRole.ASSISTANT) and not m.hidden
         and (tab is None or m.tab == tab)
         and (before_id is None or (m.id or 0) < before_id)

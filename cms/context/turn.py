@@ -28,7 +28,7 @@ from cms.model.protocol import (
     Usage,
 )
 from storage.models import MessageStatus
-from storage.queries import Talk
+from storage.talk import Talk
 
 MAX_TOOL_ROUNDS = 4
 #: How often a streaming reply is written down, so that a killed process keeps it.

@@ -43,17 +43,46 @@ from cms.memory.rules import Candidate, active_items, admit
 from cms.memory.updates import notes_for
 from cms.settings import Privacy
 from cms.summaries import OfflineSummarizer, Summarizer, Turn
-from storage import Database, queries, vectors
+from storage import Database, vectors
 from storage import attachments as attachment_files
 from storage import timeline as timeline_rows
 from storage.database import Conflict, Session
 from storage.errors import DatabaseError
+from storage.ledger import add_event
+from storage.memory import latest_context_summary_when, superseded_since
 from storage.models import (
     ContextSummary,
     MemoryItem,
     Presummary,
 )
-from storage.queries import Talk
+from storage.prompt_state import librarian_last_run, load_prompt, set_turn_state
+from storage.rows import Db, insert_row
+from storage.settings import (
+    MEMORY_MARK,
+    UPDATES_MARK,
+    delete_setting,
+    put_setting,
+    replace_setting,
+    setting_json,
+)
+from storage.talk import (
+    Talk,
+    replies_before,
+    said_after,
+    talk_by_ids,
+    unsegmented_messages,
+    user_messages_after,
+)
+from storage.timeline import (
+    drop_claimed_run,
+    fill_claimed_run,
+    pending_entries,
+    pending_entry_ids,
+    presummary_runs,
+    talk_of_segment,
+    top_level_lines,
+    update_line,
+)
 
 log = logging.getLogger("monet.librarian")
 LEASE_SECONDS = 300
@@ -66,13 +95,12 @@ MAX_BACKOFF_MINUTES = 60
 #: that a step ends well within the 10 s a quitting window waits for its workers.
 EMBED_SECONDS = 5.0
 EMBED_BATCH = 64
-MEMORY_MARK = queries.MEMORY_MARK  # the last message the librarian proposed memories from
 #: Set while the model's memory proposals fail and the offline rules propose instead.
 PROPOSALS_OFFLINE = "memory_proposals_offline"
 MEMORY_CLAIM = "memory_scan_claim"  # {"by": librarian, "until": wall-clock seconds}
 
 
-def _turn(db: queries.Db, message: Talk, home: Path) -> Turn:
+def _turn(db: Db, message: Talk, home: Path) -> Turn:
     """A message as the summarizer reads it: with the files shown with it named (the
     summary can say what they were; the Timeline Index line lists them anyway)."""
     if message.role != "user":
@@ -194,7 +222,7 @@ class Librarian:
         fires every interval (the window, ``--watch``), which forgives the length of the
         last pass; a replay asks at each turn's time, exactly."""
         with self.db.transaction() as conn:
-            last = queries.librarian_last_run(conn)
+            last = librarian_last_run(conn)
         if not last:
             return True
         now: datetime = self.clock.now()
@@ -223,7 +251,7 @@ class Librarian:
 
     def pending_count(self) -> int:
         with self.db.session() as session:
-            return len(queries.pending_entries(session))
+            return len(pending_entries(session))
 
     def run_once(self) -> int:
         """One pass over every pending entry. Returns how many summaries were written."""
@@ -238,7 +266,7 @@ class Librarian:
         # more failure opens the breaker again; an answer closes it
         self._failures_in_row = BREAKER_FAILURES - 1 if self._tripped_passes else 0
         with self.db.transaction() as conn:
-            pending_ids = queries.pending_entry_ids(conn)
+            pending_ids = pending_entry_ids(conn)
         for entry_id in pending_ids:
             self._work(entry_id, report)
         self._presummarize(report)
@@ -264,7 +292,7 @@ class Librarian:
         if report.held_back:
             log.warning("librarian: %s", report.text())
         with self.db.transaction() as conn:
-            queries.set_turn_state(conn, librarian_last_run_ts=self.clock.now().isoformat())
+            set_turn_state(conn, librarian_last_run_ts=self.clock.now().isoformat())
         return report
 
     def embed_messages(self, report: LibrarianReport) -> None:
@@ -296,8 +324,8 @@ class Librarian:
         now = self.clock.now()
         today = day_of(now, self.day_start)
         with self.db.session() as session:
-            messages = queries.unsegmented_messages(session)
-            done = queries.presummary_runs(session, messages[0].id) if messages else set()
+            messages = unsegmented_messages(session)
+            done = presummary_runs(session, messages[0].id) if messages else set()
         by_thread: dict[int, list[Talk]] = {}
         for message in messages:
             by_thread.setdefault(message.thread_id, []).append(message)
@@ -338,13 +366,13 @@ class Librarian:
                 # a message deleted, hidden or folded meanwhile (the fill itself refuses a
                 # fold committed by another process since): the claim is given up
                 files = attachment_files.described(conn, [m.id for m in run if not m.hidden])
-                if self._run_intact(conn, run) and queries.fill_claimed_run(
+                if self._run_intact(conn, run) and fill_claimed_run(
                         conn, first, last, [m.id for m in run], self._claim_name,
                         (" ".join(summary.split()) or "（内容なし）") + files,
                         self.summarizer.name):
                     report.ahead += 1
                 else:
-                    queries.drop_claimed_run(conn, first, last, self._claim_name)
+                    drop_claimed_run(conn, first, last, self._claim_name)
 
     @property
     def _claim_name(self) -> str:
@@ -352,11 +380,11 @@ class Librarian:
         return f"claim:{self.name}"
 
     @staticmethod
-    def _reload(db: queries.Db, run: Sequence[Talk]) -> list[Talk]:
-        return queries.talk_by_ids(db, [m.id for m in run])
+    def _reload(db: Db, run: Sequence[Talk]) -> list[Talk]:
+        return talk_by_ids(db, [m.id for m in run])
 
     @staticmethod
-    def _run_intact(db: queries.Db, run: Sequence[Talk]) -> bool:
+    def _run_intact(db: Db, run: Sequence[Talk]) -> bool:
         """Every message of the run still exists, is still raw, and is as visible to Claude
         as when it was summarized."""
         hidden = {m.id: m.hidden for m in run}
@@ -371,7 +399,7 @@ class Librarian:
         the claim's transaction: a forget may have come between), None when not claimed."""
         try:
             with self.db.transaction() as conn:
-                queries.insert_row(conn, Presummary, first_message_id=run[0].id,
+                insert_row(conn, Presummary, first_message_id=run[0].id,
                                    last_message_id=run[-1].id, summary="",
                                    source=self._claim_name,
                                    created_ts=self.clock.now().isoformat())
@@ -383,7 +411,7 @@ class Librarian:
 
     def _drop_run(self, first: int, last: int) -> None:
         with self.db.transaction() as conn:
-            queries.drop_claimed_run(conn, first, last, self._claim_name)
+            drop_claimed_run(conn, first, last, self._claim_name)
 
     # ----- newer values -----------------------------------------------------------------
     def _note_newer_values(self) -> int:
@@ -391,11 +419,11 @@ class Librarian:
         an older Timeline Index line states, and note them on that line
         (``cms/memory/updates.py``). Returns how many lines were noted."""
         with self.db.transaction() as conn:
-            after = int(self._setting(conn, queries.UPDATES_MARK, "0"))
-            said = queries.user_messages_after(conn, after)
+            after = int(self._setting(conn, UPDATES_MARK, "0"))
+            said = user_messages_after(conn, after)
             if not said:
                 return 0
-            lines = queries.top_level_lines(conn)
+            lines = top_level_lines(conn)
         private = self.privacy()  # an incognito day or tab is never quoted in a line
         rewrites = notes_for(lines, [m for m in said
                                      if m.day not in private.days and m.tab not in private.tabs])
@@ -404,14 +432,14 @@ class Librarian:
             # a forget may have committed since the read (another process, or the gate's
             # FORGET beside this pass): a line it rewrote is left as it is now, and a
             # message it deleted or hid is never quoted
-            now_lines = {line.id: line.summary for line in queries.top_level_lines(conn)}
-            seen = {m.id for m in queries.talk_by_ids(conn, [r.message_id for r in rewrites])
+            now_lines = {line.id: line.summary for line in top_level_lines(conn)}
+            seen = {m.id for m in talk_by_ids(conn, [r.message_id for r in rewrites])
                     if not m.hidden}
             for rewrite in rewrites:
                 if now_lines.get(rewrite.line_id) == rewrite.was and rewrite.message_id in seen:
-                    queries.update_line(conn, rewrite.line_id, summary=rewrite.summary)
+                    update_line(conn, rewrite.line_id, summary=rewrite.summary)
                     written += 1
-            queries.put_setting(conn, queries.UPDATES_MARK, str(said[-1].id))
+            put_setting(conn, UPDATES_MARK, str(said[-1].id))
         return written
 
     # ----- memories ---------------------------------------------------------------------
@@ -425,8 +453,8 @@ class Librarian:
         A proposer that fails leaves the mark where it is; after ``max_attempts`` failures
         in a row the offline proposer stands in."""
         with self.db.transaction() as conn:
-            mark = queries.setting_json(conn, MEMORY_MARK)
-            if mark is not None and not queries.said_after(conn, int(mark)):
+            mark = setting_json(conn, MEMORY_MARK)
+            if mark is not None and not said_after(conn, int(mark)):
                 return 0  # nothing new said since the last scan: no lease taken
         if not self._claim_scan():
             return 0  # another librarian is reading them
@@ -434,7 +462,7 @@ class Librarian:
         try:
             with self.db.transaction() as conn:
                 after = int(self._setting(conn, MEMORY_MARK, "0"))
-                messages = queries.user_messages_after(conn, after)
+                messages = user_messages_after(conn, after)
             if self.proposer.settle_minutes and messages:
                 # while the person is still talking, wait: one request reads the whole run
                 settled = self.clock.now() - timedelta(minutes=self.proposer.settle_minutes)
@@ -452,7 +480,7 @@ class Librarian:
                 replies: dict[int, str] = {}
                 if said:
                     with self.db.transaction() as conn:
-                        replies = queries.replies_before(conn, said)
+                        replies = replies_before(conn, said)
                 candidates = self._proposals(said, known, replies, report)
                 with self.db.session() as session:
                     if not self._holds_scan(session):
@@ -461,7 +489,7 @@ class Librarian:
                         decision = admit(session, candidate, now, private.days,
                                          private.tabs)
                         written += decision.written
-                    queries.put_setting(session, MEMORY_MARK, str(batch[-1].id or after))
+                    put_setting(session, MEMORY_MARK, str(batch[-1].id or after))
             return written
         finally:
             self._release_scan()
@@ -488,8 +516,8 @@ class Librarian:
             else:
                 self._model_answered()
                 with self.db.transaction() as conn:
-                    if queries.setting_json(conn, PROPOSALS_OFFLINE) is not None:
-                        queries.delete_setting(conn, PROPOSALS_OFFLINE)
+                    if setting_json(conn, PROPOSALS_OFFLINE) is not None:
+                        delete_setting(conn, PROPOSALS_OFFLINE)
                 return candidates
         else:
             self._note_offline_proposals("the model kept failing")
@@ -498,9 +526,9 @@ class Librarian:
 
     def _note_offline_proposals(self, reason: str) -> None:
         with self.db.transaction() as conn:
-            stored = queries.setting_json(conn, PROPOSALS_OFFLINE)
+            stored = setting_json(conn, PROPOSALS_OFFLINE)
             held = json.loads(stored) if stored else {}
-            queries.put_setting(conn, PROPOSALS_OFFLINE, json.dumps({
+            put_setting(conn, PROPOSALS_OFFLINE, json.dumps({
                 "since": held.get("since") or self.clock.now().isoformat(),
                 "batches": int(held.get("batches", 0)) + 1,
                 "reason": reason[:200],
@@ -510,7 +538,7 @@ class Librarian:
         """Why memories are proposed by the offline rules now ("" when the model
         proposes them): kept in the history across runs until the model answers."""
         with self.db.transaction() as conn:
-            stored = queries.setting_json(conn, PROPOSALS_OFFLINE)
+            stored = setting_json(conn, PROPOSALS_OFFLINE)
         if not stored:
             return ""
         held = json.loads(stored)
@@ -519,11 +547,11 @@ class Librarian:
                 f"({held.get('reason')})")
 
     @staticmethod
-    def _setting(db: queries.Db, key: str, default: str) -> str:
+    def _setting(db: Db, key: str, default: str) -> str:
         """The setting as stored now (made with ``default`` if missing)."""
-        stored = queries.setting_json(db, key)
+        stored = setting_json(db, key)
         if stored is None:
-            queries.put_setting(db, key, default)
+            put_setting(db, key, default)
             return default
         return stored
 
@@ -539,12 +567,12 @@ class Librarian:
                 if held.get("by") not in (None, self.name) and float(held.get("until", 0)) > now:
                     return False
                 mine = json.dumps({"by": self.name, "until": now + LEASE_SECONDS})
-                return queries.replace_setting(conn, MEMORY_CLAIM, current, mine)
+                return replace_setting(conn, MEMORY_CLAIM, current, mine)
         except (Conflict, DatabaseError):
             return False  # another librarian made the rows, or holds the write lock
 
     def _holds_scan(self, session: Session) -> bool:
-        stored = queries.setting_json(session, MEMORY_CLAIM)
+        stored = setting_json(session, MEMORY_CLAIM)
         held = json.loads(stored) if stored is not None else {}
         until = float(held.get("until", 0))
         return bool(held.get("by") == self.name and until > self.lease_clock())
@@ -552,9 +580,9 @@ class Librarian:
     def _release_scan(self) -> None:
         try:
             with self.db.transaction() as conn:
-                stored = queries.setting_json(conn, MEMORY_CLAIM)
+                stored = setting_json(conn, MEMORY_CLAIM)
                 if stored is not None and json.loads(stored).get("by") == self.name:
-                    queries.put_setting(conn, MEMORY_CLAIM, "{}")
+                    put_setting(conn, MEMORY_CLAIM, "{}")
         except DatabaseError:
             pass  # the lease expires by itself
 
@@ -564,11 +592,11 @@ class Librarian:
         memory was superseded since the last one."""
         today = day_of(self.clock.now(), self.day_start)
         with self.db.transaction() as conn:
-            latest = queries.latest_context_summary_when(conn)
+            latest = latest_context_summary_when(conn)
             if latest is None or latest[0] < today:
                 return True
             # a newer statement superseded an older one: rewrite without the old value
-            return queries.superseded_since(conn, parse_ts(latest[1]))
+            return superseded_since(conn, parse_ts(latest[1]))
 
     def write_context_summary(self) -> ContextSummary | None:
         """Summarize the latest 25 persona and 75 recent memories into the context block.
@@ -576,7 +604,7 @@ class Librarian:
         rebuild point. Nothing to summarize: nothing written."""
         now = self.clock.now()
         with self.db.transaction() as conn:
-            version = queries.load_prompt(conn).memory_version
+            version = load_prompt(conn).memory_version
             selection = select_memories(conn, read_core(self.db), now)
         if selection.empty:
             return None
@@ -585,14 +613,14 @@ class Librarian:
             return None
         row = summary_row(selection, text, self.context_writer.name, now, self.day_start)
         with self.db.session() as session:
-            if queries.load_prompt(session).memory_version != version:
+            if load_prompt(session).memory_version != version:
                 return None  # something was deleted or corrected meanwhile: next pass
             session.add(row)
             detail = {"persona": row.persona_count, "recent": row.recent_count}
             if self.log is not None:
                 self.log.event(session, now.isoformat(), EventName.CONTEXT_SUMMARY_CHANGED, detail)
             else:
-                queries.add_event(
+                add_event(
                     session, now.isoformat(), EventName.CONTEXT_SUMMARY_CHANGED, detail
                 )
         write_summary_file(self.db.home, text)
@@ -631,7 +659,7 @@ class Librarian:
             if entry is None:
                 return
             segment_id, attempts = entry
-            talk = [m for m in queries.talk_of_segment(conn, segment_id) if not m.hidden]
+            talk = [m for m in talk_of_segment(conn, segment_id) if not m.hidden]
             turns = [_turn(conn, m, self.db.home) for m in talk]
             files = attachment_files.described(conn, [m.id for m in talk])
         summarizer, source = self.summarizer, self.summarizer.name

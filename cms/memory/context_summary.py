@@ -23,9 +23,11 @@ from cms.clock import day_of
 from cms.context.core_prompt import promoted_statements
 from cms.grounding import grounded_sentences
 from cms.model.protocol import ChatModel, Completed, RequestBody, TextDelta, Usage
-from storage import queries
 from storage.files import write_text_atomic
+from storage.memory import superseded_sources
 from storage.models import ContextSummary, MessageRole
+from storage.rows import Db
+from storage.timeline import entry_message_ids, latest_summaries, segment_texts
 
 PERSONA_COUNT = 25
 RECENT_COUNT = 75
@@ -50,7 +52,7 @@ class MemorySelection:
         return not self.persona and not self.recent
 
 
-def select_memories(db: queries.Db, core: str, now: datetime) -> MemorySelection:
+def select_memories(db: Db, core: str, now: datetime) -> MemorySelection:
     """The persona layer (the newest 25 promoted statements) and the newest 75 Timeline
     Index segment summaries, each with its day, leaving out those that summarize the
     source of a memory a newer statement superseded (knowledge updates: only the newer
@@ -58,16 +60,16 @@ def select_memories(db: queries.Db, core: str, now: datetime) -> MemorySelection
     persona = [statement for _category, statement in promoted_statements(core)
                ][-PERSONA_COUNT:]
     # a line summarizing what a newer statement superseded would put the old value back
-    outdated = queries.superseded_sources(db)
+    outdated = superseded_sources(db)
     recent_entries = [
-        entry for entry in queries.latest_summaries(db, RECENT_COUNT)
-        if not outdated or not outdated & queries.entry_message_ids(db, entry)
+        entry for entry in latest_summaries(db, RECENT_COUNT)
+        if not outdated or not outdated & entry_message_ids(db, entry)
     ]
     recent_entries.reverse()
     recent = [f"{e.day_from} [{e.tabs}] {e.summary}" for e in recent_entries]
     talk: list[str] = []
     size = 0
-    for text in reversed(queries.segment_texts(
+    for text in reversed(segment_texts(
             db, [e.segment_id for e in recent_entries if e.segment_id is not None])):
         size += len(text)
         if size > MAX_TALK_CHARS:

@@ -39,13 +39,18 @@ from cms.memory.context_summary import (
     write_summary_file,
 )
 from cms.summaries import OfflineSummarizer, Turn
-from storage import Database, queries, talk
+from storage import Database, talk
 from storage import attachments as attachment_files
 from storage import memory as memory_rows
 from storage import timeline as timeline_rows
 from storage.database import Session
 from storage.errors import ForgetError, MemoryItemError
+from storage.memory import latest_summary_text
 from storage.models import MemoryItem, Message, MessageRole, Segment, TimelineEntry
+from storage.prompt_state import bump_memory
+from storage.settings import SCAN_MARKS, put_setting, setting_json
+from storage.talk import all_messages, messages_by_ids
+from storage.timeline import messages_of_segment
 
 
 def delete_messages(db: Database, message_ids: Sequence[int], now: datetime) -> int:
@@ -66,7 +71,7 @@ def delete_in(session: Session, db: Database, message_ids: Sequence[int],
     ids = sorted(set(message_ids))
     if not ids:
         return 0
-    messages = queries.messages_by_ids(session, ids)
+    messages = messages_by_ids(session, ids)
     if not messages:
         raise ForgetError("Those messages do not exist (already deleted?).")
     found = [m.id for m in messages if m.id is not None]
@@ -86,7 +91,7 @@ def delete_in(session: Session, db: Database, message_ids: Sequence[int],
     if segment_ids or noted:  # (talk no line summarizes yet is in no context summary)
         _rewrite_context_summary(session, db, now)
     attachment_files.sweep_history(session.connection())
-    queries.bump_memory(session)
+    bump_memory(session)
     return len(found)
 
 
@@ -96,7 +101,7 @@ def settle_files(db: Database) -> None:
     from the data folder and from the backups kept there. Idempotent: after each forget,
     and at every start (``conversation.recover``) for one killed before it ran."""
     with db.unlocked_reads() as conn:
-        latest = queries.latest_summary_text(conn)
+        latest = latest_summary_text(conn)
         gone = attachment_files.sweep_folder(conn, db.home)
     stored = None if latest is None else latest[1]
     path = db.home / SUMMARY_FILE
@@ -114,14 +119,14 @@ def _lower_the_scan_mark(session: Session) -> None:
     stay above them, or "please remember…" said next would never be read (the same for
     the scan for newer values)."""
     top: int | None = None
-    for name in queries.SCAN_MARKS:
-        mark = queries.setting_json(session, name)
+    for name in SCAN_MARKS:
+        mark = setting_json(session, name)
         if mark is None:
             continue
         if top is None:
             top = talk.top_id(session)
         if int(mark) > top:
-            queries.put_setting(session, name, str(top))
+            put_setting(session, name, str(top))
 
 
 def _drop_notes_quoting(session: Session, texts: Sequence[str]) -> bool:
@@ -143,7 +148,7 @@ def _drop_notes_quoting(session: Session, texts: Sequence[str]) -> bool:
 def delete_day(db: Database, day: str, now: datetime) -> int:
     """A whole day, in one transaction."""
     with db.session() as session:
-        ids = [m.id for m in queries.all_messages(session, day) if m.id is not None]
+        ids = [m.id for m in all_messages(session, day) if m.id is not None]
         if not ids:
             raise ForgetError("Nothing is stored for {day}.", day=day)
         count = delete_in(session, db, ids, now)
@@ -179,7 +184,7 @@ def carried_texts(db: Database, item_id: int) -> dict[int, str]:
         if item is None:
             raise MemoryItemError("No memory item {item_id}.", item_id=item_id)
         ids = _carriers(session, item)
-        found = queries.messages_by_ids(session, ids) if ids else []
+        found = messages_by_ids(session, ids) if ids else []
         return {m.id: m.text for m in found if m.id is not None}
 
 
@@ -209,7 +214,7 @@ def hide_messages(db: Database, message_ids: Sequence[int], now: datetime,
 def _hide_in(session: Session, db: Database, message_ids: Sequence[int], now: datetime,
              keep_item: int | None = None) -> None:
     ids = sorted(set(message_ids))
-    messages = queries.messages_by_ids(session, ids) if ids else []
+    messages = messages_by_ids(session, ids) if ids else []
     texts = [m.text for m in messages if m.text]
     segment_ids = {m.segment_id for m in messages if m.segment_id is not None}
     for message in messages:
@@ -228,7 +233,7 @@ def _hide_in(session: Session, db: Database, message_ids: Sequence[int], now: da
     if segment_ids or noted:
         _rewrite_context_summary(session, db, now)
     attachment_files.sweep_history(session.connection())
-    queries.bump_memory(session)
+    bump_memory(session)
 
 
 def _carriers(session: Session, item: MemoryItem) -> list[int]:
@@ -350,7 +355,7 @@ def _rewrite_segment(session: Session, segment_id: int) -> None:
     segment = session.get(Segment, segment_id)
     if segment is None:
         return
-    left = list(queries.messages_of_segment(session, segment_id))
+    left = list(messages_of_segment(session, segment_id))
     entry = timeline_rows.line_of_segment(session, segment_id)
     if not left:
         if entry is not None:

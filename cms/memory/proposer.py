@@ -26,7 +26,7 @@ from cms import facts
 from cms.memory import rules
 from cms.model.protocol import ChatModel, Completed, RequestBody, TextDelta, Usage
 from storage.models import MemoryItem, MemoryKind, MessageRole
-from storage.queries import Talk
+from storage.talk import Talk
 
 
 class Proposer(Protocol):

@@ -28,11 +28,12 @@ from cms import facts
 from cms.grounding import grounded
 from cms.records import instruction_like
 from cms.summaries import terms as summary_terms
-from storage import queries
 from storage.database import Session
 from storage.errors import MemoryItemError
+from storage.memory import shown_memory_items
 from storage.models import MemoryItem, MemoryKind, MemoryStatus, Message, MessageRole
-from storage.queries import Talk
+from storage.prompt_state import bump_memory
+from storage.talk import Talk
 
 KINDS = tuple(MemoryKind)
 #: What Claude may use (unless expired); a superseded item is kept but never sent.
@@ -563,7 +564,7 @@ def admit(session: Session, candidate: Candidate, now: datetime,
     said = [m.text for m in sources if m is not None]
     if candidate.value and not facts.says_value(said, candidate.value):
         return Decision(False, "its new value is not in the person's own words")
-    shown = queries.shown_memory_items(session)
+    shown = shown_memory_items(session)
     candidate, updated, unsure = _verified_update(candidate, shown)
     # a verified update may name what the note it updates says ("Leo turned seven": "The
     # person's son Leo is 7"): that note was grounded in the person's words too
@@ -748,7 +749,7 @@ def active_items(session: Session, now: datetime) -> list[MemoryItem]:
     """What Claude may use now: active or contested, and not expired. (ORM objects: with
     a hundred items they load faster than rows turned into SQLModel objects, measured.)"""
     now_utc = now.astimezone(UTC).isoformat()
-    items = queries.shown_memory_items(session)
+    items = shown_memory_items(session)
     return [i for i in items if i.expires_ts is None or i.expires_ts > now_utc]
 
 
@@ -770,7 +771,7 @@ def edit(session: Session, item_id: int, fact: str) -> MemoryItem:
 def settle(session: Session, item_id: int) -> MemoryItem:
     """The person says which of two contradicting items is true ("Keep this one"): it
     becomes active and what it contradicted becomes its history. Claude is told only
-    what is settled (``queries.TOLD_STATUSES``)."""
+    what is settled (``TOLD_STATUSES``)."""
     item = session.get(MemoryItem, item_id)
     if item is None:
         raise MemoryItemError("No memory item {item_id}.", item_id=item_id)
@@ -784,7 +785,7 @@ def _contradicted(session: Session, item: MemoryItem) -> list[MemoryItem]:
     if item.status != MemoryStatus.CONTESTED:
         return []
     keys = _keys_of(item)
-    return [other for other in queries.shown_memory_items(session)
+    return [other for other in shown_memory_items(session)
             if other.id != item.id and other.status == MemoryStatus.CONTESTED
             and (other.key == item.key or (facts.parts_of(item.key) is not None
                                            and _same_property(keys, _keys_of(other))))]
@@ -798,7 +799,7 @@ def _settled(session: Session, item: MemoryItem, partners: Sequence[MemoryItem])
         item.supersedes_id = partners[-1].id
     item.status = MemoryStatus.ACTIVE
     session.add(item)
-    queries.bump_memory(session)
+    bump_memory(session)
 
 
 def add_by_person(session: Session, fact: str, now: datetime) -> MemoryItem:
@@ -814,7 +815,7 @@ def add_by_person(session: Session, fact: str, now: datetime) -> MemoryItem:
             "A memory is one short statement (at most {limit} characters); this one has {length}.",
             limit=MAX_FACT_CHARS, length=len(fact))
     key = _key(fact)
-    shown = queries.shown_memory_items(session)
+    shown = shown_memory_items(session)
     if any(item.fact == fact for item in shown):
         raise MemoryItemError("This is already remembered.")
     keys = {key, *(st.key for st in facts.statements(fact))}
@@ -831,7 +832,7 @@ def add_by_person(session: Session, fact: str, now: datetime) -> MemoryItem:
                       supersedes_id=older[-1].id if older else None)
     session.add(item)
     session.flush()
-    queries.bump_memory(session)
+    bump_memory(session)
     return item
 
 
@@ -861,4 +862,4 @@ def delete(session: Session, item_id: int) -> None:
     if len(partners) == 1:
         partners[0].status = MemoryStatus.ACTIVE
         session.add(partners[0])
-    queries.bump_memory(session)
+    bump_memory(session)

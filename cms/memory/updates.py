@@ -26,7 +26,8 @@ from cms import facts
 from cms.clock import parse_ts
 from cms.records import sentences_of
 from cms.summaries import NOTE, body_of, clip, note_of, terms
-from storage.queries import Line, Talk
+from storage.talk import Talk
+from storage.timeline import Line
 
 #: The most of the later sentence a note quotes.
 NOTE_CHARS = 90

@@ -20,10 +20,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from cms.clock import parse_ts
-from storage import Database, queries, talk
+from storage import Database, talk
 from storage import attachments as attachment_files
 from storage.errors import AttachmentError, ExportError
 from storage.models import Message, MessageRole, MessageStatus
+from storage.talk import messages_by_ids, threads_by_id
 
 BATCH = 500
 
@@ -49,13 +50,13 @@ def _readable(db: Database, day: str | None, skipped: Skipped) -> Iterator[Messa
         chunk = ids[start : start + BATCH]
         try:
             with db.session() as session:
-                rows = queries.messages_by_ids(session, chunk)
+                rows = messages_by_ids(session, chunk)
         except talk.UNREADABLE:
             rows = []
             for message_id in chunk:  # find the damaged ones, one by one
                 try:
                     with db.session() as session:
-                        rows += queries.messages_by_ids(session, [message_id])
+                        rows += messages_by_ids(session, [message_id])
                 except talk.UNREADABLE:
                     skipped.ids.append(message_id)
         yield from rows
@@ -64,7 +65,7 @@ def _readable(db: Database, day: str | None, skipped: Skipped) -> Iterator[Messa
 def export_records(db: Database, day: str | None = None,
                    skipped: Skipped | None = None) -> Iterator[dict[str, Any]]:
     with db.session() as session:
-        threads = queries.threads_by_id(session)
+        threads = threads_by_id(session)
     rows = _readable(db, day, skipped if skipped is not None else Skipped())
     while batch := list(islice(rows, BATCH)):
         with db.session() as session:

@@ -9,8 +9,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from storage import Database, queries
-from storage.queries import UsageRow
+from storage import Database
+from storage.ledger import UsageRow, turn_lifetimes, usage_by_purpose, usage_rows
 
 
 @dataclass(frozen=True)
@@ -47,9 +47,9 @@ def _row_dict(row: UsageRow) -> dict[str, Any]:
 
 def usage_report(db: Database, day: str | None = None) -> UsageReport:
     with db.session() as session:
-        days = queries.usage_rows(session, day)
-        purposes = queries.usage_by_purpose(session, day)
-        lifetimes = queries.turn_lifetimes(session, day)
+        days = usage_rows(session, day)
+        purposes = usage_by_purpose(session, day)
+        lifetimes = turn_lifetimes(session, day)
     totals = UsageRow(
         day="total",
         requests=sum(r.requests for r in days),

@@ -20,9 +20,10 @@ from datetime import date, datetime, timedelta
 from importlib import resources
 from pathlib import Path
 
-from storage import Database, queries
+from storage import Database
 from storage.database import DB_FILENAME
 from storage.errors import DemoError
+from storage.settings import read_value, write_value
 
 #: The ``setting`` key that marks a data folder as a demo.
 DEMO_KEY = "demo"
@@ -61,7 +62,7 @@ def is_demo(home: Path) -> bool:
     db = Database(home)
     try:
         with db.session() as session:
-            return bool(queries.read_value(session, DEMO_KEY))
+            return bool(read_value(session, DEMO_KEY))
     finally:
         db.close()
 
@@ -102,7 +103,7 @@ def prepare(home: Path, now: datetime) -> bool:
     db = Database(home)
     try:
         with db.session() as session:
-            queries.write_value(session, DEMO_KEY, True)
+            write_value(session, DEMO_KEY, True)
     finally:
         db.close()
     return True

@@ -33,7 +33,7 @@ from monet_app.services.backup import finish_forgetting
 from monet_app.services.gate import Ticket, Work
 from monet_app.services.wiring import Core
 from storage.models import MessageStatus
-from storage.queries import Talk
+from storage.talk import Talk
 
 
 def commit(core: Core, text: str, tab: str, *, ticket: Ticket | None = None,

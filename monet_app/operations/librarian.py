@@ -19,7 +19,7 @@ from cms.librarian.runner import LibrarianReport
 from monet_app.operations.changes import Changes, Done
 from monet_app.services.gate import Work
 from monet_app.services.wiring import Core
-from storage import queries
+from storage.settings import read_value, write_value
 
 #: The librarian service's heartbeat in a shared history (``setting``): where it runs,
 #: its process and until when it promises its next pass.
@@ -30,17 +30,17 @@ def service_beat(core: Core, until: datetime) -> None:
     """The service's heartbeat (``monet librarian --watch`` on a server's history): windows
     leave the passes to it until ``until``."""
     with core.gate.hold(Work.LIBRARIAN), core.db.session() as session:
-        queries.write_value(session, SERVICE_KEY, {
+        write_value(session, SERVICE_KEY, {
             "host": socket.gethostname(), "pid": os.getpid(), "until": until.isoformat()})
 
 
 def service_gone(core: Core) -> None:
     """The service stops: the windows run their own passes again."""
     with core.gate.hold(Work.LIBRARIAN), core.db.session() as session:
-        beat = queries.read_value(session, SERVICE_KEY)
+        beat = read_value(session, SERVICE_KEY)
         if isinstance(beat, dict) and beat.get("pid") == os.getpid() \
                 and beat.get("host") == socket.gethostname():
-            queries.write_value(session, SERVICE_KEY, None)
+            write_value(session, SERVICE_KEY, None)
 
 
 def _service_elsewhere(core: Core) -> str:
@@ -49,7 +49,7 @@ def _service_elsewhere(core: Core) -> str:
     if not core.db.server:
         return ""
     with core.db.session() as session:
-        beat = queries.read_value(session, SERVICE_KEY)
+        beat = read_value(session, SERVICE_KEY)
     if not isinstance(beat, dict):
         return ""
     if beat.get("pid") == os.getpid() and beat.get("host") == socket.gethostname():

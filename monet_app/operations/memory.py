@@ -18,9 +18,9 @@ from monet_app.services.backup import finish_forgetting, note_forgetting
 from monet_app.services.gate import Ticket, Work
 from monet_app.services.wiring import Core
 from storage import memory as stored_memory
-from storage import queries
 from storage.errors import MemoryItemError
 from storage.models import MemoryItem, Message
+from storage.talk import all_messages
 from ui.items import MemoryRow
 
 
@@ -118,7 +118,7 @@ def delete_day(core: Core, day: str, *, ticket: Ticket | None = None) -> Done[in
     messages went."""
     with core.gate.hold(Work.FORGET, ticket):
         with core.db.session() as session:
-            gone = {m.id: m.text for m in queries.all_messages(session, day) if m.id is not None}
+            gone = {m.id: m.text for m in all_messages(session, day) if m.id is not None}
         note_forgetting(core.db, gone)
         count = forget.delete_day(core.db, day, core.clock.now())
         core.context.render_forgotten()

@@ -25,12 +25,13 @@ from pathlib import Path
 from cms.context.core_prompt import CORE_KEY, core_path, read_core
 from monet_app.operations.changes import Done
 from monet_app.services.keys import keyring_available
-from storage import Database, queries
+from storage import Database
 from storage import attachments as attachment_files
 from storage.copy import CopyReport, copy_checked
 from storage.errors import DatabaseError, InputError, KeyStoreError
 from storage.files import write_text_atomic
 from storage.server_password import store_password
+from storage.settings import write_value
 from storage.where import redact_url, server_url_parts, write_device
 
 
@@ -68,7 +69,7 @@ def migrate_to(home: Path, target: str, *, switch: bool = False) -> Done[Moved]:
             if core:  # (after the check: on a server it is one more setting row)
                 if destination.server:
                     with destination.session() as session:
-                        queries.write_value(session, CORE_KEY, core)
+                        write_value(session, CORE_KEY, core)
                 else:
                     write_text_atomic(core_path(destination.home), core)
             files = 0

@@ -13,7 +13,7 @@ from monet_app.operations.changes import EVERYTHING, Changes, Done
 from monet_app.services.gate import Work
 from monet_app.services.keys import store_api_key
 from monet_app.services.wiring import Core
-from storage import queries
+from storage.talk import day_message_counts
 from ui.items import SettingsValues
 
 
@@ -67,7 +67,7 @@ def name_tabs_in_english(core: Core) -> Done[bool]:
     if core.settings.tabs != DEFAULT_TABS:
         return Done(False)
     with core.db.session() as session:
-        if queries.day_message_counts(session):
+        if day_message_counts(session):
             return Done(False)
     with core.gate.hold(Work.SETTINGS):
         core.use_settings(core.settings.with_overrides(tabs=ENGLISH_TABS))

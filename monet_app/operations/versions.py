@@ -16,10 +16,12 @@ from cms.memory import forget
 from monet_app.operations.changes import NOTHING, TALK, Changes, Done
 from monet_app.services.gate import Ticket, Work
 from monet_app.services.wiring import Core
-from storage import queries, talk
+from storage import talk
 from storage.database import Connection, Session, joined_session
 from storage.models import Message, MessageRole, MessageStatus, ReplyVersion
-from storage.queries import Talk
+from storage.prompt_state import bump_memory
+from storage.settings import read_value, setting_json, write_value
+from storage.talk import Talk, messages_by_ids, reply_versions
 
 
 def exchange_ids(core: Core, user_id: int) -> list[int]:
@@ -65,14 +67,14 @@ def set_aside(core: Core, message_ids: list[int], *,
 
 
 def _set_aside_in(session: Session, message_ids: list[int]) -> int:
-    rows = [m for m in queries.messages_by_ids(session, message_ids) if not m.hidden]
+    rows = [m for m in messages_by_ids(session, message_ids) if not m.hidden]
     for message in rows:
         message.hidden = True
         session.add(message)
-    kept = sorted({*(queries.read_value(session, SET_ASIDE) or []),
+    kept = sorted({*(read_value(session, SET_ASIDE) or []),
                    *(m.id for m in rows if m.id is not None)})
-    queries.write_value(session, SET_ASIDE, kept or None)
-    queries.bump_memory(session)
+    write_value(session, SET_ASIDE, kept or None)
+    bump_memory(session)
     return len(rows)
 
 
@@ -91,14 +93,14 @@ def settle(core: Core, replaced: bool | None, reply: Talk | None = None) -> Chan
     as the history shows, a whole new reply stored after what was set aside settling it
     as replaced."""
     with core.db.transaction() as conn:  # (after most replies: nothing was set aside)
-        if queries.setting_json(conn, SET_ASIDE) is None:
+        if setting_json(conn, SET_ASIDE) is None:
             return NOTHING
     now = core.clock.now()
     with core.db.session() as session:
-        ids = [int(i) for i in queries.read_value(session, SET_ASIDE) or []]
+        ids = [int(i) for i in read_value(session, SET_ASIDE) or []]
         if not ids:
             return NOTHING
-        queries.write_value(session, SET_ASIDE, None)
+        write_value(session, SET_ASIDE, None)
         new = (reply.text, reply.ts) if reply is not None else None
         if replaced is None:
             found = _whole_reply_after(session, ids)
@@ -110,14 +112,14 @@ def settle(core: Core, replaced: bool | None, reply: Talk | None = None) -> Chan
             if existing:
                 forget.delete_in(session, core.db, existing, now)
         else:
-            for message in queries.messages_by_ids(session, ids):
+            for message in messages_by_ids(session, ids):
                 message.hidden = False
                 session.add(message)
             session.flush()
             half = _half_reply(session, ids)
             if half:  # the new reply never ended: a version, never beside the old one
                 forget.delete_in(session, core.db, half, now)
-            queries.bump_memory(session)
+            bump_memory(session)
     forget.settle_files(core.db)
     return TALK
 
@@ -126,7 +128,7 @@ def _whole_reply_after(session: Session, replaced_ids: list[int]) -> tuple[str, 
     """The reply stored whole after what a regenerate or an edit set aside (MONET killed
     between storing it and settling): its text and time; None when there is none, or the
     person has spoken since."""
-    replaced = queries.messages_by_ids(session, replaced_ids)
+    replaced = messages_by_ids(session, replaced_ids)
     if not replaced:
         return None
     last = replaced[-1]
@@ -147,7 +149,7 @@ def _half_reply(session: Session, replaced_ids: list[int]) -> list[int]:
     version that is not current (issue 41: both replies came back, and Claude's next
     request carried the two in one turn). None for an edit (the person's message was set
     aside too) or when the person has spoken since."""
-    rows = queries.messages_by_ids(session, replaced_ids)
+    rows = messages_by_ids(session, replaced_ids)
     if not rows or any(m.role == MessageRole.USER for m in rows):
         return []
     after = talk.after_on_day(session, rows[0].day, rows[-1].id or 0)
@@ -156,7 +158,7 @@ def _half_reply(session: Session, replaced_ids: list[int]) -> list[int]:
     user_id = talk.said_before(session, rows[0].day, rows[0].id or 0)
     said = [m for m in after if m.role == MessageRole.ASSISTANT and m.text.strip()]
     if user_id is not None and said:
-        versions = queries.reply_versions(session, user_id)
+        versions = reply_versions(session, user_id)
         old = [m for m in rows if m.role == MessageRole.ASSISTANT]
         if not versions and old:
             versions = [ReplyVersion(user_message_id=user_id, number=1, text=old[-1].text,
@@ -172,14 +174,14 @@ def _keep_versions(session: Session, replaced_ids: list[int], text: str, ts: str
     """A regenerate (the set-aside messages are answers only; an edit sets aside the
     person's message too): the replaced reply's final text and the new reply (``text``,
     ``ts``) become versions of the answer to the person's message, the new one current."""
-    rows = queries.messages_by_ids(session, replaced_ids)
+    rows = messages_by_ids(session, replaced_ids)
     if not rows or any(m.role == MessageRole.USER for m in rows):
         return
     user_id = talk.said_before(session, rows[0].day, rows[0].id or 0)
     old = [m for m in rows if m.role == MessageRole.ASSISTANT]
     if user_id is None or not old:
         return
-    versions = queries.reply_versions(session, user_id)
+    versions = reply_versions(session, user_id)
     if not versions:
         versions = [ReplyVersion(user_message_id=user_id, number=1, text=old[-1].text,
                                  ts=old[-1].ts)]
@@ -199,7 +201,7 @@ def choose_version(core: Core, user_id: int, number: int, *,
     Returns the version now current, 0 if there was nothing to change."""
     with core.gate.hold(Work.REPLY, ticket):
         with core.db.session() as session:
-            versions = queries.reply_versions(session, user_id)
+            versions = reply_versions(session, user_id)
             chosen = next((v for v in versions if v.number == number), None)
             person = session.get(Message, user_id)
             if chosen is None or chosen.current or person is None:
@@ -212,7 +214,7 @@ def choose_version(core: Core, user_id: int, number: int, *,
                 answers = _exchange_ids(session, user_id)[1:]
                 if answers:
                     forget.delete_in(session, core.db, answers, now)
-                for version in queries.reply_versions(session, user_id):
+                for version in reply_versions(session, user_id):
                     version.current = version.number == number
                     session.add(version)
 

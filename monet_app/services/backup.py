@@ -35,10 +35,13 @@ from pathlib import Path
 
 from monet_app.services.version import monet_version
 from storage import attachments as attachment_files
-from storage import queries, sqlite_file
+from storage import sqlite_file
 from storage.database import DB_FILENAME, Database
 from storage.errors import BackupError
 from storage.files import SWAP_FILE, FolderInUse, commit_swap, process_lock, sole_use
+from storage.memory import latest_summary_text
+from storage.settings import read_value, write_value
+from storage.talk import messages_by_ids
 from storage.where import DEVICE_FILE, database_url
 
 #: The files beside the database that a backup carries (Claude reads both).
@@ -133,7 +136,7 @@ def _history_file(home: Path) -> Iterator[tuple[Path, Path]]:
             # the daily context summary's file, as the librarian writes it beside a file
             # history: the newest summary of the history (any device's librarian's)
             with target.unlocked_reads() as conn:
-                latest = queries.latest_summary_text(conn)
+                latest = latest_summary_text(conn)
             if latest is not None and latest[1]:
                 (snapshot / "context_summary.txt").write_text(latest[1].rstrip() + "\n",
                                                               "utf-8")
@@ -368,8 +371,9 @@ def _restore_to_server(archive: Path, home: Path, url: str) -> RestoreResult:
     table by table and checked. A database that holds a history is never replaced: other
     devices may be writing it."""
     from cms.context.core_prompt import CORE_KEY, core_path
-    from storage import Database, queries
+    from storage import Database
     from storage.copy import copy_checked
+    from storage.settings import write_value
 
     home.mkdir(parents=True, exist_ok=True)
     with process_lock(home, "restoring"), \
@@ -387,7 +391,7 @@ def _restore_to_server(archive: Path, home: Path, url: str) -> RestoreResult:
             core = core_path(extracted)
             if core.is_file():
                 with target.session() as session:
-                    queries.write_value(session, CORE_KEY, core.read_text("utf-8"))
+                    write_value(session, CORE_KEY, core.read_text("utf-8"))
             where = target.where
         finally:
             source.close()
@@ -470,9 +474,9 @@ def note_forgetting(db: Database, gone: dict[int, str]) -> None:
     if not gone:
         return
     with db.session() as session:
-        noted = dict(queries.read_value(session, BACKUPS_TO_FORGET) or {})
+        noted = dict(read_value(session, BACKUPS_TO_FORGET) or {})
         noted.update({str(i): _digest(text) for i, text in gone.items()})
-        queries.write_value(session, BACKUPS_TO_FORGET, noted)
+        write_value(session, BACKUPS_TO_FORGET, noted)
 
 
 def finish_forgetting(db: Database, now: datetime) -> list[Path]:
@@ -481,14 +485,14 @@ def finish_forgetting(db: Database, now: datetime) -> list[Path]:
     there (the forget never committed) is not taken out. The note is cleared."""
     with db.session() as session:
         noted = {int(i): str(d) for i, d in
-                 (queries.read_value(session, BACKUPS_TO_FORGET) or {}).items()}
+                 (read_value(session, BACKUPS_TO_FORGET) or {}).items()}
         if not noted:
             return []
-        kept = {m.id: _digest(m.text) for m in queries.messages_by_ids(session, list(noted))}
+        kept = {m.id: _digest(m.text) for m in messages_by_ids(session, list(noted))}
     rewritten = forget_in_backups(
         db.home, {i: d for i, d in noted.items() if kept.get(i) != d}, now)
     with db.session() as session:
-        queries.write_value(session, BACKUPS_TO_FORGET, None)
+        write_value(session, BACKUPS_TO_FORGET, None)
     return rewritten
 
 

@@ -22,9 +22,10 @@ from cms.model.standin import StandInModel
 from cms.settings import Settings
 from cms.tokens import TiktokenEstimator, TokenEstimator
 from monet_app.services.wiring import build_core, gateway_model, standin_factory
-from storage import Database, queries, talk
+from storage import Database, talk
 from storage.errors import AttachmentError, TraceError
 from storage.files import FolderInUse, only_one, read_measured
+from storage.ledger import events_after, last_event_id
 from storage.models import MessageRole
 
 
@@ -257,7 +258,7 @@ def _replay(trace: Path, home: Path, request_log: Path | None, lines: list[Trace
     )
     core.embeds = meaning
     with core.db.transaction() as conn:
-        first_event_id = queries.last_event_id(conn)
+        first_event_id = last_event_id(conn)
     cm, keeper, settings = core.context, core.librarian, core.settings
     timings: list[float] = []
     summary = ReplaySummary()
@@ -304,7 +305,7 @@ def _replay(trace: Path, home: Path, request_log: Path | None, lines: list[Trace
         if librarian:
             summary.librarian_summaries += core.librarian_pass()
         with core.db.transaction() as conn:
-            for _id, _ts, name, _detail in queries.events_after(conn, first_event_id):
+            for _id, _ts, name, _detail in events_after(conn, first_event_id):
                 summary.events[name] = summary.events.get(name, 0) + 1
     finally:
         core.close()

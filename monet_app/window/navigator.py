@@ -16,8 +16,22 @@ from cms.clock import parse_ts
 from cms.librarian.runner import PROPOSALS_OFFLINE
 from monet_app.services.wiring import Core
 from storage import attachments as attachment_files
-from storage import queries
+from storage.ledger import last_usage, usage_rows
 from storage.models import Message, TimelineEntry, TimelineLevel
+from storage.prompt_state import prompt_state
+from storage.settings import read_value, setting_json, write_value
+from storage.talk import (
+    all_messages,
+    day_message_counts,
+    last_message_tab,
+    latest_exchange,
+    shown_messages,
+    tab_message_counts,
+    threads_with_counts,
+    topic_thread_count,
+    version_counts,
+)
+from storage.timeline import pending_count
 from storage.where import read_device, write_device
 from ui.items import (
     ALL_TABS,
@@ -74,8 +88,8 @@ class Navigator:
         tab_ids = [t for t, _ in self.core.settings.tabs]
         stored = self.core.context.current_tab()
         with self.core.db.session() as session:
-            counts = queries.tab_message_counts(session, self.view_day)
-            newest = queries.last_message_tab(session, self.view_day)
+            counts = tab_message_counts(session, self.view_day)
+            newest = last_message_tab(session, self.view_day)
         if stored in tab_ids and counts.get(stored):
             return stored
         if newest in tab_ids:
@@ -96,7 +110,7 @@ class Navigator:
         per refresh (``fresh``): a refresh asks for today a dozen times."""
         if self._prompt_day is None:
             with self.core.db.session() as session:
-                self._prompt_day = queries.prompt_state(session).current_day or ""
+                self._prompt_day = prompt_state(session).current_day or ""
         today = self.core.context.today()
         return max(today, self._prompt_day)
 
@@ -143,7 +157,7 @@ class Navigator:
     def new_thread(self, title_for: str) -> None:
         """A new thread titled ``title_for.format(n=...)`` (a translated pattern)."""
         with self.core.db.session() as session:
-            count = queries.topic_thread_count(session)
+            count = topic_thread_count(session)
         self.pick_thread(self.core.context.thread_named(title_for.format(n=count + 1)))
 
     def ensure_thread(self) -> None:
@@ -151,9 +165,9 @@ class Navigator:
         goes on in the thread holding today's talk, so nothing said today disappears from
         view; on a day with no talk yet it is the first tab's thread."""
         with self.core.db.session() as session:
-            current = queries.prompt_state(session).current_thread_id
+            current = prompt_state(session).current_thread_id
             if current is None:
-                newest = queries.all_messages(session, self.today())
+                newest = all_messages(session, self.today())
                 current = newest[-1].thread_id if newest else None
         if current is None:
             current = self.core.context.thread_named(self.core.settings.tab_label(self.send_tab))
@@ -180,14 +194,14 @@ class Navigator:
     # ----- what each pane lists ---------------------------------------------------------
     def days(self) -> list[DayItem]:
         with self.core.db.session() as session:
-            counts = dict(queries.day_message_counts(session))
+            counts = dict(day_message_counts(session))
         today = self.today()
         days = [DayItem(today, counts.pop(today, 0), True)]
         return days + [DayItem(d, n, False) for d, n in sorted(counts.items(), reverse=True)]
 
     def threads(self) -> list[ThreadItem]:
         with self.core.db.session() as session:
-            threads = queries.threads_with_counts(session)
+            threads = threads_with_counts(session)
         # newest first, as the days are listed
         return [ThreadItem(t.id or 0, t.title, n, t.id == self.view_thread)
                 for t, n in reversed(threads)]
@@ -197,9 +211,9 @@ class Navigator:
         current thread in the thread model."""
         with self.core.db.session() as session:
             if self.sunset_model:
-                messages = queries.shown_messages(session, day=self.view_day)
+                messages = shown_messages(session, day=self.view_day)
             else:
-                messages = queries.shown_messages(session, thread_id=self.view_thread or 0)
+                messages = shown_messages(session, thread_id=self.view_thread or 0)
             home = self.core.home
             files = {message_id: tuple(
                 ShownFile(a.name, a.media_type, str(attachment_files.path_of(home, a.sha256)),
@@ -227,16 +241,16 @@ class Navigator:
     def day_messages(self) -> list[Message]:
         """Today's stored messages, oldest first."""
         with self.core.db.session() as session:
-            return list(queries.all_messages(session, self.today()))
+            return list(all_messages(session, self.today()))
 
     def latest_exchange(self) -> Exchange | None:
         """Today's latest exchange, which can be edited, regenerated or continued (two
         small queries: the last message of the person, and what came after it)."""
         with self.core.db.session() as session:
-            user, after = queries.latest_exchange(session, self.today())
+            user, after = latest_exchange(session, self.today())
             if user is None:
                 return None
-            versions = queries.version_counts(session, [user.id or 0]).get(user.id or 0,
+            versions = version_counts(session, [user.id or 0]).get(user.id or 0,
                                                                             (0, 0))
         replies = [m for m in after if m.role == "assistant"]
         reply = replies[-1] if replies else None
@@ -249,7 +263,7 @@ class Navigator:
     def tab_counts(self) -> dict[str, int]:
         """Today's messages per tab (the person's and Claude's)."""
         with self.core.db.session() as session:
-            return queries.tab_message_counts(session, self.today())
+            return tab_message_counts(session, self.today())
 
     def timeline(self) -> list[TimelineItem]:
         """Every line of the Timeline Index, oldest first, with its day and tabs named as
@@ -270,13 +284,13 @@ class Navigator:
         if found is not None:
             return found
         with self.core.db.session() as session:
-            return queries.read_value(session, key)
+            return read_value(session, key)
 
     def _keep_on_device(self, key: str, value: object) -> None:
         write_device(self.core.home, key, value)
         with self.core.db.session() as session:  # (an older MONET's copy: moved now)
-            if queries.read_value(session, key) is not None:
-                queries.write_value(session, key, None)
+            if read_value(session, key) is not None:
+                write_value(session, key, None)
 
     def load_text(self, key: str) -> str:
         """A small text the window keeps between runs ("" if none or unreadable)."""
@@ -311,10 +325,10 @@ class Navigator:
 
     def status(self) -> StatusFigures:
         with self.core.db.session() as session:
-            pending = queries.pending_count(session)
-            last = queries.last_usage(session, "chat")
-            today_rows = queries.usage_rows(session, self.today())
-            offline = queries.setting_json(session, PROPOSALS_OFFLINE) is not None
+            pending = pending_count(session)
+            last = last_usage(session, "chat")
+            today_rows = usage_rows(session, self.today())
+            offline = setting_json(session, PROPOSALS_OFFLINE) is not None
         last_reply = None if last is None else LastReply(
             last.input_tokens, last.cache_read, last.cache_write_5m + last.cache_write_1h,
             last.output_tokens, last.dollars,
