@@ -32,7 +32,7 @@ import sys
 import tempfile
 import threading
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -214,7 +214,7 @@ def main() -> int:
     histories = json.loads(args.data.read_text("utf-8"))
     if args.histories:
         histories = histories[: args.histories]
-    settings = replace(Settings(), librarian_summarizer="claude")
+    settings = Settings(librarian_summarizer="claude")
     outcomes, spend = offline(histories, settings)
     kinds = ", ".join(f"{n} {k}" for k, n in sorted(spend.requests.items()))
     print(f"{len(histories)} histories: {sum(spend.requests.values())} requests ({kinds}); "

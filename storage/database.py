@@ -49,7 +49,8 @@ DB_FILENAME = "monet.db"
 Conflict = IntegrityError
 __all__ = ["DB_FILENAME", "HEAD_REVISION", "HISTORY_LOCK", "MIGRATIONS_DIR", "MIGRATION_LOCK",
            "WAL_AUTOCHECKPOINT", "Conflict", "Connection", "Database", "Session",
-           "default_home", "explain_db_error", "joined_session", "server_lock"]
+           "alembic_config", "default_home", "explain_db_error", "joined_session",
+           "server_lock"]
 #: PostgreSQL's advisory lock taken while a schema is made or upgraded.
 MIGRATION_LOCK = 0x4D4F4E45  # "MONE"
 #: The history's lock on a server: every transaction of every device takes it first, so
@@ -138,7 +139,8 @@ def _writable(home: Path, path: Path) -> bool:
     return True
 
 
-def _alembic_config(connection: Any) -> Any:
+def alembic_config(connection: Any) -> Any:
+    """Alembic's configuration for MONET's migrations, run on ``connection``."""
     from alembic.config import Config
 
     cfg = Config()
@@ -442,7 +444,7 @@ class Database:
         from alembic.runtime.migration import MigrationContext
         from alembic.script import ScriptDirectory
 
-        cfg = _alembic_config(conn)
+        cfg = alembic_config(conn)
         script = ScriptDirectory.from_config(cfg)
         current = MigrationContext.configure(conn).get_current_revision()
         known = {rev.revision for rev in script.walk_revisions()}

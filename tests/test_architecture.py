@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import itertools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -433,3 +434,39 @@ def test_the_reach_check_sees_a_query_built_outside() -> None:
     texts = [n for n in ast.walk(tree) if isinstance(n, ast.Constant)
              and isinstance(n.value, str) and _SQL.match(n.value)]
     assert len(found) == 1 and len(texts) == 1
+
+
+def _fixed_waits_then_absence(tree: ast.AST) -> list[int]:
+    """Lines where a fixed wait (``qtbot.wait(N)``, ``time.sleep(N)``) is followed by an
+    assertion that something did not happen: on a slow machine it passes having tested
+    nothing (issue 42). A wait for the event itself (``waitUntil``, ``waitSignal``, a
+    process's exit) says when to look."""
+    found = []
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if not isinstance(body, list):
+            continue
+        for before, after in itertools.pairwise(body):
+            call = before.value if isinstance(before, ast.Expr) else None
+            fixed = (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                     and call.func.attr in ("wait", "sleep") and call.args
+                     and isinstance(call.args[0], ast.Constant))
+            if fixed and isinstance(after, ast.Assert):
+                test = ast.unparse(after.test)
+                if test.startswith("not ") or any(
+                        s in test for s in (" == []", " is None", " == 0", " == ''", ' == ""')):
+                    found.append(before.lineno)
+    return found
+
+
+def test_no_test_asserts_an_absence_after_a_fixed_wait() -> None:
+    offenders = [f"{path.name}:{line}" for path in sorted((REPO / "tests").glob("*.py"))
+                 for line in _fixed_waits_then_absence(ast.parse(path.read_text("utf-8")))]
+    assert offenders == []
+
+
+def test_the_wait_check_sees_an_absence_after_a_fixed_wait() -> None:
+    bad = ast.parse("def t(qtbot, box):\n    qtbot.wait(700)\n    assert not box.isVisible()\n")
+    good = ast.parse("def t(qtbot, box):\n    qtbot.waitUntil(box.isHidden)\n"
+                     "    assert not box.isVisible()\n")
+    assert _fixed_waits_then_absence(bad) == [2] and _fixed_waits_then_absence(good) == []

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -112,13 +113,29 @@ def test_librarian_watch_waits_out_a_held_write_lock(tmp_path: Path) -> None:
         assert met and watcher.poll() is None, out.read_text()
         lock.rollback()
         lock.close()
-        time.sleep(2)
-        assert watcher.poll() is None, out.read_text()  # still watching
+        # still watching: a pass after the lock was let go has run and recorded itself
+        released = datetime.now().astimezone()
+        assert _wait_for(lambda: _last_pass(home) > released or watcher.poll() is not None,
+                         60), out.read_text()
+        assert watcher.poll() is None, out.read_text()
     finally:
         watcher.send_signal(signal.SIGTERM)
         code = watcher.wait(timeout=30)
     assert code == 0, out.read_text()
     assert "locked" in out.read_text()
+
+
+def _last_pass(home: Path) -> datetime:
+    """When the last librarian pass on ``home`` ended (its own record in the history)."""
+    from storage.prompt_state import librarian_last_run
+
+    db = Database(home)
+    try:
+        with db.transaction() as conn:
+            when = librarian_last_run(conn)
+    finally:
+        db.close()
+    return datetime.fromisoformat(when) if when else datetime.min.replace(tzinfo=UTC)
 
 
 @contextlib.contextmanager
@@ -157,7 +174,7 @@ def _open_at_once(home: Path, count: int = 3) -> list[subprocess.CompletedProces
 def test_three_processes_opening_one_home_all_succeed(tmp_path: Path, start: str) -> None:
     from alembic import command
 
-    from storage.database import _alembic_config
+    from storage.database import alembic_config
 
     failures = 0
     for trial in range(8):
@@ -166,7 +183,7 @@ def test_three_processes_opening_one_home_all_succeed(tmp_path: Path, start: str
             home.mkdir()
             old = Database(home, migrate=False)
             with old.engine.begin() as conn:
-                command.upgrade(_alembic_config(conn), "0006")
+                command.upgrade(alembic_config(conn), "0006")
             old.close()
         results = _open_at_once(home)
         failures += sum(1 for r in results if r.returncode != 0)

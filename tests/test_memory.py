@@ -345,9 +345,16 @@ def test_a_deletion_cancels_a_summary_being_written(tmp_path: Path) -> None:
     with w.db.session() as session:
         [entry] = pending_entries(session)
         target = session.exec(select(Message).where(Message.text == "消したいペンギンの話")).one()
-    assert w.librarian._claim(entry.id or 0)  # the librarian starts summarizing the old turns
+    from storage.timeline import claim, write
+
+    by = w.librarian.name  # the librarian starts summarizing the old turns: its lease
+    with w.db.transaction() as conn:
+        assert claim(conn, entry.id or 0, by, "2026-03-02T00:05:00+00:00",
+                     "2026-03-02T00:15:00+00:00")
     delete_messages(w.db, [target.id or 0], datetime.fromisoformat("2026-03-02T09:05:00+09:00"))
-    assert not w.librarian._write(entry.id or 0, "ペンギンを含む古い要約", "offline")
+    with w.db.transaction() as conn:  # its summary of the old turns, written after: refused
+        assert not write(conn, entry.id or 0, by, "ペンギンを含む古い要約", "offline",
+                         "2026-03-02T00:06:00+00:00")
     w.librarian.run_pass()
     body = w.at("2026-03-02T09:10:00+09:00").turn("続き")
     assert "ペンギン" not in json.dumps(body, ensure_ascii=False)

@@ -14,6 +14,7 @@ from cms.context.tools import find, read_day, run_tool
 from cms.settings import Settings
 from storage import fts
 from storage.models import Message
+from storage.talk import day_thread_id
 from tests.helpers import World, run_monet
 
 
@@ -300,7 +301,7 @@ def test_the_index_ranks_alone_and_the_filter_keeps_the_same_best(
     w = World(tmp_path / "home", Settings())
     w.at("2026-03-01T10:00:00+09:00")
     with w.db.session() as session:
-        thread = w.cm._day_thread(session.connection(), "2026-03-01", "2026-03-01T10:00:00+09:00")
+        thread = day_thread_id(session, "2026-03-01", "2026-03-01T10:00:00+09:00")
         for i in range(60):
             words = " ".join(["ラーメン"] * (1 + i % 7)) + f" 店 {i}" + " 話" * (i % 5)
             role = [MessageRole.USER, MessageRole.ASSISTANT, MessageRole.TOOL][i % 3]
@@ -430,13 +431,13 @@ def test_an_older_home_gets_the_pair_index_filled(tmp_path: Path) -> None:
     from alembic import command
 
     from storage import Database
-    from storage.database import _alembic_config
+    from storage.database import alembic_config
 
     w = seeded(tmp_path)
     w.db.close()
     db = Database(tmp_path / "home", migrate=False)
     with db.engine.begin() as conn:
-        command.downgrade(_alembic_config(conn), "0015")
+        command.downgrade(alembic_config(conn), "0015")
     db.close()
     db = Database(tmp_path / "home")  # upgraded: migration 0016 fills the index
     with db.session() as session:

@@ -254,7 +254,8 @@ def test_a_second_monet_on_the_same_home_exits_and_the_first_window_stays_alone(
         assert time.monotonic() - started < 20
         assert "MONET is already running on this data folder" in second.stderr, second
         assert "its window was brought forward" in second.stderr, second
-        time.sleep(1)  # a second window, had one opened, would be mapped by now
+        # the second launch has exited: no window of its own can be left; the first one
+        # answered "shown" after bringing its window forward, and opened no other
         assert len(windows(env)) == 1
         assert first.poll() is None, output.read_text(errors="replace")
     finally:

@@ -208,12 +208,12 @@ def test_two_writers_in_threads_lose_nothing(tmp_path: Path) -> None:
 def test_an_old_schema_is_upgraded_and_keeps_its_data(tmp_path: Path) -> None:
     from alembic import command
 
-    from storage.database import _alembic_config
+    from storage.database import alembic_config
 
     home = tmp_path / "h"
     db = Database(home, migrate=False)
     with db.engine.begin() as conn:
-        command.upgrade(_alembic_config(conn), "0001")
+        command.upgrade(alembic_config(conn), "0001")
     with db.session() as session:
         session.add(Thread(kind=ThreadKind.DAY, day="2026-03-02", title="2026-03-02", created_ts="t"))
     db.close()

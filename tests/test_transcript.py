@@ -805,6 +805,15 @@ def _long_day(view: TranscriptView, qtbot, count: int = 600) -> TranscriptModel:
     return model
 
 
+def _settle(qtbot, view: TranscriptView) -> None:
+    """Until the view has made its last move: the layout Qt schedules for the next turn
+    of the event loop runs first, then the batches and the held row (``settled``)."""
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.processEvents()
+    qtbot.waitUntil(lambda: view.settled, timeout=10000)
+
+
 def test_a_reply_growing_on_a_long_day_stays_in_view_while_followed(qtbot, view: TranscriptView) -> None:
     model = _long_day(view, qtbot)
     model.append(row(0, "assistant", "…", "streaming"))
@@ -816,7 +825,7 @@ def test_a_reply_growing_on_a_long_day_stays_in_view_while_followed(qtbot, view:
         model.update_last_text("a reply that grows\n\n" * (3 * k))
         if view.following:
             view.scrollToBottom()
-        qtbot.wait(60)
+        _settle(qtbot, view)
     assert view.following and bar.value() == bar.maximum()
     # it never went back to the top of the day on the way (a batched pass would)
     assert all(value > bar.maximum() // 2 for value, _ in seen)
@@ -833,14 +842,14 @@ def test_reading_higher_up_keeps_its_place_while_a_reply_grows_and_is_stored(qtb
     reading = view.top_row()
     for k in range(1, 4):
         model.update_last_text("a reply that grows\n\n" * (3 * k))
-        qtbot.wait(60)
+        _settle(qtbot, view)
     assert view.top_row() == reading
     # the reply is stored and the day read again (MainWindow.set_messages(..., None))
     top_id = model.rows[reading].id
     model.set_rows([*model.rows[:-1], row(601, "assistant", "the stored reply")])
     view.keep_at_top(model.row_of_message(top_id))
     qtbot.waitUntil(lambda: view.top_row() == reading, timeout=10000)
-    qtbot.wait(200)
+    _settle(qtbot, view)  # its last move made
     assert view.top_row() == reading and not view.following
 
 

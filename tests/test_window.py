@@ -314,7 +314,7 @@ def test_with_a_key_no_key_box(qtbot, app_for, monkeypatch) -> None:
 
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-key-123456")
     c = app_for(factory=gateway_model)
-    qtbot.wait(50)  # the key is looked for right after the first paint
+    qtbot.waitUntil(lambda: c.key.answers == 1, timeout=5000)  # looked for after the paint
     assert not c.window.key_box.isVisible()
 
 
@@ -374,9 +374,10 @@ def test_the_key_is_looked_for_off_the_gui_thread(qtbot, slow_key_app) -> None:
 
 def test_a_window_closed_before_the_keyring_answers_is_left_alone(qtbot, slow_key_app) -> None:
     c, _ring = slow_key_app
-    c.close()  # quit while the keyring is still being asked
-    c.window.close()
-    qtbot.wait(700)  # its answer arrives now, to a closed controller: dropped, no error
+    with qtbot.waitSignal(c.key.answered, timeout=5000) as answer:
+        c.close()  # quit while the keyring is still being asked
+        c.window.close()
+    assert answer.args == [False]  # it came to a closed controller: dropped, no error
     assert not c.window.key_box.isVisible()
 
 
@@ -386,9 +387,10 @@ def test_a_key_saved_while_the_keyring_is_slow_is_not_undone_by_the_old_answer(q
     c, _ring = slow_key_app
     # Settings → a key, saved while the check at start is still waiting on the keyring
     values = replace(c.settings_values(), api_key="sk-ant-saved-meanwhile-123456")
-    assert c.apply_settings(values) is None
-    assert not c.window.key_box.isVisible()
-    qtbot.wait(700)  # the check at start answers "no key" now: too late, dropped
+    with qtbot.waitSignal(c.key.answered, timeout=5000) as answer:
+        assert c.apply_settings(values) is None
+        assert not c.window.key_box.isVisible()
+    assert answer.args == [False]  # the check at start said "no key": too late, dropped
     assert not c.window.key_box.isVisible()
     assert keys.load_api_key() == ("sk-ant-saved-meanwhile-123456", "keyring")
 

@@ -109,8 +109,7 @@ def test_when_the_time_runs_out_the_deletion_is_carried_out_once(qtbot, panel, m
     assert dialog.undo_bar.isHidden()
     dialog.undo()  # too late: nothing to bring back
     dialog.reject()
-    qtbot.wait(100)
-    assert m.deleted == [(3, True)]
+    qtbot.waitUntil(lambda: m.deleted == [(3, True)], timeout=3000)
     assert facts(dialog) == ["my bike is green", "I like tea"]
 
 

@@ -23,6 +23,9 @@ from ui.main_window import MainWindow
 
 class KeyFlow(QObject):
     stored = Signal()  # a key was stored: a message waiting for it may be answered
+    #: A check in the background answered: whether its answer was shown (False: too late,
+    #: a newer check or a stored key came first, or the window was closing).
+    answered = Signal(bool)
 
     def __init__(self, window: MainWindow, core: Callable[[], Core], needs_key: bool,
                  first_run: Callable[[], bool], parent: QObject | None = None) -> None:
@@ -33,6 +36,7 @@ class KeyFlow(QObject):
         self.first_run = first_run
         self.closed = False
         self._checks = 0  # key checks asked so far; only the latest one's answer counts
+        self.answers = 0  # background checks answered (shown or dropped): ``answered``
         self._words = Words(self)
 
     def look(self) -> None:
@@ -45,8 +49,11 @@ class KeyFlow(QObject):
         asked = self._checks
 
         def answer(state: keys.KeyState) -> None:
-            if asked == self._checks:
+            shown = asked == self._checks and not self.closed
+            if shown:
                 self._show(state)
+            self.answers += 1
+            self.answered.emit(shown)
 
         def failed(exc: BaseException) -> None:
             describe(exc, self._words.bug())  # logged; the box is offered as if no keyring

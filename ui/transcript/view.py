@@ -205,6 +205,12 @@ class TranscriptView(QListView):
     def following(self) -> bool:
         return self._following
 
+    @property
+    def settled(self) -> bool:
+        """No layout in batches under way and no move to the end or a held row still to
+        come: what the view shows now is where it stays until something changes."""
+        return not self._batching and not self._settled.isActive()
+
     def _range_changed(self, _minimum: int, maximum: int) -> None:
         """The rows' extent changed (batches laid out, a reply's new line): the end, or the
         row held, is shown again once the range has been still for a moment and the
