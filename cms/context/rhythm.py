@@ -105,7 +105,7 @@ class History:
 
 def history_pauses(times: Sequence[tuple[str, str]]) -> History:
     """The pauses between the person's consecutive messages of one day, from their (day,
-    timestamp) pairs, oldest first (``storage.user_times``), by the minute of the
+    timestamp) pairs, oldest first (``storage.talk.user_times``), by the minute of the
     day each began."""
     found: list[tuple[int, float]] = []
     previous: datetime | None = None
