@@ -332,6 +332,7 @@ def test_promotion_form_appends_to_the_core_prompt(qtbot, app_for, server) -> No
     assert "毎朝コーヒーを一杯だけ飲む" in server.requests[-1]["system"][0]["text"]
 
 
+@pytest.mark.heavy
 def test_memory_panel_shows_corrects_and_deletes(qtbot, app_for, server) -> None:
     from ui.memory_dialog import MemoryDialog
 
@@ -360,6 +361,7 @@ def test_memory_panel_shows_corrects_and_deletes(qtbot, app_for, server) -> None
     assert "bike" not in json.dumps(server.requests[-1]["system"])
 
 
+@pytest.mark.heavy
 def test_forgetting_a_memory_with_its_messages_in_the_window_reaches_the_backups(
         qtbot, app_for, tmp_path) -> None:
     """With its messages, Forget deletes them in the background (it rewrites MONET's

@@ -239,6 +239,7 @@ def test_a_bad_attachment_is_refused_as_file_and_line_before_anything_is_written
 
 
 # ----- the whole round: export, backup and restore, forget --day --------------------------
+@pytest.mark.heavy
 @pytest.mark.sqlite_only  # (a restore replaces a folder's history; a server's, never)
 def test_export_backup_restore_and_forget_round_trip_the_bytes(tmp_path: Path) -> None:
     import hashlib

@@ -39,6 +39,7 @@ def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return home
 
 
+@pytest.mark.heavy
 def test_backup_then_restore_into_a_new_home_gives_the_same_export(source: Path,
                                                                     tmp_path: Path) -> None:
     made = backup.make_backup(source, NOW)

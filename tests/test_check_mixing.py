@@ -112,6 +112,7 @@ def test_words_are_matched_as_a_person_would_read_them() -> None:
 
 
 # ----- offline: both models, every probe, a report ----------------------------------------
+@pytest.mark.heavy
 def test_offline_check_runs_both_models_on_every_probe_and_writes_a_report(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -146,6 +147,7 @@ def test_offline_check_runs_both_models_on_every_probe_and_writes_a_report(
     assert not ledger(home), "an offline check spends nothing"
 
 
+@pytest.mark.heavy
 def test_wrong_answers_are_reported_as_mixed_up(tmp_path: Path) -> None:
     """The checker can fail: the stand-in gives the other tab's fact."""
     report = check.run_check(tmp_path / "home", check.CheckOptions(standin="wrong",
@@ -158,6 +160,7 @@ def test_wrong_answers_are_reported_as_mixed_up(tmp_path: Path) -> None:
     assert "0/6 right, 6 mixed up" in report["verdict"]
 
 
+@pytest.mark.heavy
 def test_a_tab_blind_reader_mixes_up_in_one_stream_and_not_in_threads(tmp_path: Path) -> None:
     """A reader that ignores the tab labels: the check tells the two models apart."""
     report = check.run_check(tmp_path / "home", check.CheckOptions(standin="tab-blind",
@@ -169,6 +172,7 @@ def test_a_tab_blind_reader_mixes_up_in_one_stream_and_not_in_threads(tmp_path: 
     assert "before turning the sunset model on" in check.report_table(report)
 
 
+@pytest.mark.heavy
 def test_echoed_questions_are_other_and_the_verdict_says_it_cannot_tell(tmp_path: Path) -> None:
     report = check.run_check(tmp_path / "home", check.CheckOptions(standin="echo",
                                                                    days=("en-2",)),
@@ -177,6 +181,7 @@ def test_echoed_questions_are_other_and_the_verdict_says_it_cannot_tell(tmp_path
     assert not (tmp_path / "home" / check.REPORT_FILE).exists()
 
 
+@pytest.mark.heavy
 def test_a_stopped_check_reports_nothing(tmp_path: Path) -> None:
     stop = threading.Event()
     seen: list[tuple[int, int]] = []
@@ -206,6 +211,7 @@ def test_options_that_do_not_go_together_are_refused(
         check.CheckOptions(core_prompt="  ").checked()
 
 
+@pytest.mark.heavy
 def test_pinned_instructions_can_be_measured_before_they_are_changed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -222,6 +228,7 @@ def test_pinned_instructions_can_be_measured_before_they_are_changed(
 
 
 # ----- live: through the gateway to a local stand-in server -------------------------------
+@pytest.mark.heavy
 def test_live_requests_carry_one_stream_or_one_tab_and_are_in_the_ledger(
     tmp_path: Path, live_server: StandInServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -251,6 +258,7 @@ def test_live_requests_carry_one_stream_or_one_tab_and_are_in_the_ledger(
     assert check.STANDIN_NOTE not in report["verdict"]
 
 
+@pytest.mark.heavy
 def test_live_asks_first_and_refuses_input_that_is_not_a_terminal(
     tmp_path: Path, live_server: StandInServer, monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str]
@@ -297,6 +305,7 @@ def test_live_without_a_key_says_so(
     assert "needs an Anthropic API key" in capsys.readouterr().err
 
 
+@pytest.mark.heavy
 def test_the_grader_gives_a_second_opinion_reported_apart(
     tmp_path: Path, live_server: StandInServer
 ) -> None:
@@ -319,6 +328,7 @@ def test_the_grader_gives_a_second_opinion_reported_apart(
     assert "grader (claude-haiku-4-5, a second opinion)" in check.report_table(report)
 
 
+@pytest.mark.heavy
 def test_the_estimate_prices_the_exact_requests_before_anything_is_sent(
     tmp_path: Path, live_server: StandInServer
 ) -> None:
@@ -344,6 +354,7 @@ def _small_run(home: Path) -> check.WindowCheck:
     return OneDay(home, "claude-sonnet-4-6", has_key=False)
 
 
+@pytest.mark.heavy
 def test_the_dialog_without_a_key_runs_the_stand_in_and_shows_the_verdict(
     qtbot, tmp_path: Path
 ) -> None:

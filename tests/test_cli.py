@@ -104,6 +104,7 @@ def test_a_bug_is_not_dressed_as_a_sentence(
     assert "Traceback" in (tmp_path / "home" / "monet.log").read_text("utf-8")
 
 
+@pytest.mark.heavy
 def test_a_replay_continues_a_home_and_never_duplicates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from monet_app.cli.main import main
     from storage import Database

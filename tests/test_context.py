@@ -374,6 +374,7 @@ def test_prompt_too_long_folds_and_retries_once_never_loops(home: Path) -> None:
     w.close()
 
 
+@pytest.mark.heavy
 def test_timeline_stays_within_budget_on_a_very_long_day(home: Path) -> None:
     from cms.tokens import TiktokenEstimator
 

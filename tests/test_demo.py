@@ -42,6 +42,7 @@ def test_dates_shift_so_the_history_ends_today_or_yesterday() -> None:
     assert moved[-1]["ts"].startswith("2027-05-31")
 
 
+@pytest.mark.heavy
 def test_prepare_fills_a_new_folder_once_and_marks_it(tmp_path: Path) -> None:
     home = tmp_path / "demo"
     assert demo.prepare(home, datetime.now().astimezone()) is True
@@ -68,6 +69,7 @@ def test_a_real_history_is_never_touched(tmp_path: Path) -> None:
     assert {p.name: p.stat().st_mtime_ns for p in home.iterdir()} == before
 
 
+@pytest.mark.heavy
 def test_monet_demo_uses_a_throwaway_folder_and_leaves_the_real_one_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -92,6 +94,7 @@ def test_monet_demo_uses_a_throwaway_folder_and_leaves_the_real_one_alone(
     assert demo.is_demo(kept)
 
 
+@pytest.mark.heavy
 def test_the_demo_window_says_so_and_the_stand_in_answers(qtbot, tmp_path: Path) -> None:
     from PySide6.QtCore import Qt
 
@@ -120,6 +123,7 @@ def test_the_demo_window_says_so_and_the_stand_in_answers(qtbot, tmp_path: Path)
             c.close()
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("what", ["core prompt", "settings and ledger"])
 def test_a_home_with_no_messages_but_the_persons_settings_is_never_touched(
         tmp_path: Path, what: str) -> None:

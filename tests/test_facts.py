@@ -62,6 +62,7 @@ def told(w: World, ts: str) -> str:
     ("I'm doing keto right now.", "I've quit keto, too hard. Doing Mediterranean now - any "
      "dinner ideas?", "keto", "Mediterranean"),
 ])
+@pytest.mark.heavy
 def test_a_newer_value_supersedes_the_older_and_keeps_it_as_history(
         tmp_path: Path, older: str, newer: str, old_word: str, new_word: str) -> None:
     w = World(tmp_path / "home", Settings())
@@ -145,6 +146,7 @@ def test_a_diet_ends_the_likes_it_leaves_out(tmp_path: Path, liked: str, diet: s
     ("息子は小麦アレルギーがあるので、レシピは米粉でお願いします。メモしておいてください。",
      "小麦アレルギー"),
 ])
+@pytest.mark.heavy
 def test_a_request_to_remember_keeps_its_statement(tmp_path: Path, said: str, kept: str) -> None:
     w = World(tmp_path / "home", Settings())
     w.at("2026-05-01T09:00:00+09:00").turn(said)
@@ -162,6 +164,7 @@ def test_a_request_to_remember_keeps_its_statement(tmp_path: Path, said: str, ke
     "この企画書はA3一枚にまとめるってこと覚えておいて。",
     "今回の案内状は年配の方にも届くってことを忘れないでください。",
 ])
+@pytest.mark.heavy
 def test_a_request_about_the_task_at_hand_is_no_lasting_memory(tmp_path: Path,
                                                                  said: str) -> None:
     w = World(tmp_path / "home", Settings())

@@ -115,6 +115,7 @@ def test_a_trace_line_over_the_cap_is_refused_before_it_is_held(tmp_path: Path) 
     ({"ts": 20260302, "tab": "chat", "user": "x"}, "'ts' must be"),
     (["not", "an", "object"], "a JSON object"),
 ])
+@pytest.mark.heavy
 def test_a_bad_line_anywhere_stores_nothing(tmp_path: Path, bad: object, said: str) -> None:
     """The earlier, good lines are not stored either: the trace is checked whole first."""
     trace = _trace(tmp_path / "trace", [TURN, dict(TURN, ts="2026-03-02T09:30:00+09:00"), bad])
@@ -124,6 +125,7 @@ def test_a_bad_line_anywhere_stores_nothing(tmp_path: Path, bad: object, said: s
     assert _nothing_stored(tmp_path / "home")
 
 
+@pytest.mark.heavy
 def test_a_second_replay_into_the_same_home_is_refused_in_words(tmp_path: Path) -> None:
     trace = _trace(tmp_path / "trace", [TURN])
     home = tmp_path / "home"

@@ -88,6 +88,7 @@ def test_a_regenerate_killed_mid_reply_loses_nothing(qtbot, app_for, tmp_path: P
     assert [(role, text) for role, text, hidden in _shown(again) if not hidden] == before
 
 
+@pytest.mark.heavy
 def test_a_regenerate_killed_a_second_into_the_new_stream_sends_one_reply(
         qtbot, app_for, tmp_path: Path) -> None:
     """kill -9 after part of the new answer arrived (its draft saved, as the turn runner
@@ -316,6 +317,7 @@ def test_a_copy_of_the_history_keeps_its_ids_above_the_deleted_ones(tmp_path: Pa
     assert min(now[2:]) > max(given)
 
 
+@pytest.mark.heavy
 def test_the_window_follows_a_deletion_made_in_a_terminal(qtbot, app_for, tmp_path: Path) -> None:
     """`monet forget --day` (today) in another process while the window is open: the
     deleted messages leave the window within seconds (they stayed on screen, issue 41)."""
@@ -333,6 +335,7 @@ def test_the_window_follows_a_deletion_made_in_a_terminal(qtbot, app_for, tmp_pa
                                     for row in c.window.model.rows), timeout=15_000)
 
 
+@pytest.mark.heavy
 def test_the_watch_leaves_the_window_as_it_is_after_its_own_writes(qtbot, app_for, tmp_path: Path) -> None:
     """The window's own send moves the history too: the watch reads it again, finds the
     same rows and lines, and the transcript is not reset (an open editor, the selection

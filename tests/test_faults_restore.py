@@ -174,6 +174,7 @@ def _lying_copy(archive: Path, name: str, fake: bytes, out: Path) -> Path:
     return out
 
 
+@pytest.mark.heavy
 @pytest.mark.sqlite_only
 def test_a_lying_backup_cannot_replace_a_picture(tmp_path: Path) -> None:
     """An archive holding other bytes under a picture's SHA-256 name, its manifest made to
@@ -190,6 +191,7 @@ def test_a_lying_backup_cannot_replace_a_picture(tmp_path: Path) -> None:
     assert not list(home.glob("monet.db.replaced-*"))  # refused before anything changed
 
 
+@pytest.mark.heavy
 @pytest.mark.sqlite_only
 def test_a_picture_changed_by_hand_is_not_exported_or_sent_as_the_person_s(
         tmp_path: Path) -> None:
@@ -205,6 +207,7 @@ def test_a_picture_changed_by_hand_is_not_exported_or_sent_as_the_person_s(
         attachments.read(home, picture.name)
 
 
+@pytest.mark.heavy
 @pytest.mark.sqlite_only
 def test_a_restore_keeps_a_picture_that_holds_its_name_s_bytes(tmp_path: Path) -> None:
     """A file already in place that matches its name is never replaced (by content, the
@@ -221,6 +224,7 @@ def test_a_restore_keeps_a_picture_that_holds_its_name_s_bytes(tmp_path: Path) -
     assert attachments.holds(picture, picture.name)
 
 
+@pytest.mark.heavy
 @pytest.mark.sqlite_only
 def test_forgetting_a_day_reaches_the_backups_in_the_data_folder(tmp_path: Path) -> None:
     """The backups kept in the data folder held the forgotten day's messages and context
@@ -262,6 +266,7 @@ def test_forgetting_a_day_reaches_the_backups_in_the_data_folder(tmp_path: Path)
         assert b"Hakone" in opened.read("monet.db")
 
 
+@pytest.mark.heavy
 @pytest.mark.sqlite_only
 def test_deleting_a_memory_with_its_messages_reaches_the_backups(tmp_path: Path) -> None:
     """`monet memory delete N --messages` deleted the messages from the history but the

@@ -68,6 +68,7 @@ def _system_text(body: dict[str, Any], *, records_only: bool = False) -> str:
     return "\n".join(block.get("text", "") for block in blocks)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("phrases", [TUNED_HOSTILE, HELD_OUT_HOSTILE], ids=["tuned", "held-out"])
 def test_a_hostile_librarian_model_reaches_no_system_block(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, phrases: list[str],

@@ -159,6 +159,7 @@ class _NextModel(UniversalSentenceEncoder):
         self.name = "use-multilingual-v3/next"
 
 
+@pytest.mark.heavy
 def test_a_new_model_embeds_everything_again_and_replaces_the_old_vectors(
         tmp_path: Path) -> None:
     w = _home(tmp_path)
@@ -238,6 +239,7 @@ def test_the_name_questions_point_at_messages_that_hold_their_answer() -> None:
         assert answer in data[field], (name, line, question)
 
 
+@pytest.mark.heavy
 def test_the_window_embeds_after_each_pass_step_by_step_and_counts_what_is_left(
         qtbot, app_for, tmp_path: Path, monkeypatch) -> None:
     """The new Timeline Index lines show first; the vectors follow in short steps, one
@@ -406,6 +408,7 @@ def test_the_search_panel_counts_word_matches_and_related_ones_apart(qtbot) -> N
         panel.list.item(1).data(HTML_ROLE))
 
 
+@pytest.mark.heavy
 def test_starting_the_window_loads_neither_numpy_nor_the_encoder(tmp_path: Path) -> None:
     """The encoder (~1 s, ~90 MB) and numpy (~0.1 s) load with the first vector, in a
     worker: the window's start-up and a Core's construction do not import them."""

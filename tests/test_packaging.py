@@ -233,6 +233,7 @@ def test_about_shows_version_folder_and_schema_revision(qtbot, tmp_path: Path,
 
 
 # ----- --smoke -------------------------------------------------------------------------------
+@pytest.mark.heavy
 def test_smoke_paints_the_window_and_exits(tmp_path: Path) -> None:
     done = run_monet("--smoke", "--home", str(tmp_path / "home"), cwd=tmp_path,
                      env={"QT_QPA_PLATFORM": "offscreen", "MONET_LANG": "ja"})

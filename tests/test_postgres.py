@@ -237,6 +237,7 @@ def test_two_device_processes_writing_one_day_lose_nothing_and_fold_once(
     assert own_folds == 1
 
 
+@pytest.mark.heavy
 def test_a_window_shows_another_devices_message_within_seconds(
         qtbot, app_for, tmp_path: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from monet_app.services.clock import SystemClock

@@ -51,6 +51,7 @@ def _replay_with_a_picture(tmp_path: Path, home: Path) -> None:
     run_monet("replay", trace, home=home, check=True)
 
 
+@pytest.mark.heavy
 @pytest.mark.sqlite_only
 def test_the_data_folder_and_everything_in_it_are_private_under_umask_022(
         tmp_path: Path, open_umask: None) -> None:
@@ -65,6 +66,7 @@ def test_the_data_folder_and_everything_in_it_are_private_under_umask_022(
     assert open_to_others(home) == []
 
 
+@pytest.mark.heavy
 @pytest.mark.sqlite_only
 def test_an_older_open_folder_is_tightened_once_and_monet_says_so(
         tmp_path: Path, open_umask: None) -> None:
@@ -80,6 +82,7 @@ def test_an_older_open_folder_is_tightened_once_and_monet_says_so(
     assert "private" not in again.stderr  # once
 
 
+@pytest.mark.heavy
 @pytest.mark.sqlite_only
 def test_the_window_says_a_folder_was_made_private_as_a_notice_not_an_error(
         qtbot, app_for, tmp_path: Path, open_umask: None) -> None:
