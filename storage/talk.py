@@ -414,11 +414,6 @@ def newest(session: Session) -> Message | None:
     return session.exec(select(Message).order_by(col(Message.id).desc()).limit(1)).first()
 
 
-def top_id(session: Session) -> int:
-    """The largest message id stored (0 when there is none)."""
-    return int(session.exec(select(func.max(Message.id))).one() or 0)
-
-
 def said_containing(session: Session, words: str) -> list[int]:
     """The person's messages whose text holds ``words`` (case folded, ``%`` and ``_``
     taken literally)."""

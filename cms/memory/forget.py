@@ -124,7 +124,7 @@ def _lower_the_scan_mark(session: Session) -> None:
         if mark is None:
             continue
         if top is None:
-            top = talk.top_id(session)
+            top = talk.newest_message_id(session)
         if int(mark) > top:
             put_setting(session, name, str(top))
 
