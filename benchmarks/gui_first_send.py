@@ -99,7 +99,7 @@ def _case(wait: float, sends: int) -> dict[str, list[float]]:
                 return False
 
         spy = PaintSpy()
-        w.view.viewport().installEventFilter(spy)
+        w.transcript.view.viewport().installEventFilter(spy)
         gaps: list[tuple[float, float]] = []  # (when, how late)
         last = [time.perf_counter()]
 
@@ -120,19 +120,19 @@ def _case(wait: float, sends: int) -> dict[str, list[float]]:
         spin(time.perf_counter() + 0.3)  # the first frames
         spin(time.perf_counter() + wait)
         def one_send(n: int) -> None:
-            w.composer.setPlainText(_message(n))
-            rows_before = w.model.rowCount()
+            w.compose.field.setPlainText(_message(n))
+            rows_before = w.transcript.model.rowCount()
             ended = [False]
             c.stream.finished.connect(lambda _r: ended.__setitem__(0, True))
             app.processEvents()
             pressed = last[0] = time.perf_counter()  # (the key's own handling is a turn)
-            QTest.keyClick(w.composer, Qt.Key.Key_Return)
+            QTest.keyClick(w.compose.field, Qt.Key.Key_Return)
             tick()
             shown = [0.0]
             first_text = [0.0]
 
             def seen() -> bool:
-                if not shown[0] and w.model.rowCount() > rows_before \
+                if not shown[0] and w.transcript.model.rowCount() > rows_before \
                         and paints[0] > pressed:
                     shown[0] = paints[0]
                 if not first_text[0] and c.stream.buffer:

@@ -142,13 +142,13 @@ def measure(count: int, pictures: int = 0, spin: bool = False) -> None:
         window.repaint()
         app.processEvents()
         first_paint = (time.perf_counter() - started) * 1000
-        bar = window.view.verticalScrollBar()
+        bar = window.transcript.view.verticalScrollBar()
         # the view lays rows out in batches in the background; wait until all are placed
         # The view lays rows out in batches of 100, one batch per event-loop turn, so the
         # window answers input between batches. Turn the loop until it has been idle a while;
         # the longest turn is the longest the window could not answer.
         idle, busy_until, longest = 0, time.perf_counter(), 0.0
-        view = window.view
+        view = window.transcript.view
         last = view.model().index(view.model().rowCount() - 1, 0)
         # (until the last row has its place and the loop has been idle a while: a pause in
         # the batches, the key check starting, is not the end)
@@ -171,7 +171,7 @@ def measure(count: int, pictures: int = 0, spin: bool = False) -> None:
             value = min(bar.maximum(), value + step)
             t0 = time.perf_counter()
             bar.setValue(value)
-            window.view.viewport().repaint()
+            window.transcript.view.viewport().repaint()
             frames.append((time.perf_counter() - t0) * 1000)
             if spin:  # the event loop itself for 50 ms: a person scrolls ~20 pages a second
                 turns.append(_loop_for(0.05))
@@ -246,8 +246,8 @@ def screenshots(folder: Path) -> None:
             window.show()
             if scene == "search":
                 # the history is Japanese: an English window searches it in Japanese too
-                window.search_box.setText("ラーメン")
-                controller.search(window.search_box.text())
+                window.recall.search_box.setText("ラーメン")
+                controller.search(window.recall.search_box.text())
                 from PySide6.QtCore import QThreadPool
 
                 QThreadPool.globalInstance().waitForDone(5000)

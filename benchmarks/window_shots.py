@@ -47,20 +47,20 @@ def attach_scene(c, spin, prefix: Path, folder: Path, words: dict) -> None:  # t
     (folder / "menu.jpg").write_bytes(picture(1))
     (folder / "letter.pdf").write_bytes(pdf(3))
     w = c.window
-    w.files_chosen.emit([str(folder / "menu.jpg"), str(folder / "letter.pdf")])
+    w.compose.files_chosen.emit([str(folder / "menu.jpg"), str(folder / "letter.pdf")])
     spin(2.0)
-    w.composer.setPlainText(words["files"])
+    w.compose.field.setPlainText(words["files"])
     spin(0.3)
     w.grab().save(f"{prefix}-attach-field.png")
-    QTest.keyClick(w.composer, Qt.Key.Key_Return)
+    QTest.keyClick(w.compose.field, Qt.Key.Key_Return)
     spin(3.0)
     w.grab().save(f"{prefix}-attach-sent.png")
-    number = next(i for i, r in enumerate(w.model.rows) if r.files)
-    w.open_file(w.model.rows[number], 0)  # as a click on the thumbnail does
+    number = next(i for i, r in enumerate(w.transcript.model.rows) if r.files)
+    w.transcript.open_file(w.transcript.model.rows[number], 0)  # as a click on the thumbnail does
     spin(1.5)
-    if w.picture_viewer is not None:
-        w.picture_viewer.grab().save(f"{prefix}-attach-large.png")
-        w.picture_viewer.reject()
+    if w.transcript.picture_viewer is not None:
+        w.transcript.picture_viewer.grab().save(f"{prefix}-attach-large.png")
+        w.transcript.picture_viewer.reject()
 
 
 def main() -> None:
@@ -100,22 +100,23 @@ def main() -> None:
             server.replies.append(REPLY.format(heading=heading, sub=words["sub"], text=text,
                                                note=note))
             if version == "first":
-                w.composer.setPlainText(words["ask"])
-                QTest.keyClick(w.composer, Qt.Key.Key_Return)
+                w.compose.field.setPlainText(words["ask"])
+                QTest.keyClick(w.compose.field, Qt.Key.Key_Return)
             else:
-                w.act_on_message(w.model.rows[-1], "regenerate")
+                w.transcript.act_on_message(w.transcript.model.rows[-1], "regenerate")
             spin(4.0)
         attach_scene(c, spin, out / f"{lang}-{theme}", Path(tmp), words)
-        reply = max(i for i, r in enumerate(w.model.rows) if r.role == "assistant")
-        w.view.setFocus()
-        w.view.setCurrentIndex(w.model.index(reply, 0))  # its buttons show: ◀ 2/2
+        reply = max(i for i, r in enumerate(w.transcript.model.rows) if r.role == "assistant")
+        w.transcript.view.setFocus()
+        # its buttons show: ◀ 2/2
+        w.transcript.view.setCurrentIndex(w.transcript.model.index(reply, 0))
         spin(0.5)
         w.grab().save(str(out / f"{lang}-{theme}-versions.png"))
         for n in range(25):  # a long day, read from the top: "↓ Latest"
             c.core.context.commit_user_message(words["note"].format(n=n), "chat")
         c.refresh(EVERYTHING)
         spin(1.0)
-        w.view.verticalScrollBar().setValue(0)
+        w.transcript.view.verticalScrollBar().setValue(0)
         spin(0.5)
         w.grab().save(str(out / f"{lang}-{theme}-jump.png"))
         w.resize(660, 700)

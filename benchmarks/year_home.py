@@ -1066,7 +1066,7 @@ if mode.startswith("work"):
     for _ in range(10):
         out["timeline"].append(ms(lambda: controller.panes.refresh(Changes(timeline=True))))
     for query in json.loads(sys.argv[5]):
-        out["search"].append(ms(lambda: controller.window.show_search_results(
+        out["search"].append(ms(lambda: controller.window.recall.show_search_results(
             search_items(controller.core, query).value)))
     if mode == "work-profile":
         profiler.disable()

@@ -31,9 +31,9 @@ def wait_idle(qtbot, c: AppController) -> None:
 
 
 def type_and_enter(qtbot, c: AppController, text: str) -> None:
-    c.window.composer.setFocus()
-    qtbot.keyClicks(c.window.composer, text)
-    qtbot.keyClick(c.window.composer, Qt.Key.Key_Return)
+    c.window.compose.field.setFocus()
+    qtbot.keyClicks(c.window.compose.field, text)
+    qtbot.keyClick(c.window.compose.field, Qt.Key.Key_Return)
 
 
 def test_sending_stores_and_shows_the_message_and_streamed_reply(qtbot, app_for, server) -> None:
@@ -42,23 +42,23 @@ def test_sending_stores_and_shows_the_message_and_streamed_reply(qtbot, app_for,
     seen: list[str] = []
     c.stream.streamer.piece.connect(lambda _rid, text: seen.append(text))
     type_and_enter(qtbot, c, "Hello MONET, how are you today?")
-    assert c.window.composer.toPlainText() == ""
+    assert c.window.compose.field.toPlainText() == ""
     assert messages(c)[0].text == "Hello MONET, how are you today?"  # stored at once
-    qtbot.waitUntil(lambda: c.window.model.rows and c.window.model.rows[-1].status == "streaming"
-                    and len(c.window.model.rows[-1].text) > 1, timeout=5000)
+    qtbot.waitUntil(lambda: c.window.transcript.model.rows and c.window.transcript.model.rows[-1].status == "streaming"
+                    and len(c.window.transcript.model.rows[-1].text) > 1, timeout=5000)
     wait_idle(qtbot, c)
     assert len(seen) >= 3  # the reply arrived in pieces
     stored = messages(c)
     assert [m.role for m in stored] == ["user", "assistant"]
-    rows = c.window.model.rows
+    rows = c.window.transcript.model.rows
     assert [r.role for r in rows] == ["user", "assistant"]
     assert rows[-1].text == stored[-1].text and rows[-1].status == "complete"
-    assert "cache" in c.window.last_reply_label.text()
+    assert "cache" in c.window.status_line.last_reply_label.text()
 
 
 def test_enter_while_composing_japanese_does_not_send(qtbot, app_for, server) -> None:
     c = app_for()
-    composer = c.window.composer
+    composer = c.window.compose.field
     composer.setFocus()
     composing = QInputMethodEvent("にほんご", [])
     QApplication.sendEvent(composer, composing)
@@ -83,12 +83,12 @@ def test_switching_tabs_filters_the_view_and_sends_nothing(qtbot, app_for, serve
     wait_idle(qtbot, c)
     sent = len(server.requests)
     c.window.tab_bar.setCurrentIndex(2)  # 仕事 / work
-    assert c.window.model.rowCount() == 0
+    assert c.window.transcript.model.rowCount() == 0
     type_and_enter(qtbot, c, "work message")
     wait_idle(qtbot, c)
-    assert c.window.model.rows[0].text == "work message"
+    assert c.window.transcript.model.rows[0].text == "work message"
     c.window.tab_bar.setCurrentIndex(0)
-    assert c.window.model.rows[0].text == "chat message"
+    assert c.window.transcript.model.rows[0].text == "chat message"
     assert len(server.requests) == sent + 1  # only the send went out
     with c.core.db.session() as session:
         names = [e.name for e in session.exec(select(Event)).all()]
@@ -117,17 +117,17 @@ def test_a_past_day_is_read_only_and_sending_posts_to_today(qtbot, app_for, tmp_
     _past_day(home)
     c = app_for(home)
     c.window.tab_bar.setCurrentIndex(0)
-    items = [c.window.side_list.item(i).text() for i in range(c.window.side_list.count())]
+    items = [c.window.days.list.item(i).text() for i in range(c.window.days.list.count())]
     assert len(items) == 2 and "2025-01-05" in items[1]
-    c.window.side_list.itemClicked.emit(c.window.side_list.item(1))
+    c.window.days.list.itemClicked.emit(c.window.days.list.item(1))
     assert c.window.read_only and c.window.banner.isVisible()
-    assert [r.text for r in c.window.model.rows] == ["an old message from January", "an old reply"]
+    assert [r.text for r in c.window.transcript.model.rows] == ["an old message from January", "an old reply"]
     type_and_enter(qtbot, c, "typed while the past day was open")
     wait_idle(qtbot, c)
     assert not c.window.read_only and c.nav.view_day == c.nav.today()
     stored = [m for m in messages(c) if m.text == "typed while the past day was open"]
     assert stored and stored[0].day == c.nav.today()
-    assert c.window.model.rows[0].text == "typed while the past day was open"
+    assert c.window.transcript.model.rows[0].text == "typed while the past day was open"
 
 
 def test_reply_lands_in_today_even_after_switching_tab_and_day(qtbot, app_for, server, tmp_path) -> None:
@@ -143,7 +143,7 @@ def test_reply_lands_in_today_even_after_switching_tab_and_day(qtbot, app_for, s
     wait_idle(qtbot, c)
     reply = messages(c)[-1]
     assert reply.role == "assistant" and reply.tab == "chat" and reply.day == c.nav.today()
-    assert all("stand-in" not in r.text for r in c.window.model.rows)  # not in the past day
+    assert all("stand-in" not in r.text for r in c.window.transcript.model.rows)  # not in the past day
 
 
 def test_stop_keeps_the_partial_reply(qtbot, app_for, server) -> None:
@@ -151,12 +151,12 @@ def test_stop_keeps_the_partial_reply(qtbot, app_for, server) -> None:
     server.failures.append({"chunk_delay": 0.1})
     type_and_enter(qtbot, c, "a long answer please, " * 4)
     qtbot.waitUntil(lambda: len(c.stream.buffer) > 0, timeout=5000)
-    assert c.window.stop_button.isVisible()
-    qtbot.mouseClick(c.window.stop_button, Qt.MouseButton.LeftButton)
+    assert c.window.compose.stop_button.isVisible()
+    qtbot.mouseClick(c.window.compose.stop_button, Qt.MouseButton.LeftButton)
     wait_idle(qtbot, c)
     reply = messages(c)[-1]
     assert reply.role == "assistant" and reply.status == "incomplete"
-    assert c.window.model.rows[-1].status == "incomplete"
+    assert c.window.transcript.model.rows[-1].status == "incomplete"
 
 
 def test_api_error_shows_words_keeps_the_text_and_retry_works(qtbot, app_for, server) -> None:
@@ -166,7 +166,7 @@ def test_api_error_shows_words_keeps_the_text_and_retry_works(qtbot, app_for, se
     wait_idle(qtbot, c)
     assert c.window.error_box.isVisible() and "overloaded" in c.window.error_label.text()
     assert [m.text for m in messages(c)] == ["are you there?"]
-    assert c.window.model.rows[0].text == "are you there?"
+    assert c.window.transcript.model.rows[0].text == "are you there?"
     qtbot.mouseClick(c.window.retry_button, Qt.MouseButton.LeftButton)
     wait_idle(qtbot, c)
     assert not c.window.error_box.isVisible()
@@ -182,7 +182,7 @@ def test_without_a_key_the_app_opens_stores_and_says_so(qtbot, app_for) -> None:
     qtbot.waitUntil(lambda: c.window.error_box.isVisible(), timeout=5000)  # (said by the
     assert "API key" in c.window.error_label.text()  # reply's worker, which makes the model)
     assert [m.text for m in messages(c)] == ["offline note to self"]
-    assert c.window.model.rows[0].text == "offline note to self"
+    assert c.window.transcript.model.rows[0].text == "offline note to self"
 
 
 def test_the_flag_toggles_between_days_and_threads_losing_nothing(qtbot, app_for) -> None:
@@ -193,18 +193,18 @@ def test_the_flag_toggles_between_days_and_threads_losing_nothing(qtbot, app_for
     from dataclasses import replace
 
     assert c.apply_settings(replace(values, sunset_model=False)) is None
-    assert c.window.side_title.text() in ("Threads", "スレッド") and c.window.new_thread_button.isVisible()
+    assert c.window.days.title.text() in ("Threads", "スレッド") and c.window.days.new_thread_button.isVisible()
     type_and_enter(qtbot, c, "thread model message")
     wait_idle(qtbot, c)
-    qtbot.mouseClick(c.window.new_thread_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(c.window.days.new_thread_button, Qt.MouseButton.LeftButton)
     type_and_enter(qtbot, c, "second thread message")
     wait_idle(qtbot, c)
     with c.core.db.session() as session:
         names = [e.name for e in session.exec(select(Event)).all()]
     assert "thread_switch_fold" in names
     assert c.apply_settings(replace(values, sunset_model=True)) is None
-    assert c.window.side_title.text() in ("Days", "日付")
-    texts = [r.text for r in c.window.model.rows if r.role == "user"]
+    assert c.window.days.title.text() in ("Days", "日付")
+    texts = [r.text for r in c.window.transcript.model.rows if r.role == "user"]
     assert texts == ["sunset model message", "thread model message", "second thread message"]
 
 
@@ -225,23 +225,23 @@ def test_timeline_panel_shows_pending_lines_and_opens_their_day(qtbot, app_for, 
     home = tmp_path / "home"
     replay(TRACES / "synthetic-tabstorm.jsonl", home, None, librarian=False)
     c = app_for(home)
-    lines = c.window.timeline_panel.lines()
+    lines = c.window.recall.timeline_panel.lines()
     assert lines and any(line.pending for line in lines)
     pending = sum(1 for line in lines if line.pending)
-    assert c.window.librarian_label.text() in (f"Summarizing {pending}", f"要約作成中 {pending}件")
-    item = c.window.timeline_list.item(1)  # item 0 is the first day's header
-    c.window.timeline_list.itemClicked.emit(item)
+    assert c.window.status_line.librarian_label.text() in (f"Summarizing {pending}", f"要約作成中 {pending}件")
+    item = c.window.recall.timeline_list.item(1)  # item 0 is the first day's header
+    c.window.recall.timeline_list.itemClicked.emit(item)
     entry = item.data(Qt.ItemDataRole.UserRole + 2)
     assert c.nav.view_day == entry.day and c.window.read_only
-    chosen = [c.window.side_list.item(i) for i in range(c.window.side_list.count())
-              if c.window.side_list.item(i).isSelected()]
+    chosen = [c.window.days.list.item(i) for i in range(c.window.days.list.count())
+              if c.window.days.list.item(i).isSelected()]
     assert [row.data(Qt.ItemDataRole.UserRole + 2).day for row in chosen] == [entry.day]
-    assert c.window.side_list.currentItem() is chosen[0]  # the opened day, not Today
-    current = c.window.view.currentIndex()
-    assert current.isValid() and c.window.model.rows[current.row()].id >= entry.first_message_id
+    assert c.window.days.list.currentItem() is chosen[0]  # the opened day, not Today
+    current = c.window.transcript.view.currentIndex()
+    assert current.isValid() and c.window.transcript.model.rows[current.row()].id >= entry.first_message_id
     c.librarian.run_now()
     qtbot.waitUntil(lambda: not c.librarian.busy, timeout=10_000)
-    assert not any(line.pending for line in c.window.timeline_panel.lines())
+    assert not any(line.pending for line in c.window.recall.timeline_panel.lines())
 
 
 def test_painting_does_not_leak_references_to_none(qtbot, app_for) -> None:
@@ -259,7 +259,7 @@ def test_painting_does_not_leak_references_to_none(qtbot, app_for) -> None:
     try:
         before = sys.getrefcount(None)
         for _ in range(20):
-            c.window.view.viewport().repaint()
+            c.window.transcript.view.viewport().repaint()
             c.window.grab()
         after = sys.getrefcount(None)
     finally:
@@ -281,8 +281,8 @@ def test_japanese_ui_and_dark_palette_follow_the_system(qtbot, app_for, monkeypa
     try:
         assert translator is not None
         c = app_for()
-        assert c.window.send_button.text() == "送信"
-        assert c.window.side_title.text() == "日付"
+        assert c.window.compose.send_button.text() == "送信"
+        assert c.window.days.title.text() == "日付"
         assert app.palette().color(QPalette.ColorRole.Window).lightness() < 60  # type: ignore[union-attr]
     finally:
         app.removeTranslator(translator)  # type: ignore[union-attr, arg-type]
@@ -292,7 +292,7 @@ def test_japanese_ui_and_dark_palette_follow_the_system(qtbot, app_for, monkeypa
 def test_composer_has_focus_at_start(qtbot, app_for) -> None:
     c = app_for()
     c.window.activateWindow()
-    qtbot.waitUntil(lambda: c.window.composer.hasFocus(), timeout=3000)
+    qtbot.waitUntil(lambda: c.window.compose.field.hasFocus(), timeout=3000)
 
 
 def test_settings_dialog_reads_and_returns_values(qtbot, app_for) -> None:
@@ -386,7 +386,7 @@ def test_forgetting_a_memory_with_its_messages_in_the_window_reaches_the_backups
     dialog.delete_selected(with_messages=True)
     dialog.finish_pending()
     assert dialog.items.count() == 0
-    qtbot.waitUntil(lambda: not any("bike" in row.text for row in c.window.model.rows),
+    qtbot.waitUntil(lambda: not any("bike" in row.text for row in c.window.transcript.model.rows),
                     timeout=15_000)
     qtbot.waitUntil(lambda: not c.core.gate.busy(Work.FORGET), timeout=15_000)
     with zipfile.ZipFile(archive) as opened:
@@ -397,9 +397,9 @@ def test_deleting_a_day_from_the_window(qtbot, app_for, tmp_path) -> None:
     home = tmp_path / "home"
     _past_day(home)
     c = app_for(home)
-    assert c.window.side_list.count() == 2
+    assert c.window.days.list.count() == 2
     c.delete_day("2025-01-05")  # off the GUI thread
-    qtbot.waitUntil(lambda: c.window.side_list.count() == 1, timeout=10_000)
+    qtbot.waitUntil(lambda: c.window.days.list.count() == 1, timeout=10_000)
     assert all("January" not in m.text for m in messages(c))
 
 
@@ -463,9 +463,9 @@ def test_the_streaming_row_carries_the_replys_tab(qtbot, app_for, server) -> Non
     c.window.tab_bar.setCurrentIndex(1)  # リサーチ / research
     server.failures.append({"chunk_delay": 0.05})
     type_and_enter(qtbot, c, "then in research")
-    qtbot.waitUntil(lambda: c.window.model.rows[-1].status == "streaming", timeout=5000)
-    assert c.window.model.rows[-1].tab == "research"
-    assert c.window.model.rows[-1].tab_label == c.core.settings.tab_label("research")
+    qtbot.waitUntil(lambda: c.window.transcript.model.rows[-1].status == "streaming", timeout=5000)
+    assert c.window.transcript.model.rows[-1].tab == "research"
+    assert c.window.transcript.model.rows[-1].tab_label == c.core.settings.tab_label("research")
     wait_idle(qtbot, c)
 
 
@@ -487,11 +487,11 @@ def test_nothing_is_sent_while_a_deletion_runs(qtbot, app_for, server, monkeypat
     c.delete_day("2025-01-05")
     type_and_enter(qtbot, c, "typed during the deletion")
     assert messages(c) == [] and server.requests == []
-    assert c.window.composer.toPlainText() == "typed during the deletion"  # kept
+    assert c.window.compose.field.toPlainText() == "typed during the deletion"  # kept
     assert c.window.error_box.isVisible()
     release.set()
     qtbot.waitUntil(lambda: not c.core.gate.busy(Work.FORGET), timeout=10_000)
-    qtbot.keyClick(c.window.composer, Qt.Key.Key_Return)
+    qtbot.keyClick(c.window.compose.field, Qt.Key.Key_Return)
     wait_idle(qtbot, c)
     assert messages(c)[0].text == "typed during the deletion"
 
@@ -504,15 +504,15 @@ def test_line_breaks_the_person_typed_are_kept_in_the_transcript(qtbot, app_for,
     assert keep_line_breaks("one\ntwo\n\nthree") == "one  \ntwo\n\nthree"
     assert keep_line_breaks("```\nx = 1\ny = 2\n```") == "```\nx = 1\ny = 2\n```"
     c = app_for()
-    c.window.composer.setFocus()
-    qtbot.keyClicks(c.window.composer, "first line")
-    qtbot.keyClick(c.window.composer, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
-    qtbot.keyClicks(c.window.composer, "second line")
-    qtbot.keyClick(c.window.composer, Qt.Key.Key_Return)
+    c.window.compose.field.setFocus()
+    qtbot.keyClicks(c.window.compose.field, "first line")
+    qtbot.keyClick(c.window.compose.field, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClicks(c.window.compose.field, "second line")
+    qtbot.keyClick(c.window.compose.field, Qt.Key.Key_Return)
     wait_idle(qtbot, c)
-    row = next(r for r in c.window.model.rows if r.role == "user")
+    row = next(r for r in c.window.transcript.model.rows if r.role == "user")
     assert row.text == "first line\nsecond line"
-    doc = c.window.view.itemDelegate()._document(row, 600, QStyleOptionViewItem())
+    doc = c.window.transcript.view.itemDelegate()._document(row, 600, QStyleOptionViewItem())
     shown = doc.toPlainText().replace("\u2028", "\n")
     assert shown.split("\n") == ["first line", "second line"]
 
@@ -523,11 +523,11 @@ def test_esc_stops_a_reply_and_typing_goes_on_in_the_composer(qtbot, app_for, se
     server.failures.append({"chunk_delay": 0.05})
     type_and_enter(qtbot, c, "a slow answer please")
     qtbot.waitUntil(lambda: len(c.stream.buffer) > 0, timeout=5000)
-    c.window.stop_button.setFocus()  # as when Stop was clicked
-    qtbot.keyClick(c.window.composer, Qt.Key.Key_Escape)
+    c.window.compose.stop_button.setFocus()  # as when Stop was clicked
+    qtbot.keyClick(c.window.compose.field, Qt.Key.Key_Escape)
     wait_idle(qtbot, c)
     assert messages(c)[-1].status == "incomplete"
-    assert QApplication.focusWidget() is c.window.composer
+    assert QApplication.focusWidget() is c.window.compose.field
     type_and_enter(qtbot, c, "next message")
     wait_idle(qtbot, c)
     assert [m.text for m in messages(c) if m.role == "user"][-1] == "next message"

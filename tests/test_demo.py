@@ -112,12 +112,12 @@ def test_the_demo_window_says_so_and_the_stand_in_answers(qtbot, tmp_path: Path)
         try:
             assert "demo" in c.window.windowTitle() or "デモ" in c.window.windowTitle()
             assert not c.window.key_box.isVisible()
-            assert c.window.model.rowCount() > 0  # today (or the last day) has talk
-            c.window.composer.setFocus()
-            qtbot.keyClicks(c.window.composer, "hello demo")
-            qtbot.keyClick(c.window.composer, Qt.Key.Key_Return)
+            assert c.window.transcript.model.rowCount() > 0  # today (or the last day) has talk
+            c.window.compose.field.setFocus()
+            qtbot.keyClicks(c.window.compose.field, "hello demo")
+            qtbot.keyClick(c.window.compose.field, Qt.Key.Key_Return)
             qtbot.waitUntil(lambda: not c.stream.busy, timeout=10_000)
-            assert c.window.model.rows[-1].text.startswith(demo.DEMO_ANSWER)
+            assert c.window.transcript.model.rows[-1].text.startswith(demo.DEMO_ANSWER)
             assert len(server.requests) == 1
         finally:
             c.close()

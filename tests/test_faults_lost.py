@@ -33,12 +33,12 @@ def test_a_failed_regenerate_gives_the_old_answer_back(qtbot, app_for, server) -
     wait_idle(qtbot, c)
     before = _shown(c)
     server.failures.append({"status": 500, "type": "api_error"})
-    c.window.act_on_message(c.window.model.rows[-1], "regenerate")
+    c.window.transcript.act_on_message(c.window.transcript.model.rows[-1], "regenerate")
     qtbot.waitUntil(lambda: c.window.error_label.text() != "", timeout=10_000)
     wait_idle(qtbot, c)
     assert _shown(c) == before  # the old answer, whole and seen by Claude again
     server.replies.append("Canberra.")
-    c.window.act_on_message(c.window.model.rows[-1], "regenerate")
+    c.window.transcript.act_on_message(c.window.transcript.model.rows[-1], "regenerate")
     qtbot.waitUntil(lambda: _shown(c)[-1][1] == "Canberra.", timeout=10_000)
     wait_idle(qtbot, c)
     assert [m[1] for m in _shown(c)] == [before[0][1], "Canberra."]  # replaced once stored
@@ -49,8 +49,8 @@ def test_a_failed_edit_and_resend_keeps_the_old_exchange(qtbot, app_for, server)
     type_and_enter(qtbot, c, "what is 2+2?")
     wait_idle(qtbot, c)
     old = _shown(c)
-    c.window.act_on_message(c.window.model.rows[0], "edit")
-    c.window.composer.clear()
+    c.window.transcript.act_on_message(c.window.transcript.model.rows[0], "edit")
+    c.window.compose.field.clear()
     server.failures.append({"status": 529, "type": "overloaded_error"})
     type_and_enter(qtbot, c, "what is 3+3?")
     qtbot.waitUntil(lambda: c.window.error_label.text() != "", timeout=10_000)
@@ -327,12 +327,12 @@ def test_the_window_follows_a_deletion_made_in_a_terminal(qtbot, app_for, tmp_pa
     c = app_for(home)
     type_and_enter(qtbot, c, "a message to forget")
     wait_idle(qtbot, c)
-    assert any(row.text == "a message to forget" for row in c.window.model.rows)
+    assert any(row.text == "a message to forget" for row in c.window.transcript.model.rows)
     today = c.nav.days()[0].day
     done = run_monet("forget", "--day", today, home=home)
     assert done.returncode == 0, done.stderr
     qtbot.waitUntil(lambda: not any(row.text == "a message to forget"
-                                    for row in c.window.model.rows), timeout=15_000)
+                                    for row in c.window.transcript.model.rows), timeout=15_000)
 
 
 @pytest.mark.heavy
@@ -345,9 +345,9 @@ def test_the_watch_leaves_the_window_as_it_is_after_its_own_writes(qtbot, app_fo
     type_and_enter(qtbot, c, "a message that stays")
     wait_idle(qtbot, c)
     resets: list[int] = []
-    c.window.model.modelReset.connect(lambda: resets.append(1))
-    days_before = c.window.side_list.item(0)
+    c.window.transcript.model.modelReset.connect(lambda: resets.append(1))
+    days_before = c.window.days.list.item(0)
     qtbot.waitUntil(lambda: c.watch._seen is not None and c.watch._seen[0] == 2,
                     timeout=15_000)
     assert resets == []
-    assert c.window.side_list.item(0) is days_before  # (not rebuilt)
+    assert c.window.days.list.item(0) is days_before  # (not rebuilt)

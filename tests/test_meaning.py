@@ -254,10 +254,10 @@ def test_the_window_embeds_after_each_pass_step_by_step_and_counts_what_is_left(
     monkeypatch.setattr(runner, "EMBED_BATCH", 40)
     c = app_for(home)
     labels: list[str] = []
-    c.librarian.passed.connect(lambda: labels.append(c.window.librarian_label.text()))
+    c.librarian.passed.connect(lambda: labels.append(c.window.status_line.librarian_label.text()))
     c.librarian.run_now()
     qtbot.waitUntil(lambda: not c.librarian.busy, timeout=30_000)
-    assert not any(line.pending for line in c.window.timeline_panel.lines())
+    assert not any(line.pending for line in c.window.recall.timeline_panel.lines())
     with c.core.db.transaction() as conn:
         _done, total = vectors.progress(conn, c.core.meaning.model)
     qtbot.waitUntil(lambda: c.core.unembedded == 0 and not c.librarian.embedding,
@@ -266,8 +266,8 @@ def test_the_window_embeds_after_each_pass_step_by_step_and_counts_what_is_left(
         assert vectors.progress(conn, c.core.meaning.model) == (total, total)
     counted = [label for label in labels if "to go" in label or "残り" in label]
     assert len(counted) >= total // 40 - 1  # a step at a time, each said
-    assert "to go" not in c.window.librarian_label.text()
-    assert "残り" not in c.window.librarian_label.text()
+    assert "to go" not in c.window.status_line.librarian_label.text()
+    assert "残り" not in c.window.status_line.librarian_label.text()
 
 
 class _Broken(UniversalSentenceEncoder):

@@ -268,7 +268,7 @@ def test_the_window_and_monet_search_find_the_same(
     ids = [c.core.context.commit_user_message(text, "chat").id for text in said]
     forget.hide_messages(c.core.db, [ids[2]], c.core.clock.now())
     shown: list[list[object]] = []
-    c.window.show_search_results = lambda items: shown.append(items)
+    c.window.recall.show_search_results = lambda items: shown.append(items)
     for query in ("京都", "kyoto", "抹茶 駅"):
         shown.clear()
         c.search(query)
@@ -294,7 +294,7 @@ def test_a_deletion_holds_the_gate_from_the_moment_it_is_asked(
 
     c = app_for()
     message = c.core.context.commit_user_message("a secret to delete", "chat")
-    c.window.delete_message_requested.emit(message.id)
+    c.window.transcript.delete_message_requested.emit(message.id)
     assert c.core.gate.busy(Work.FORGET)  # at once, before any event is processed
     qtbot.waitUntil(lambda: not c.core.gate.busy(Work.FORGET), timeout=10_000)
 

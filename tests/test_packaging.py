@@ -92,7 +92,7 @@ def test_the_translation_and_icon_load_from_the_ui_package(qtbot) -> None:
     try:
         translator = look.install_translator(app)
         assert translator is not None
-        assert QCoreApplication.translate("MainWindow", "Send") == "送信"
+        assert QCoreApplication.translate("ComposePane", "Send") == "送信"
     finally:
         if translator is not None:
             app.removeTranslator(translator)

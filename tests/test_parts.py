@@ -343,8 +343,9 @@ class _WindowGuard:
     call of a function annotated ``-> MainWindow``, and names (parameters, variables,
     closures) annotated ``MainWindow`` or assigned any of these."""
 
-    def __init__(self, offered: set[str]) -> None:
-        self.offered = offered
+    def __init__(self, offered: set[str], panes: dict[str, set[str]] | None = None) -> None:
+        self.offered = offered | set(panes or {})
+        self.panes = panes or {}  # a pane's attribute on the window: what the pane offers
         self.attrs = {"window"}  # attributes that hold the window
         self.makers = {"MainWindow"}  # what, called, returns it
 
@@ -406,6 +407,10 @@ class _WindowGuard:
             if isinstance(n, ast.Attribute) and self._holds(n.value, scope):
                 if n.attr not in self.offered:
                     yield f"{n.lineno}: {ast.unparse(n)}"
+            elif (isinstance(n, ast.Attribute) and isinstance(n.value, ast.Attribute)
+                  and n.value.attr in self.panes and self._holds(n.value.value, scope)
+                  and n.attr not in self.panes[n.value.attr]):
+                yield f"{n.lineno}: {ast.unparse(n)}"  # a pane's child widget
             elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
                   and n.func.id in ("getattr", "setattr", "hasattr") and len(n.args) >= 2
                   and isinstance(n.args[1], ast.Constant) and self._holds(n.args[0], scope)
@@ -423,15 +428,24 @@ def _window_offers() -> set[str]:
     return set(vars(MainWindow)) | {"show", "close", "tr", "statusBar"}
 
 
+def _pane_offers() -> dict[str, set[str]]:
+    """What each of the window's panes (``ui.main_window.PANES``) offers: the methods,
+    signals and properties of its own class, never its widgets."""
+    from ui.main_window import PANES
+
+    return {name: set(vars(cls)) for name, cls in PANES.items()}
+
+
 def test_the_app_uses_the_windows_methods_not_its_children() -> None:
     """Every attribute monet_app reads on MainWindow, under whatever name (``self.window``,
     an alias, a parameter annotated ``MainWindow``), is a method, signal or property of
-    MainWindow, never one of its child widgets."""
+    MainWindow or one of its panes, and what it reads on a pane is the pane's own method,
+    signal or property: never a child widget of either."""
     from tests.conftest import REPO
 
     sources = {str(path.relative_to(REPO)): path.read_text("utf-8")
                for path in sorted((REPO / "monet_app").rglob("*.py"))}
-    assert _WindowGuard(_window_offers()).check(sources) == []
+    assert _WindowGuard(_window_offers(), _pane_offers()).check(sources) == []
 
 
 WINDOW_GUARD_SNIPPET = '''
@@ -444,7 +458,9 @@ class Controller:
         self.nav = nav
         self.win = self.window
         w = self.window
-        w.send_requested.connect(self.send)  # a signal: offered
+        w.tab_changed.connect(self.send)  # a signal: offered
+        w.compose.send_requested.connect(self.send)  # a pane's signal: offered
+        w.compose.field.clear()  # a pane's child widget
         w.view.scrollToBottom()  # a child, through an alias
         w2 = w
         w2.set_tabs([], "chat")  # offered
@@ -464,7 +480,7 @@ class Controller:
 
 
 def show(window: MainWindow | None, tabs) -> None:
-    window.set_messages([])  # offered
+    window.transcript.set_messages([])  # offered
     window.model.clear()  # a child, through a parameter annotated MainWindow
 
 
@@ -484,8 +500,10 @@ def test_the_window_guard_follows_aliases() -> None:
     """The guard itself: a child reached through an alias, an alias of an alias, a closure,
     an attribute assigned the window, an annotated parameter, ``getattr`` or a returned
     window is flagged; the window's own methods and other objects' attributes are not."""
-    found = _WindowGuard(_window_offers()).check({"snippet.py": WINDOW_GUARD_SNIPPET})
+    found = _WindowGuard(_window_offers(), _pane_offers()).check(
+        {"snippet.py": WINDOW_GUARD_SNIPPET})
     assert [f.split(": ", 1)[1] for f in found] == [
+        "w.compose.field",
         "w.view",
         "w2.tab_bar",
         "w.key_box",

@@ -248,7 +248,7 @@ def test_a_window_shows_another_devices_message_within_seconds(
     other = build_core(tmp_path / "desktop", clock=SystemClock(), model_factory=no_model,
                        summarizer="offline")
     other.context.commit_user_message("typed on the desktop", "chat")
-    qtbot.waitUntil(lambda: any(r.text == "typed on the desktop" for r in c.window.model.rows),
+    qtbot.waitUntil(lambda: any(r.text == "typed on the desktop" for r in c.window.transcript.model.rows),
                     timeout=10_000)
     assert "shared history on" in c.window.windowTitle() and pg_url.rpartition("/")[2] in \
         c.window.windowTitle()
@@ -367,13 +367,13 @@ def test_a_server_gone_mid_session_leaves_the_window_usable_and_the_text_kept(
         type_and_enter(qtbot, c, "typed while the server is away")
         qtbot.waitUntil(lambda: c.window.error_box.isVisible(), timeout=30_000)
         assert "cannot be reached" in c.window.error_label.text()
-        assert c.window.composer.toPlainText() == "typed while the server is away"
+        assert c.window.compose.field.toPlainText() == "typed while the server is away"
         pg_cluster.resume(folder)
-        c.window.composer.setFocus()
-        qtbot.keyClick(c.window.composer, Qt.Key.Key_Return)
+        c.window.compose.field.setFocus()
+        qtbot.keyClick(c.window.compose.field, Qt.Key.Key_Return)
         qtbot.waitUntil(lambda: any(r.text == "typed while the server is away"
-                                    for r in c.window.model.rows), timeout=30_000)
-        assert c.window.composer.toPlainText() == ""
+                                    for r in c.window.transcript.model.rows), timeout=30_000)
+        assert c.window.compose.field.toPlainText() == ""
     finally:
         pg_cluster.stop(folder)
 

@@ -122,20 +122,20 @@ def test_ctrl_f_finds_and_opens_the_message_even_offline(qtbot, tmp_path: Path) 
     c.window.show()
     try:
         c.window.activateWindow()
-        qtbot.waitUntil(lambda: c.window.composer.hasFocus(), timeout=3000)
-        qtbot.keyClick(c.window.composer, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
-        qtbot.waitUntil(lambda: c.window.search_box.hasFocus(), timeout=3000)
-        c.window.search_box.setText("嵐山")
-        qtbot.keyClick(c.window.search_box, Qt.Key.Key_Return)
-        qtbot.waitUntil(lambda: c.window.search_results.count() > 0, timeout=5000)
-        item = c.window.search_results.item(0)
+        qtbot.waitUntil(lambda: c.window.compose.field.hasFocus(), timeout=3000)
+        qtbot.keyClick(c.window.compose.field, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+        qtbot.waitUntil(lambda: c.window.recall.search_box.hasFocus(), timeout=3000)
+        c.window.recall.search_box.setText("嵐山")
+        qtbot.keyClick(c.window.recall.search_box, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: c.window.recall.search_results.count() > 0, timeout=5000)
+        item = c.window.recall.search_results.item(0)
         assert "嵐山" in item.text() and "2026-03-01" in item.text()
-        c.window.search_results.itemClicked.emit(item)
+        c.window.recall.search_results.itemClicked.emit(item)
         assert c.nav.view_day == "2026-03-01" and c.nav.tab == "social"
-        current = c.window.model.rows[c.window.view.currentIndex().row()]
+        current = c.window.transcript.model.rows[c.window.transcript.view.currentIndex().row()]
         assert current.text == "京都の嵐山で竹林を歩きました"
-        c.window.search_box.clear()
-        assert c.window.timeline_list.isVisible()
+        c.window.recall.search_box.clear()
+        assert c.window.recall.timeline_list.isVisible()
     finally:
         c.close()
 

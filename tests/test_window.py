@@ -34,7 +34,7 @@ def test_reopening_lands_on_the_tab_that_holds_todays_talk(qtbot, app_for, tmp_p
     c.close()
     again = app_for(home)
     assert again.window.current_tab() == "work"
-    assert again.window.model.rows[0].text == "a work question"
+    assert again.window.transcript.model.rows[0].text == "a work question"
 
 
 def test_tabs_show_counts_and_a_mark_for_an_unseen_reply(qtbot, app_for, server) -> None:
@@ -59,67 +59,67 @@ def test_the_all_tabs_view_shows_the_whole_day_and_sends_to_the_last_tab(qtbot, 
     type_and_enter(qtbot, c, "in work")
     wait_idle(qtbot, c)
     c.window.select_tab(ALL_TABS)
-    assert [r.text for r in c.window.model.rows if r.role == "user"] == ["in chat", "in work"]
-    assert {r.tab for r in c.window.model.rows} == {"chat", "work"}
+    assert [r.text for r in c.window.transcript.model.rows if r.role == "user"] == ["in chat", "in work"]
+    assert {r.tab for r in c.window.transcript.model.rows} == {"chat", "work"}
     type_and_enter(qtbot, c, "typed in the all-tabs view")
     wait_idle(qtbot, c)
     assert messages(c)[-2].tab == "work"  # the last tab chosen
     assert c.window.current_tab() == ALL_TABS
-    assert "typed in the all-tabs view" in [r.text for r in c.window.model.rows]
+    assert "typed in the all-tabs view" in [r.text for r in c.window.transcript.model.rows]
 
 
 def test_an_unsent_draft_survives_quitting_with_its_line_breaks(qtbot, app_for, tmp_path) -> None:
     home = tmp_path / "home"
     c = app_for(home)
-    c.window.composer.setFocus()
-    qtbot.keyClicks(c.window.composer, "half a thought")
-    qtbot.keyClick(c.window.composer, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
-    qtbot.keyClicks(c.window.composer, "second line")
+    c.window.compose.field.setFocus()
+    qtbot.keyClicks(c.window.compose.field, "half a thought")
+    qtbot.keyClick(c.window.compose.field, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClicks(c.window.compose.field, "second line")
     c.window.close()  # Ctrl+Q closes the window the same way
     c.close()
     again = app_for(home)
-    assert again.window.composer.toPlainText() == "half a thought\nsecond line"
+    assert again.window.compose.field.toPlainText() == "half a thought\nsecond line"
     type_and_enter(qtbot, again, "")  # Enter sends the kept draft
     wait_idle(qtbot, again)
     assert messages(again)[0].text == "half a thought\nsecond line"
     again.window.close()
     again.close()
     third = app_for(home)
-    assert third.window.composer.toPlainText() == ""  # a sent draft is gone
+    assert third.window.compose.field.toPlainText() == ""  # a sent draft is gone
 
 
 # ----- defect 12: keyboard, narrow windows, visible focus -------------------------------
 def test_ctrl_tab_and_ctrl_numbers_switch_tabs_from_the_composer(qtbot, app_for) -> None:
     c = app_for()
     c.window.activateWindow()
-    c.window.composer.setFocus()
-    qtbot.waitUntil(lambda: c.window.composer.hasFocus(), timeout=3000)
+    c.window.compose.field.setFocus()
+    qtbot.waitUntil(lambda: c.window.compose.field.hasFocus(), timeout=3000)
     start = c.window.tab_bar.currentIndex()
-    qtbot.keyClick(c.window.composer, Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(c.window.compose.field, Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier)
     assert c.window.tab_bar.currentIndex() == (start + 1) % c.window.tab_bar.count()
-    qtbot.keyClick(c.window.composer, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(c.window.compose.field, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
     assert c.window.current_tab() == "work"
-    qtbot.keyClick(c.window.composer, Qt.Key.Key_9, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(c.window.compose.field, Qt.Key.Key_9, Qt.KeyboardModifier.ControlModifier)
     assert c.window.current_tab() == ALL_TABS
-    qtbot.keyClick(c.window.composer, Qt.Key.Key_Backtab,
+    qtbot.keyClick(c.window.compose.field, Qt.Key.Key_Backtab,
                    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert c.window.current_tab() == "social"
-    assert c.window.composer.hasFocus()  # typing goes on where it was
+    assert c.window.compose.field.hasFocus()  # typing goes on where it was
 
 
 def test_a_narrow_window_keeps_the_conversation_widest(qtbot, app_for) -> None:
     c = app_for()
     w = c.window
     w.resize(640, 700)
-    qtbot.waitUntil(lambda: not w.right.isVisible() and not w.left.isVisible(), timeout=3000)
+    qtbot.waitUntil(lambda: not w.recall.isVisible() and not w.days.isVisible(), timeout=3000)
     assert not w.memory_pane_action.isChecked()
     w.focus_search()  # Ctrl+F brings the search pane back
-    assert w.right.isVisible()
+    assert w.recall.isVisible()
     w.days_action.trigger()  # Ctrl+B
-    assert w.left.isVisible()
+    assert w.days.isVisible()
     w.resize(1300, 800)
-    qtbot.waitUntil(lambda: w.left.isVisible() and w.right.isVisible(), timeout=3000)
-    assert w.view.width() > w.left.width() and w.view.width() > w.right.width()
+    qtbot.waitUntil(lambda: w.days.isVisible() and w.recall.isVisible(), timeout=3000)
+    assert w.transcript.view.width() > w.days.width() and w.transcript.view.width() > w.recall.width()
     assert "palette(highlight)" in w.styleSheet()  # a focus ring on lists and fields
 
 
@@ -130,16 +130,16 @@ def test_turning_the_sunset_model_off_and_on_keeps_todays_talk_in_view(qtbot, ap
     wait_idle(qtbot, c)
     values = c.settings_values()
     assert c.apply_settings(replace(values, sunset_model=False)) is None
-    shown = [r.text for r in c.window.model.rows if r.role == "user"]
+    shown = [r.text for r in c.window.transcript.model.rows if r.role == "user"]
     assert shown == ["said before the switch"]  # not an empty new thread
     c.window.select_tab("work")
     type_and_enter(qtbot, c, "said in the thread model")
     wait_idle(qtbot, c)
-    shown = [r.text for r in c.window.model.rows if r.role == "user"]
+    shown = [r.text for r in c.window.transcript.model.rows if r.role == "user"]
     assert shown == ["said before the switch", "said in the thread model"]
     assert c.apply_settings(replace(values, sunset_model=True)) is None
     c.window.select_tab(ALL_TABS)
-    shown = [r.text for r in c.window.model.rows if r.role == "user"]
+    shown = [r.text for r in c.window.transcript.model.rows if r.role == "user"]
     assert shown == ["said before the switch", "said in the thread model"]
 
 
@@ -150,12 +150,12 @@ def test_picking_a_thread_keeps_the_timeline_panel(qtbot, app_for, tmp_path) -> 
     home = tmp_path / "home"
     replay(TRACES / "synthetic-actions.jsonl", home, None, librarian=False)
     c = app_for(home)
-    before = len(c.window.timeline_panel.lines())
+    before = len(c.window.recall.timeline_panel.lines())
     assert before > 0
     assert c.apply_settings(replace(c.settings_values(), sunset_model=False)) is None
-    for i in range(c.window.side_list.count()):
-        c.window.side_list.itemClicked.emit(c.window.side_list.item(i))
-        assert len(c.window.timeline_panel.lines()) >= before
+    for i in range(c.window.days.list.count()):
+        c.window.days.list.itemClicked.emit(c.window.days.list.item(i))
+        assert len(c.window.recall.timeline_panel.lines()) >= before
 
 
 # ----- defect 8: the Timeline Index under day headers ----------------------------------
@@ -167,7 +167,7 @@ def test_the_timeline_panel_groups_lines_under_days_with_the_tab_names(qtbot, ap
     home = tmp_path / "home"
     replay(TRACES / "synthetic-actions.jsonl", home, None, librarian=False)
     c = app_for(home)
-    panel = c.window.timeline_panel
+    panel = c.window.recall.timeline_panel
     rows = [panel.list.item(i) for i in range(panel.list.count())]
     headers = [r for r in rows if not r.flags() & Qt.ItemFlag.ItemIsSelectable]
     lines = panel.lines()
@@ -187,30 +187,30 @@ def test_search_as_you_type_shows_count_speaker_and_highlight_beside_the_timelin
     type_and_enter(qtbot, c, "my bicycle is green")
     wait_idle(qtbot, c)
     c.window.focus_search()
-    qtbot.keyClicks(c.window.search_box, "bicycle")  # no Enter
-    qtbot.waitUntil(lambda: c.window.search_panel.isVisible()
-                    and c.window.search_results.count() > 0, timeout=5000)
-    assert c.window.timeline_panel.isVisible()  # the TI stays
-    n = c.window.search_results.count()
-    assert c.window.search_panel.count_label.text() in (f"{n} matches", f"{n} 件", "1 match")
-    shown = [str(c.window.search_results.item(i).data(HTML_ROLE)) for i in range(n)]
+    qtbot.keyClicks(c.window.recall.search_box, "bicycle")  # no Enter
+    qtbot.waitUntil(lambda: c.window.recall.search_panel.isVisible()
+                    and c.window.recall.search_results.count() > 0, timeout=5000)
+    assert c.window.recall.timeline_panel.isVisible()  # the TI stays
+    n = c.window.recall.search_results.count()
+    assert c.window.recall.search_panel.count_label.text() in (f"{n} matches", f"{n} 件", "1 match")
+    shown = [str(c.window.recall.search_results.item(i).data(HTML_ROLE)) for i in range(n)]
     assert all("bicycle</b>" in html for html in shown)  # the match is highlighted
     assert any("<b>You</b>" in html or "<b>あなた</b>" in html for html in shown)
-    qtbot.keyClick(c.window.search_box, Qt.Key.Key_Return)
-    assert c.window.search_results.hasFocus() or not c.window.isActiveWindow()
-    c.window.search_box.clear()
-    assert not c.window.search_panel.isVisible()
+    qtbot.keyClick(c.window.recall.search_box, Qt.Key.Key_Return)
+    assert c.window.recall.search_results.hasFocus() or not c.window.isActiveWindow()
+    c.window.recall.search_box.clear()
+    assert not c.window.recall.search_panel.isVisible()
 
 
 # ----- defect 3: copy, edit and resend, regenerate, continue ---------------------------
 def test_copy_a_message_from_its_menu(qtbot, app_for) -> None:
     c = app_for()
-    c.window.set_composer_text("copy me\nwith a second line")
-    qtbot.keyClick(c.window.composer, Qt.Key.Key_Return)
+    c.window.compose.set_text("copy me\nwith a second line")
+    qtbot.keyClick(c.window.compose.field, Qt.Key.Key_Return)
     wait_idle(qtbot, c)
-    row = c.window.model.rows[0]
-    assert "copy" in c.window.message_actions(row)
-    c.window.act_on_message(row, "copy")
+    row = c.window.transcript.model.rows[0]
+    assert "copy" in c.window.transcript.message_actions(row)
+    c.window.transcript.act_on_message(row, "copy")
     assert QApplication.clipboard().text() == "copy me\nwith a second line"
 
 
@@ -220,13 +220,13 @@ def test_regenerate_replaces_the_latest_reply(qtbot, app_for, server) -> None:
     wait_idle(qtbot, c)
     type_and_enter(qtbot, c, "second question")
     wait_idle(qtbot, c)
-    rows = c.window.model.rows
+    rows = c.window.transcript.model.rows
     first_reply, last_reply = rows[1], rows[-1]
-    assert "regenerate" not in c.window.message_actions(first_reply)  # only the latest
-    assert "regenerate" in c.window.message_actions(last_reply)
+    assert "regenerate" not in c.window.transcript.message_actions(first_reply)  # only the latest
+    assert "regenerate" in c.window.transcript.message_actions(last_reply)
     sent = len(server.requests)
     server.replies.append("a better answer")
-    c.window.act_on_message(last_reply, "regenerate")
+    c.window.transcript.act_on_message(last_reply, "regenerate")
     qtbot.waitUntil(lambda: len(server.requests) == sent + 1, timeout=5000)
     wait_idle(qtbot, c)
     stored = messages(c)
@@ -240,17 +240,17 @@ def test_edit_and_resend_replaces_the_exchange_and_esc_cancels(qtbot, app_for, s
     c = app_for()
     type_and_enter(qtbot, c, "what is 2+2?")
     wait_idle(qtbot, c)
-    user_row = c.window.model.rows[0]
-    assert "edit" in c.window.message_actions(user_row)
-    qtbot.keyClicks(c.window.composer, "unsent words")
-    c.window.act_on_message(user_row, "edit")
-    assert c.window.composer.toPlainText() == "what is 2+2?" and c.window.edit_bar.isVisible()
-    qtbot.keyClick(c.window.composer, Qt.Key.Key_Escape)
-    assert not c.window.edit_bar.isVisible()
-    assert c.window.composer.toPlainText() == "unsent words"  # what was there comes back
-    c.window.composer.clear()
-    c.window.act_on_message(user_row, "edit")
-    c.window.composer.clear()
+    user_row = c.window.transcript.model.rows[0]
+    assert "edit" in c.window.transcript.message_actions(user_row)
+    qtbot.keyClicks(c.window.compose.field, "unsent words")
+    c.window.transcript.act_on_message(user_row, "edit")
+    assert c.window.compose.field.toPlainText() == "what is 2+2?" and c.window.compose.edit_bar.isVisible()
+    qtbot.keyClick(c.window.compose.field, Qt.Key.Key_Escape)
+    assert not c.window.compose.edit_bar.isVisible()
+    assert c.window.compose.field.toPlainText() == "unsent words"  # what was there comes back
+    c.window.compose.field.clear()
+    c.window.transcript.act_on_message(user_row, "edit")
+    c.window.compose.field.clear()
     type_and_enter(qtbot, c, "what is 3+3?")
     qtbot.waitUntil(lambda: len(messages(c)) == 2 and messages(c)[-1].role == "assistant",
                     timeout=10_000)
@@ -265,17 +265,17 @@ def test_a_stopped_reply_can_be_continued(qtbot, app_for, server) -> None:
     server.failures.append({"chunk_delay": 0.05})
     type_and_enter(qtbot, c, "tell me a long story")
     qtbot.waitUntil(lambda: len(c.stream.buffer) > 0, timeout=5000)
-    c.window.stop_button.click()
+    c.window.compose.stop_button.click()
     wait_idle(qtbot, c)
-    reply = c.window.model.rows[-1]
+    reply = c.window.transcript.model.rows[-1]
     assert reply.status == "incomplete"
-    assert "continue" in c.window.message_actions(reply)
-    c.window.act_on_message(reply, "continue")
+    assert "continue" in c.window.transcript.message_actions(reply)
+    c.window.transcript.act_on_message(reply, "continue")
     wait_idle(qtbot, c)
     stored = messages(c)
     assert stored[-2].role == "user" and stored[-1].role == "assistant"
     assert stored[-1].status == "complete"
-    assert "continue" not in c.window.message_actions(c.window.model.rows[-1])
+    assert "continue" not in c.window.transcript.message_actions(c.window.transcript.model.rows[-1])
 
 
 def test_a_past_day_offers_copy_but_no_edit(qtbot, app_for, tmp_path) -> None:
@@ -286,7 +286,7 @@ def test_a_past_day_offers_copy_but_no_edit(qtbot, app_for, tmp_path) -> None:
     c = app_for(home)
     c.open_day("2025-01-05")
     c.window.select_tab("chat")
-    actions = c.window.message_actions(c.window.model.rows[0])
+    actions = c.window.transcript.message_actions(c.window.transcript.model.rows[0])
     assert "copy" in actions and "edit" not in actions and "regenerate" not in actions
 
 
@@ -407,7 +407,7 @@ def test_the_daily_backup_is_made_and_said_and_a_failure_is_said_loudly(qtbot, a
     with qtbot.waitSignal(c.backups.made, timeout=10_000):
         c.backups.run_now()
     assert list((home / "backups").glob("monet-auto-*.zip"))
-    assert c.window.backup_label.text().startswith(("Backed up", "バックアップ済み"))
+    assert c.window.status_line.backup_label.text().startswith(("Backed up", "バックアップ済み"))
     assert not c.backups.due()  # one a day
     for old in (home / "backups").glob("*.zip"):
         old.unlink()
@@ -415,7 +415,7 @@ def test_the_daily_backup_is_made_and_said_and_a_failure_is_said_loudly(qtbot, a
     (home / "backups").write_text("a file where the folder should be")
     with qtbot.waitSignal(c.backups.failed, timeout=10_000):
         c.backups.run_now()
-    assert "failed" in c.window.backup_label.text() or "失敗" in c.window.backup_label.text()
+    assert "failed" in c.window.status_line.backup_label.text() or "失敗" in c.window.status_line.backup_label.text()
     assert c.window.error_box.isVisible()
     assert backup.last_backup(home) is None
 
@@ -435,7 +435,7 @@ def test_restoring_a_backup_from_the_window_brings_that_moment_back(qtbot, app_f
     with qtbot.waitSignal(c.backup_flow.restored, timeout=10_000):
         c.restore_backup(str(made.path))  # (waits on a worker for background work first)
     assert [m.text for m in messages(c) if m.role == "user"] == ["before the backup"]
-    assert [r.text for r in c.window.model.rows if r.role == "user"] == ["before the backup"]
+    assert [r.text for r in c.window.transcript.model.rows if r.role == "user"] == ["before the backup"]
     assert list(home.glob("monet.db.replaced-*"))
     type_and_enter(qtbot, c, "the window goes on after a restore")
     wait_idle(qtbot, c)
@@ -452,13 +452,13 @@ def test_choosing_dark_in_settings_turns_every_part_of_the_window_dark(qtbot, ap
     try:
         assert c.apply_settings(replace(c.settings_values(), theme="dark")) is None
         w = c.window
-        for widget in (w.side_list, w.view, w.composer, w.search_box):
+        for widget in (w.days.list, w.transcript.view, w.compose.field, w.recall.search_box):
             assert widget.palette().color(QPalette.ColorRole.Base).lightness() < 80, widget
-        for label in (w.side_title, w.librarian_label, w.today_label):
+        for label in (w.days.title, w.status_line.librarian_label, w.status_line.today_label):
             assert label.palette().color(QPalette.ColorRole.WindowText).lightness() > 160
         assert c.apply_settings(replace(c.settings_values(), theme="light")) is None
         assert w.menuBar().palette().color(QPalette.ColorRole.Window).lightness() > 160
-        assert w.view.palette().color(QPalette.ColorRole.Base).lightness() > 200
+        assert w.transcript.view.palette().color(QPalette.ColorRole.Base).lightness() > 200
     finally:
         app.setPalette(original)  # type: ignore[union-attr]
 
@@ -470,9 +470,9 @@ def test_the_composer_hint_says_where_a_message_goes_without_a_click(qtbot, app_
     _past_day(home)
     c = app_for(home)
     c.window.select_tab(ALL_TABS)
-    assert c.core.settings.tab_label(c.nav.send_tab) in c.window.composer.placeholderText()
+    assert c.core.settings.tab_label(c.nav.send_tab) in c.window.compose.field.placeholderText()
     c.open_day("2025-01-05")
-    assert c.window.composer.placeholderText() in ("Sending returns to today",
+    assert c.window.compose.field.placeholderText() in ("Sending returns to today",
                                                    "送信すると今日に戻ります")
 
 
@@ -480,11 +480,11 @@ def test_in_a_narrow_window_one_side_pane_at_a_time(qtbot, app_for) -> None:
     c = app_for()
     w = c.window
     w.resize(640, 700)
-    qtbot.waitUntil(lambda: not w.right.isVisible() and not w.left.isVisible(), timeout=3000)
+    qtbot.waitUntil(lambda: not w.recall.isVisible() and not w.days.isVisible(), timeout=3000)
     w.days_action.trigger()
-    assert w.left.isVisible()
+    assert w.days.isVisible()
     w.memory_pane_action.trigger()
-    assert w.right.isVisible() and not w.left.isVisible()  # the conversation stays readable
+    assert w.recall.isVisible() and not w.days.isVisible()  # the conversation stays readable
 
 
 def test_the_window_size_is_remembered(qtbot, app_for, tmp_path) -> None:
@@ -545,8 +545,8 @@ def test_small_things_from_the_second_read(qtbot, app_for) -> None:
     c = app_for()
     type_and_enter(qtbot, c, "hello")
     wait_idle(qtbot, c)
-    c.window.notify("Copied")  # a notice never hides the reply's figures
-    assert c.window.last_reply_label.isVisible() and c.window.librarian_label.isVisible()
+    c.window.status_line.notify("Copied")  # a notice never hides the reply's figures
+    assert c.window.status_line.last_reply_label.isVisible() and c.window.status_line.librarian_label.isVisible()
     assert "`" not in highlight("use `form` and **bold**", ("form",))
     dialog = MemoryDialog(c.memory_rows, c.edit_memory, c.delete_memory, c.window)
     qtbot.addWidget(dialog)
@@ -579,14 +579,14 @@ def test_many_search_results_come_a_page_at_a_time(qtbot, app_for) -> None:
     c = app_for()
     items = [SearchItem(i, f"2026-01-01 10:{i % 60:02d} [chat]", "user", f"hit {i}", ("hit",))
              for i in range(1, 2 * PAGE + 6)]
-    c.window.show_search_results(items)
-    results = c.window.search_results
+    c.window.recall.show_search_results(items)
+    results = c.window.recall.search_results
     assert results.count() == PAGE + 1 and results.item(PAGE).data(ENTRY_ROLE) == MORE
     results.itemActivated.emit(results.item(PAGE))
     assert results.count() == 2 * PAGE + 1
     results.itemActivated.emit(results.item(2 * PAGE))
     assert results.count() == len(items)  # all shown, no "more" row left
-    assert c.window.search_panel.count_label.text().startswith(str(len(items)))
+    assert c.window.recall.search_panel.count_label.text().startswith(str(len(items)))
 
 
 def test_the_memory_panel_adds_a_fact_in_the_persons_words_and_shows_what_it_replaced(qtbot, app_for) -> None:

@@ -17,9 +17,9 @@ def ctrl(qtbot, c, number: int) -> None:
     """Ctrl+number from the composer, as the person presses it (shortcuts need the
     window active)."""
     c.window.activateWindow()
-    c.window.composer.setFocus()
-    qtbot.waitUntil(lambda: c.window.composer.hasFocus(), timeout=3000)
-    qtbot.keyClick(c.window.composer, Qt.Key(Qt.Key.Key_0 + number),
+    c.window.compose.field.setFocus()
+    qtbot.waitUntil(lambda: c.window.compose.field.hasFocus(), timeout=3000)
+    qtbot.keyClick(c.window.compose.field, Qt.Key(Qt.Key.Key_0 + number),
                    Qt.KeyboardModifier.ControlModifier)
 
 
@@ -38,8 +38,8 @@ def test_the_first_send_paints_before_the_model_is_made(qtbot, app_for, server) 
 
     c = app_for(factory=slow)
     type_and_enter(qtbot, c, "hello on a fresh start")
-    assert [r.text for r in c.window.model.rows if r.role == "user"] == ["hello on a fresh start"]
-    assert c.window.composer.toPlainText() == ""
+    assert [r.text for r in c.window.transcript.model.rows if r.role == "user"] == ["hello on a fresh start"]
+    assert c.window.compose.field.toPlainText() == ""
     qtbot.waitUntil(lambda: bool(made_on), timeout=5000)
     assert made_on[0] is not threading.main_thread()
     started = time.perf_counter()
@@ -61,33 +61,33 @@ def test_a_missing_key_on_the_first_send_is_said_and_the_message_kept(qtbot, app
     qtbot.waitUntil(lambda: c.window.error_box.isVisible(), timeout=5000)
     assert "API" in c.window.error_label.text()
     assert [m.text for m in messages(c)] == ["typed before any key"]
-    assert not c.stream.busy and c.window.send_button.isEnabled()
+    assert not c.stream.busy and c.window.compose.send_button.isEnabled()
 
 
 # ----- 3 and 4: drafts per tab; Continue and edit-and-resend keep the draft ---------------
 def test_drafts_stay_with_the_tab_they_were_typed_in(qtbot, app_for, tmp_path) -> None:
     home = tmp_path / "home"
     c = app_for(home)
-    c.window.composer.setFocus()
-    qtbot.keyClicks(c.window.composer, "for chat")
+    c.window.compose.field.setFocus()
+    qtbot.keyClicks(c.window.compose.field, "for chat")
     ctrl(qtbot, c, 2)
     assert c.window.current_tab() == "research"
-    assert c.window.composer.toPlainText() == ""  # Enter would not file it under Research
-    qtbot.keyClicks(c.window.composer, "for research")
+    assert c.window.compose.field.toPlainText() == ""  # Enter would not file it under Research
+    qtbot.keyClicks(c.window.compose.field, "for research")
     ctrl(qtbot, c, 1)
-    assert c.window.composer.toPlainText() == "for chat"
-    qtbot.keyClick(c.window.composer, Qt.Key.Key_Return)
+    assert c.window.compose.field.toPlainText() == "for chat"
+    qtbot.keyClick(c.window.compose.field, Qt.Key.Key_Return)
     wait_idle(qtbot, c)
     assert [(m.tab, m.text) for m in messages(c) if m.role == "user"] == [("chat", "for chat")]
     ctrl(qtbot, c, 2)
-    assert c.window.composer.toPlainText() == "for research"
+    assert c.window.compose.field.toPlainText() == "for research"
     c.window.close()
     c.close()
     again = app_for(home)
     again.window.select_tab("chat")
-    assert again.window.composer.toPlainText() == ""  # sent
+    assert again.window.compose.field.toPlainText() == ""  # sent
     again.window.select_tab("research")
-    assert again.window.composer.toPlainText() == "for research"  # kept across quitting
+    assert again.window.compose.field.toPlainText() == "for research"  # kept across quitting
 
 
 def test_an_older_single_draft_goes_to_the_tab_shown(qtbot, app_for, tmp_path) -> None:
@@ -100,26 +100,26 @@ def test_an_older_single_draft_goes_to_the_tab_shown(qtbot, app_for, tmp_path) -
         write_value(session, "composer_draft", "kept by an older MONET")
     db.close()
     c = app_for(home)
-    assert c.window.composer.toPlainText() == "kept by an older MONET"
+    assert c.window.compose.field.toPlainText() == "kept by an older MONET"
 
 
 def test_a_draft_survives_edit_and_resend(qtbot, app_for) -> None:
     c = app_for()
     type_and_enter(qtbot, c, "what is 2+2?")
     wait_idle(qtbot, c)
-    qtbot.keyClicks(c.window.composer, "a thought for later")
-    c.window.act_on_message(c.window.model.rows[0], "edit")
-    assert c.window.composer.toPlainText() == "what is 2+2?"
-    c.window.composer.selectAll()
-    qtbot.keyClicks(c.window.composer, "what is 3+3?")
-    qtbot.keyClick(c.window.composer, Qt.Key.Key_Return)
-    assert c.window.composer.toPlainText() == "a thought for later"
-    assert not c.window.edit_bar.isVisible()
+    qtbot.keyClicks(c.window.compose.field, "a thought for later")
+    c.window.transcript.act_on_message(c.window.transcript.model.rows[0], "edit")
+    assert c.window.compose.field.toPlainText() == "what is 2+2?"
+    c.window.compose.field.selectAll()
+    qtbot.keyClicks(c.window.compose.field, "what is 3+3?")
+    qtbot.keyClick(c.window.compose.field, Qt.Key.Key_Return)
+    assert c.window.compose.field.toPlainText() == "a thought for later"
+    assert not c.window.compose.edit_bar.isVisible()
     qtbot.waitUntil(lambda: len(messages(c)) == 2 and messages(c)[-1].role == "assistant",
                     timeout=10_000)
     wait_idle(qtbot, c)
     assert [m.text for m in messages(c) if m.role == "user"] == ["what is 3+3?"]
-    assert c.window.composer.toPlainText() == "a thought for later"
+    assert c.window.compose.field.toPlainText() == "a thought for later"
 
 
 def test_a_draft_survives_continue(qtbot, app_for, server) -> None:
@@ -127,26 +127,26 @@ def test_a_draft_survives_continue(qtbot, app_for, server) -> None:
     server.failures.append({"chunk_delay": 0.05})
     type_and_enter(qtbot, c, "tell me a long story")
     qtbot.waitUntil(lambda: len(c.stream.buffer) > 0, timeout=5000)
-    c.window.stop_button.click()
+    c.window.compose.stop_button.click()
     wait_idle(qtbot, c)
-    qtbot.keyClicks(c.window.composer, "half a question")
-    c.window.act_on_message(c.window.model.rows[-1], "continue")
+    qtbot.keyClicks(c.window.compose.field, "half a question")
+    c.window.transcript.act_on_message(c.window.transcript.model.rows[-1], "continue")
     wait_idle(qtbot, c)
     assert messages(c)[-1].status == "complete"
-    assert c.window.composer.toPlainText() == "half a question"
+    assert c.window.compose.field.toPlainText() == "half a question"
 
 
 def test_switching_tabs_during_an_edit_cancels_it(qtbot, app_for) -> None:
     c = app_for()
     type_and_enter(qtbot, c, "what is 2+2?")
     wait_idle(qtbot, c)
-    qtbot.keyClicks(c.window.composer, "chat draft")
-    c.window.act_on_message(c.window.model.rows[0], "edit")
+    qtbot.keyClicks(c.window.compose.field, "chat draft")
+    c.window.transcript.act_on_message(c.window.transcript.model.rows[0], "edit")
     ctrl(qtbot, c, 2)
-    assert not c.window.edit_bar.isVisible() and c.window.composer.toPlainText() == ""
+    assert not c.window.compose.edit_bar.isVisible() and c.window.compose.field.toPlainText() == ""
     ctrl(qtbot, c, 1)
-    assert c.window.composer.toPlainText() == "chat draft"
-    qtbot.keyClick(c.window.composer, Qt.Key.Key_Return)
+    assert c.window.compose.field.toPlainText() == "chat draft"
+    qtbot.keyClick(c.window.compose.field, Qt.Key.Key_Return)
     wait_idle(qtbot, c)
     assert [m.text for m in messages(c) if m.role == "user"] == ["what is 2+2?", "chat draft"]
 
@@ -155,14 +155,14 @@ def test_switching_tabs_during_an_edit_cancels_it(qtbot, app_for) -> None:
 def test_long_status_texts_never_set_the_window_width(qtbot, app_for) -> None:
     c = app_for()
     w = c.window
-    w.set_backup_status("Backed up at 2026-12-01 23:59 to /a/very/long/folder/name/" * 3, False)
-    w.notify("A notice that goes on and on about something that happened just now " * 2)
-    w.librarian_label.setText("Summarizing 12 · Indexing by meaning: 123,456 to go")
+    w.status_line.set_backup_status("Backed up at 2026-12-01 23:59 to /a/very/long/folder/name/" * 3, False)
+    w.status_line.notify("A notice that goes on and on about something that happened just now " * 2)
+    w.status_line.librarian_label.setText("Summarizing 12 · Indexing by meaning: 123,456 to go")
     assert w.minimumSizeHint().width() <= 640
     w.resize(640, 600)
     qtbot.wait(50)
     assert w.width() <= 660
-    assert w.backup_label.toolTip().startswith("Backed up")  # the whole text, on hover
+    assert w.status_line.backup_label.toolTip().startswith("Backed up")  # the whole text, on hover
 
 
 # ----- 5: Alt+C/E/R/O act on a row the person can see -------------------------------------
@@ -174,7 +174,7 @@ def _long_day(qtbot, app_for):
     for n in range(40):
         c.core.context.commit_user_message(f"note {n}: " + "a line of text " * 8, "chat")
     c.refresh(EVERYTHING)
-    view = c.window.view
+    view = c.window.transcript.view
     qtbot.waitUntil(lambda: view.verticalScrollBar().maximum() > 0, timeout=5000)
     view.follow_end()
     qtbot.wait(300)
@@ -185,20 +185,20 @@ def test_keyboard_focus_lands_on_a_row_in_sight_and_alt_keys_need_one(qtbot, app
     from PySide6.QtGui import QGuiApplication
 
     c = _long_day(qtbot, app_for)
-    view = c.window.view
+    view = c.window.transcript.view
     c.window.activateWindow()
-    c.window.composer.setFocus()
-    qtbot.waitUntil(lambda: c.window.composer.hasFocus(), timeout=3000)
+    c.window.compose.field.setFocus()
+    qtbot.waitUntil(lambda: c.window.compose.field.hasFocus(), timeout=3000)
     view.setCurrentIndex(view.model().index(0, 0))  # an old current row, far above
     view.verticalScrollBar().setValue(view.verticalScrollBar().maximum())
-    c.window.composer.setFocus()
+    c.window.compose.field.setFocus()
     view.setFocus(Qt.FocusReason.BacktabFocusReason)  # Shift+Tab into the transcript
     current = view.currentIndex()
     assert view.visualRect(current).intersects(view.viewport().rect())
     assert current.row() >= 30  # the newest in view, not the day's first message
     QGuiApplication.clipboard().clear()
     qtbot.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.AltModifier)
-    assert QGuiApplication.clipboard().text() == c.window.model.rows[current.row()].text
+    assert QGuiApplication.clipboard().text() == c.window.transcript.model.rows[current.row()].text
     view.verticalScrollBar().setValue(0)  # the current row scrolled out of sight
     QGuiApplication.processEvents()  # the scroll applied
     QGuiApplication.clipboard().clear()
@@ -276,7 +276,7 @@ def test_headings_are_a_step_larger_per_level(qapp) -> None:
 
 def test_jump_to_latest_shows_while_the_end_is_out_of_sight(qtbot, app_for) -> None:
     c = _long_day(qtbot, app_for)
-    view = c.window.view
+    view = c.window.transcript.view
     assert not view.jump_button.isVisible()  # at the end: nothing to jump to
     view.verticalScrollBar().triggerAction(view.verticalScrollBar().SliderAction.SliderToMinimum)
     qtbot.waitUntil(lambda: view.jump_button.isVisible(), timeout=3000)
@@ -288,7 +288,7 @@ def test_jump_to_latest_shows_while_the_end_is_out_of_sight(qtbot, app_for) -> N
 
 def test_the_model_is_chosen_beside_the_composer(qtbot, app_for, server) -> None:
     c = app_for()
-    box = c.window.model_box
+    box = c.window.compose.model_box
     assert box.currentData() == c.core.settings.model and box.currentText() == "Sonnet 4.6"
     index = box.findData("claude-haiku-4-5")
     box.activated.emit(index)  # as a pick from the list does
@@ -307,7 +307,7 @@ def test_the_model_is_chosen_beside_the_composer(qtbot, app_for, server) -> None
 
 # ----- reply versions: regenerate keeps the earlier reply to flip back to -----------------
 def _latest_reply_row(c):
-    return next(r for r in reversed(c.window.model.rows) if r.role == "assistant")
+    return next(r for r in reversed(c.window.transcript.model.rows) if r.role == "assistant")
 
 
 def test_regenerated_replies_are_versions_to_flip_between(qtbot, app_for, server) -> None:
@@ -319,24 +319,24 @@ def test_regenerated_replies_are_versions_to_flip_between(qtbot, app_for, server
     server.replies.append("the first answer")
     type_and_enter(qtbot, c, "what should I cook?")
     wait_idle(qtbot, c)
-    assert not {"older", "newer"} & set(c.window.message_actions(_latest_reply_row(c)))
+    assert not {"older", "newer"} & set(c.window.transcript.message_actions(_latest_reply_row(c)))
     for answer in ("the second answer", "the third answer"):
         server.replies.append(answer)
         sent = len(server.requests)
-        c.window.act_on_message(_latest_reply_row(c), "regenerate")
+        c.window.transcript.act_on_message(_latest_reply_row(c), "regenerate")
         qtbot.waitUntil(lambda sent=sent: len(server.requests) == sent + 1, timeout=5000)
         wait_idle(qtbot, c)
         qtbot.waitUntil(lambda a=answer: _latest_reply_row(c).text == a, timeout=5000)
     reply = _latest_reply_row(c)
-    actions = c.window.message_actions(reply)
+    actions = c.window.transcript.message_actions(reply)
     assert "older" in actions and "newer" not in actions
-    labels = dict(c.window.view.delegate.provider(reply))
+    labels = dict(c.window.transcript.view.delegate.provider(reply))
     assert labels["older"] == "◀ 3/3"
-    c.window.act_on_message(reply, "older")
+    c.window.transcript.act_on_message(reply, "older")
     qtbot.waitUntil(lambda: _latest_reply_row(c).text == "the second answer", timeout=5000)
-    c.window.act_on_message(_latest_reply_row(c), "older")
+    c.window.transcript.act_on_message(_latest_reply_row(c), "older")
     qtbot.waitUntil(lambda: _latest_reply_row(c).text == "the first answer", timeout=5000)
-    assert dict(c.window.view.delegate.provider(_latest_reply_row(c)))["newer"] == "1/3 ▶"
+    assert dict(c.window.transcript.view.delegate.provider(_latest_reply_row(c)))["newer"] == "1/3 ▶"
     stored = messages(c)
     assert [m.role for m in stored] == ["user", "assistant"]  # one reply in the conversation
     server.replies.append("noted")
@@ -391,7 +391,7 @@ def test_a_silent_wait_for_the_first_words_is_said(qtbot, app_for, server) -> No
     c.stream._waiting.setInterval(100)
     server.failures.append({"sleep": 1.0})
     type_and_enter(qtbot, c, "are you there?")
-    qtbot.waitUntil(lambda: c.window.model.rows[-1].text == c.stream.waiting_text(),
+    qtbot.waitUntil(lambda: c.window.transcript.model.rows[-1].text == c.stream.waiting_text(),
                     timeout=3000)
     wait_idle(qtbot, c)
     assert messages(c)[-1].role == "assistant"
@@ -436,12 +436,12 @@ def test_the_thread_model_hides_the_tabs_and_lists_threads_newest_first(qtbot, a
     assert c.apply_settings(replace(c.settings_values(), sunset_model=False)) is None
     type_and_enter(qtbot, c, "in the first thread")
     wait_idle(qtbot, c)
-    qtbot.mouseClick(c.window.new_thread_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(c.window.days.new_thread_button, Qt.MouseButton.LeftButton)
     type_and_enter(qtbot, c, "in the second thread")
     wait_idle(qtbot, c)
     assert not c.window.tab_bar.isVisible()
-    threads = [c.window.side_list.item(i).data(Qt.ItemDataRole.UserRole + 2)
-               for i in range(c.window.side_list.count())]
+    threads = [c.window.days.list.item(i).data(Qt.ItemDataRole.UserRole + 2)
+               for i in range(c.window.days.list.count())]
     ids = [t.id for t in threads]
     assert ids == sorted(ids, reverse=True)  # newest first, as the days
     assert c.apply_settings(replace(c.settings_values(), sunset_model=True)) is None
@@ -457,17 +457,17 @@ def test_files_attached_in_the_window_go_with_the_message(qtbot, app_for, server
     (tmp_path / "notes.zip").write_bytes(b"PK\x03\x04\x00\x00binary")
     c = app_for()
     w = c.window
-    qtbot.keyClicks(w.composer, "what do these say?")
-    w.files_chosen.emit([str(tmp_path / "menu.png"), str(tmp_path / "letter.pdf")])
-    qtbot.waitUntil(lambda: len(c.attach.pending) == 2 and w.chips.isVisible(), timeout=10_000)
-    w.files_chosen.emit([str(tmp_path / "notes.zip")])  # refused, in words; nothing lost
+    qtbot.keyClicks(w.compose.field, "what do these say?")
+    w.compose.files_chosen.emit([str(tmp_path / "menu.png"), str(tmp_path / "letter.pdf")])
+    qtbot.waitUntil(lambda: len(c.attach.pending) == 2 and w.compose.chips.isVisible(), timeout=10_000)
+    w.compose.files_chosen.emit([str(tmp_path / "notes.zip")])  # refused, in words; nothing lost
     qtbot.waitUntil(lambda: w.error_box.isVisible(), timeout=10_000)
     assert "notes.zip" in w.error_label.text() and len(c.attach.pending) == 2
-    assert w.composer.toPlainText() == "what do these say?"
-    qtbot.keyClick(w.composer, Qt.Key.Key_Return)
+    assert w.compose.field.toPlainText() == "what do these say?"
+    qtbot.keyClick(w.compose.field, Qt.Key.Key_Return)
     wait_idle(qtbot, c)
-    assert not w.chips.isVisible() and c.attach.pending == []
-    user_row = next(r for r in w.model.rows if r.role == "user")
+    assert not w.compose.chips.isVisible() and c.attach.pending == []
+    user_row = next(r for r in w.transcript.model.rows if r.role == "user")
     assert [f.name for f in user_row.files] == ["menu.png", "letter.pdf"]
     content = server.requests[-1]["messages"][0]["content"]
     assert [b["type"] for b in content] == ["image", "document", "text"]
@@ -483,13 +483,13 @@ def test_a_pasted_picture_becomes_a_chip_that_can_be_taken_off(qtbot, app_for) -
     image.fill(QColor("orange"))
     mime = QMimeData()
     mime.setImageData(image)
-    w.composer.insertFromMimeData(mime)
+    w.compose.field.insertFromMimeData(mime)
     qtbot.waitUntil(lambda: len(c.attach.pending) == 1, timeout=10_000)
     assert c.attach.pending[0].media_type == "image/png"
     assert c.attach.pending[0].name.startswith("pasted-")
-    assert w.composer.toPlainText() == ""  # not pasted as text
-    w.attachment_removed.emit(0)
-    assert c.attach.pending == [] and not w.chips.isVisible()
+    assert w.compose.field.toPlainText() == ""  # not pasted as text
+    w.compose.attachment_removed.emit(0)
+    assert c.attach.pending == [] and not w.compose.chips.isVisible()
 
 
 def test_a_picture_alone_can_be_sent(qtbot, app_for, server, tmp_path) -> None:
@@ -497,10 +497,10 @@ def test_a_picture_alone_can_be_sent(qtbot, app_for, server, tmp_path) -> None:
 
     (tmp_path / "photo.png").write_bytes(png(40, 30))
     c = app_for()
-    c.window.files_chosen.emit([str(tmp_path / "photo.png")])
+    c.window.compose.files_chosen.emit([str(tmp_path / "photo.png")])
     qtbot.waitUntil(lambda: len(c.attach.pending) == 1, timeout=10_000)
-    c.window.composer.setFocus()
-    qtbot.keyClick(c.window.composer, Qt.Key.Key_Return)
+    c.window.compose.field.setFocus()
+    qtbot.keyClick(c.window.compose.field, Qt.Key.Key_Return)
     wait_idle(qtbot, c)
     assert [m.role for m in messages(c)] == ["user", "assistant"]
     assert [b["type"] for b in server.requests[-1]["messages"][0]["content"]] == ["image",
@@ -511,11 +511,11 @@ def test_shift_tab_from_the_field_still_reaches_the_transcript(qtbot, app_for) -
     """The + button sits left of the field but out of the Tab order (Ctrl+Shift+A)."""
     c = app_for()
     c.window.activateWindow()
-    c.window.composer.setFocus()
-    qtbot.waitUntil(lambda: c.window.composer.hasFocus(), timeout=3000)
-    qtbot.keyClick(c.window.composer, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
-    assert not c.window.attach_button.hasFocus()
-    assert c.window.view.hasFocus()
+    c.window.compose.field.setFocus()
+    qtbot.waitUntil(lambda: c.window.compose.field.hasFocus(), timeout=3000)
+    qtbot.keyClick(c.window.compose.field, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+    assert not c.window.compose.attach_button.hasFocus()
+    assert c.window.transcript.view.hasFocus()
 
 
 def _sent_with_files(qtbot, c, server, folder):
@@ -526,12 +526,12 @@ def _sent_with_files(qtbot, c, server, folder):
     (folder / "receipt.png").write_bytes(png(300, 600, (20, 90, 200)))
     (folder / "letter.pdf").write_bytes(pdf(2))
     w = c.window
-    w.files_chosen.emit([str(folder / n) for n in ("menu.png", "letter.pdf", "receipt.png")])
+    w.compose.files_chosen.emit([str(folder / n) for n in ("menu.png", "letter.pdf", "receipt.png")])
     qtbot.waitUntil(lambda: len(c.attach.pending) == 3, timeout=10_000)
-    qtbot.keyClicks(w.composer, "what do these say?")
-    qtbot.keyClick(w.composer, Qt.Key.Key_Return)
+    qtbot.keyClicks(w.compose.field, "what do these say?")
+    qtbot.keyClick(w.compose.field, Qt.Key.Key_Return)
     wait_idle(qtbot, c)
-    return next(i for i, r in enumerate(w.model.rows) if r.files)
+    return next(i for i, r in enumerate(w.transcript.model.rows) if r.files)
 
 
 def test_the_transcript_shows_thumbnails_and_chips_that_open(qtbot, app_for, server,
@@ -541,20 +541,20 @@ def test_the_transcript_shows_thumbnails_and_chips_that_open(qtbot, app_for, ser
     c = app_for()
     w = c.window
     number = _sent_with_files(qtbot, c, server, tmp_path)
-    row = w.model.rows[number]
+    row = w.transcript.model.rows[number]
     assert [f.name for f in row.files] == ["menu.png", "letter.pdf", "receipt.png"]
     menu = row.files[0]
     assert (menu.width, menu.height) == (1568, 784)  # the preview is what was sent
-    index = w.model.index(number)
-    w.view.scrollTo(index)
-    laid = w.view.row_layout(index)
+    index = w.transcript.model.index(number)
+    w.transcript.view.scrollTo(index)
+    laid = w.transcript.view.row_layout(index)
     assert laid is not None and [t.number for t in laid.files] == [0, 1, 2]
     thumb = laid.files[0].rect
     assert thumb.width() <= 260 and thumb.height() <= 150
     assert abs(thumb.width() / thumb.height() - 2.0) < 0.05  # the picture's shape
     assert laid.bubble is not None and laid.bubble.top() >= thumb.bottom()  # words below
-    delegate = w.view.delegate
-    w.view.viewport().repaint()
+    delegate = w.transcript.view.delegate
+    w.transcript.view.viewport().repaint()
     qtbot.waitUntil(lambda: any(k[0] == menu.preview for k in delegate.thumbnails._images),
                     timeout=10_000)
     [read] = [image for k, image in delegate.thumbnails._images.items() if k[0] == menu.preview]
@@ -562,10 +562,10 @@ def test_the_transcript_shows_thumbnails_and_chips_that_open(qtbot, app_for, ser
     seen = read.pixelColor(read.width() // 2, read.height() // 2)
     assert max(abs(seen.red() - 200), abs(seen.green() - 80), abs(seen.blue() - 40)) < 8
     # a click on the picture shows it large; → the row's next picture; Esc closes
-    origin = QPointF(w.view.visualRect(index).topLeft())
-    qtbot.mouseClick(w.view.viewport(), Qt.MouseButton.LeftButton,
+    origin = QPointF(w.transcript.view.visualRect(index).topLeft())
+    qtbot.mouseClick(w.transcript.view.viewport(), Qt.MouseButton.LeftButton,
                      pos=(thumb.center() + origin).toPoint())
-    viewer = w.picture_viewer
+    viewer = w.transcript.picture_viewer
     assert viewer is not None
     qtbot.waitUntil(viewer.isVisible, timeout=3000)
     qtbot.waitUntil(lambda: viewer._image is not None, timeout=10_000)
@@ -578,10 +578,10 @@ def test_the_transcript_shows_thumbnails_and_chips_that_open(qtbot, app_for, ser
     qtbot.waitUntil(lambda: not viewer.isVisible(), timeout=3000)
     # a click on the document asks the system's viewer for it
     asked: list[object] = []
-    w.file_open_requested.disconnect()
-    w.file_open_requested.connect(asked.append)
+    w.transcript.file_open_requested.disconnect()
+    w.transcript.file_open_requested.connect(asked.append)
     chip = laid.files[1].rect
-    qtbot.mouseClick(w.view.viewport(), Qt.MouseButton.LeftButton,
+    qtbot.mouseClick(w.transcript.view.viewport(), Qt.MouseButton.LeftButton,
                      pos=(chip.center() + origin).toPoint())
     assert asked == [row.files[1]]
 
@@ -625,17 +625,17 @@ def test_the_files_button_by_keys_and_a_past_day_shows_its_files(qtbot, app_for,
     replay(trace, home, tmp_path / "log.jsonl", meaning=False)
     c = app_for(home)
     w = c.window
-    w.day_selected.emit("2026-03-02")
-    qtbot.waitUntil(lambda: any(r.files for r in w.model.rows), timeout=10_000)
-    number = next(i for i, r in enumerate(w.model.rows) if r.files)
-    row = w.model.rows[number]
+    w.days.day_selected.emit("2026-03-02")
+    qtbot.waitUntil(lambda: any(r.files for r in w.transcript.model.rows), timeout=10_000)
+    number = next(i for i, r in enumerate(w.transcript.model.rows) if r.files)
+    row = w.transcript.model.rows[number]
     assert [f.name for f in row.files] == ["photo.png"]
-    assert "edit" not in w.message_actions(row) and "files" in w.message_actions(row)
-    w.view.setFocus()
-    w.view.setCurrentIndex(w.model.index(number))
-    w.view.scrollTo(w.model.index(number))
-    qtbot.keyClick(w.view, Qt.Key.Key_F, Qt.KeyboardModifier.AltModifier)
-    viewer = w.picture_viewer
+    assert "edit" not in w.transcript.message_actions(row) and "files" in w.transcript.message_actions(row)
+    w.transcript.view.setFocus()
+    w.transcript.view.setCurrentIndex(w.transcript.model.index(number))
+    w.transcript.view.scrollTo(w.transcript.model.index(number))
+    qtbot.keyClick(w.transcript.view, Qt.Key.Key_F, Qt.KeyboardModifier.AltModifier)
+    viewer = w.transcript.picture_viewer
     assert viewer is not None and viewer.shown.name == "photo.png"
     qtbot.waitUntil(viewer.isVisible, timeout=3000)
     viewer.reject()

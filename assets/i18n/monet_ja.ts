@@ -13,28 +13,28 @@
         <translation>このデータフォルダ ({home}) の MONET はすでに起動していますが、応答がありません。起動中か終了中かもしれません。2つ目のウィンドウは開きませんでした。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/reach.py" line="42" />
+        <location filename="../../monet_app/window/reach.py" line="44" />
         <source>Connecting to the shared history on {where}…</source>
         <extracomment>A server that answers at once opens without a dialog flashing by.</extracomment>
         <translation>共有の履歴 {where} に接続しています…</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/reach.py" line="47" />
+        <location filename="../../monet_app/window/reach.py" line="49" />
         <source>Cancel</source>
         <translation>キャンセル</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/reach.py" line="109" />
+        <location filename="../../monet_app/window/reach.py" line="111" />
         <source>MONET cannot open the shared history.</source>
         <translation>MONET は共有の履歴を開けません。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/reach.py" line="111" />
+        <location filename="../../monet_app/window/reach.py" line="113" />
         <source>Try again</source>
         <translation>もう一度試す</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/reach.py" line="112" />
+        <location filename="../../monet_app/window/reach.py" line="114" />
         <source>Quit</source>
         <translation>終了</translation>
     </message>
@@ -90,7 +90,7 @@
 <context>
     <name>AppController</name>
     <message>
-        <location filename="../../monet_app/window/app.py" line="239" />
+        <location filename="../../monet_app/window/app.py" line="234" />
         <source>Promoted under {heading}; Claude reads it from the next message.</source>
         <extracomment>When the key is looked for after the window opens: after its first frames and the first rows' layout, and before anyone could have read the window and pasted a key. When what the first send and search would wait for is loaded on a thread of its own (``run.warm_up``): after the first frames, as the key lookup. A send sooner loads what it needs itself.</extracomment>
         <translation>「{heading}」に昇格しました。次のメッセージから Claude に渡されます。</translation>
@@ -167,6 +167,98 @@
     </message>
 </context>
 <context>
+    <name>ComposePane</name>
+    <message>
+        <location filename="../../ui/compose_pane.py" line="47" />
+        <source>Editing your last message: Enter sends it in place of the old one and its reply; Esc cancels.</source>
+        <translation>最後のメッセージを編集中: Enter で元のメッセージと返答に置き換えて送信、Esc で取り消し。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compose_pane.py" line="53" />
+        <source>Send</source>
+        <translation>送信</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compose_pane.py" line="54" />
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compose_pane.py" line="55" />
+        <source>Stop the reply (Esc)</source>
+        <translation>返答を止める（Esc）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compose_pane.py" line="60" />
+        <source>Model for the next replies (Ctrl+Shift+M)</source>
+        <translation>次の返事に使うモデル (Ctrl+Shift+M)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compose_pane.py" line="74" />
+        <source>Attach pictures or documents (Ctrl+Shift+A); pasting or dropping them on the message field works too</source>
+        <translation>画像や文書を添付 (Ctrl+Shift+A)。メッセージ欄への貼り付けやドロップでも添付できます</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compose_pane.py" line="116" />
+        <source>Attach pictures or documents</source>
+        <translation>画像や文書を添付</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compose_pane.py" line="117" />
+        <source>Pictures and documents (*.png *.jpg *.jpeg *.gif *.webp *.pdf *.txt *.md);;All files (*)</source>
+        <translation>画像と文書 (*.png *.jpg *.jpeg *.gif *.webp *.pdf *.txt *.md);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compose_pane.py" line="149" />
+        <source>Sending returns to today</source>
+        <translation>送信すると今日に戻ります</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compose_pane.py" line="150" />
+        <source>Message (Enter sends, Shift+Enter adds a line)</source>
+        <translation>メッセージ（Enter で送信、Shift+Enter で改行）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compose_pane.py" line="157" />
+        <source>Message to {tab} (Enter sends, Shift+Enter adds a line)</source>
+        <translation>{tab} へのメッセージ（Enter で送信、Shift+Enter で改行）</translation>
+    </message>
+</context>
+<context>
+    <name>DaysPane</name>
+    <message>
+        <location filename="../../ui/days_pane.py" line="38" />
+        <source>New thread</source>
+        <extracomment>True when the pane lists threads (the tab bar has nothing to do then), False for days</extracomment>
+        <translation>新しいスレッド</translation>
+    </message>
+    <message>
+        <location filename="../../ui/days_pane.py" line="64" />
+        <source>Delete this day…</source>
+        <translation>この日を削除…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/days_pane.py" line="67" />
+        <source>Delete everything said on {day}? Claude will not see it again.</source>
+        <translation>{day} の会話をすべて削除しますか？ Claude がこれを見ることはもうありません。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/days_pane.py" line="83" />
+        <source>Days</source>
+        <translation>日付</translation>
+    </message>
+    <message>
+        <location filename="../../ui/days_pane.py" line="87" />
+        <source>Today</source>
+        <translation>今日</translation>
+    </message>
+    <message>
+        <location filename="../../ui/days_pane.py" line="112" />
+        <source>Threads</source>
+        <translation>スレッド</translation>
+    </message>
+</context>
+<context>
     <name>KeyBox</name>
     <message>
         <location filename="../../ui/key_box.py" line="38" />
@@ -217,12 +309,13 @@
 <context>
     <name>KeyFlow</name>
     <message>
-        <location filename="../../monet_app/window/key_flow.py" line="83" />
+        <location filename="../../monet_app/window/key_flow.py" line="90" />
         <source>Key saved in the system keyring.</source>
+        <extracomment>A check in the background answered: whether its answer was shown (False: too late, a newer check or a stored key came first, or the window was closing).</extracomment>
         <translation>キーをシステムのキーリングに保存しました。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/key_flow.py" line="84" />
+        <location filename="../../monet_app/window/key_flow.py" line="91" />
         <source>Key kept for this session only; it is forgotten when MONET quits.</source>
         <translation>キーはこのセッションの間だけ保持します。MONET を終了すると消えます。</translation>
     </message>
@@ -230,362 +323,151 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/main_window.py" line="173" />
-        <source>New thread</source>
-        <extracomment>Below these window widths the side panes fold away, so the conversation stays the widest pane; they come back when the window widens again (or by View menu / keys). How long a passing notice ("Copied") stays in the status bar. Visible keyboard focus on every list and field, in the palette's highlight colour. The border and padding add up to the same width focused or not, so focusing the transcript never changes its width (which would lay every message out again).</extracomment>
-        <translation>新しいスレッド</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="195" />
+        <location filename="../../ui/main_window.py" line="123" />
         <source>Retry</source>
+        <extracomment>Below these window widths the side panes fold away, so the conversation stays the widest pane; they come back when the window widens again (or by View menu / keys). The window's panes, by attribute, and their classes: what the controller may call on each is the class's own methods, signals and properties (tests/test_parts.py). Visible keyboard focus on every list and field, in the palette's highlight colour. The border and padding add up to the same width focused or not, so focusing the transcript never changes its width (which would lay every message out again).</extracomment>
         <translation>再試行</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="205" />
+        <location filename="../../ui/main_window.py" line="128" />
         <source>OK</source>
         <translation>OK</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="206" />
+        <location filename="../../ui/main_window.py" line="129" />
         <source>Close this notice</source>
         <translation>このお知らせを閉じる</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="216" />
-        <source>Editing your last message: Enter sends it in place of the old one and its reply; Esc cancels.</source>
-        <translation>最後のメッセージを編集中: Enter で元のメッセージと返答に置き換えて送信、Esc で取り消し。</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="222" />
         <location filename="../../monet_app/window/desktop.py" line="102" />
         <source>Send</source>
         <extracomment>How long quitting waits for work still running (a reply being stopped, a librarian pass). ``--smoke``: how long the window may take to paint before the check fails. ``monet --smoke`` asked for (``request_smoke``): the ``time.perf_counter()`` of the command's start (its imports not counted), used where the process's own start time cannot be read.</extracomment>
         <translation>送信</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="223" />
-        <source>Stop</source>
-        <translation>停止</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="224" />
-        <source>Stop the reply (Esc)</source>
-        <translation>返答を止める（Esc）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="229" />
-        <source>Model for the next replies (Ctrl+Shift+M)</source>
-        <translation>次の返事に使うモデル (Ctrl+Shift+M)</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="243" />
-        <source>Attach pictures or documents (Ctrl+Shift+A); pasting or dropping them on the message field works too</source>
-        <translation>画像や文書を添付 (Ctrl+Shift+A)。メッセージ欄への貼り付けやドロップでも添付できます</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="276" />
-        <source>Search all days (Ctrl+F)</source>
-        <translation>すべての日を検索（Ctrl+F）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="363" />
-        <source>Copy</source>
-        <translation>コピー</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="363" />
-        <source>Edit</source>
-        <translation>編集</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="364" />
-        <source>Regenerate</source>
-        <translation>作り直す</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="364" />
-        <source>Continue</source>
-        <translation>続ける</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="365" />
-        <source>Files</source>
-        <translation>ファイル</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="376" />
+        <location filename="../../ui/main_window.py" line="170" />
         <source>Settings…</source>
         <translation>設定…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="384" />
+        <location filename="../../ui/main_window.py" line="178" />
         <source>&amp;MONET</source>
         <translation>&amp;MONET</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="386" />
+        <location filename="../../ui/main_window.py" line="180" />
         <source>What MONET remembers…</source>
         <translation>MONET が覚えていること…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="389" />
+        <location filename="../../ui/main_window.py" line="183" />
         <source>Incognito today (nothing becomes a memory)</source>
         <translation>今日はシークレット（記憶に残さない）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="393" />
+        <location filename="../../ui/main_window.py" line="187" />
         <source>Promote to lasting memory…</source>
         <translation>永続的な記憶に昇格…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="396" />
+        <location filename="../../ui/main_window.py" line="190" />
         <source>Search…</source>
         <translation>検索…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="402" />
+        <location filename="../../ui/main_window.py" line="196" />
         <source>Back up now</source>
         <translation>今すぐバックアップ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="405" />
+        <location filename="../../ui/main_window.py" line="199" />
         <source>Restore from a backup…</source>
         <translation>バックアップから復元…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="408" />
+        <location filename="../../ui/main_window.py" line="202" />
         <source>Open the demo…</source>
         <translation>デモを開く…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="411" />
+        <location filename="../../ui/main_window.py" line="205" />
         <source>About MONET…</source>
         <translation>MONET について…</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="416" />
+        <location filename="../../ui/main_window.py" line="210" />
         <source>Quit</source>
         <translation>終了</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="422" />
+        <location filename="../../ui/main_window.py" line="216" />
         <source>&amp;View</source>
         <translation>表示(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="423" />
+        <location filename="../../ui/main_window.py" line="217" />
         <source>Days pane</source>
         <translation>日付の欄</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="428" />
+        <location filename="../../ui/main_window.py" line="222" />
         <source>Timeline and search pane</source>
         <translation>タイムラインと検索の欄</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="433" />
+        <location filename="../../ui/main_window.py" line="227" />
         <source>Next tab</source>
         <translation>次のタブ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="436" />
+        <location filename="../../ui/main_window.py" line="230" />
         <source>Previous tab</source>
         <translation>前のタブ</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="439" />
+        <location filename="../../ui/main_window.py" line="233" />
         <source>Go to the message field</source>
         <translation>入力欄へ移動</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="442" />
+        <location filename="../../ui/main_window.py" line="236" />
         <source>Go to the days</source>
         <translation>日付の一覧へ移動</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="461" />
-        <source>Attach pictures or documents</source>
-        <translation>画像や文書を添付</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="462" />
-        <source>Pictures and documents (*.png *.jpg *.jpeg *.gif *.webp *.pdf *.txt *.md);;All files (*)</source>
-        <translation>画像と文書 (*.png *.jpg *.jpeg *.gif *.webp *.pdf *.txt *.md);;すべてのファイル (*)</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="517" />
-        <source>Delete this day…</source>
-        <translation>この日を削除…</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="519" />
-        <source>Delete everything said on {day}? Claude will not see it again.</source>
-        <translation>{day} の会話をすべて削除しますか？ Claude がこれを見ることはもうありません。</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="561" />
-        <source>Copy message</source>
-        <translation>メッセージをコピー</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="562" />
-        <source>Edit and resend</source>
-        <translation>編集して送り直す</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="563" />
-        <source>Regenerate reply</source>
-        <translation>返答を作り直す</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="564" />
-        <source>Continue this reply</source>
-        <translation>この返答の続きを書かせる</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="565" />
-        <source>Show the earlier version</source>
-        <translation>前の版を表示</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="566" />
-        <source>Show the later version</source>
-        <translation>次の版を表示</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="567" />
-        <source>Delete this message…</source>
-        <translation>このメッセージを削除…</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="574" />
-        <source>Open {name}</source>
-        <translation>{name} を開く</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="619" />
-        <source>Message copied</source>
-        <translation>メッセージをコピーしました</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="632" />
-        <source>Delete this message and what was drawn from it?</source>
-        <translation>このメッセージと、そこから作られた要約・記憶を削除しますか？</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="638" />
+        <location filename="../../ui/main_window.py" line="500" />
         <source>Restore from a backup</source>
         <translation>バックアップから復元</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="639" />
+        <location filename="../../ui/main_window.py" line="501" />
         <source>MONET backups (*.zip)</source>
         <translation>MONET のバックアップ (*.zip)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="641" />
+        <location filename="../../ui/main_window.py" line="503" />
         <source>Replace everything in this data folder with the backup {file}? The current database is kept beside it as a dated copy.</source>
         <translation>このデータフォルダーの内容をバックアップ {file} で置き換えますか？ 今のデータベースは日付付きのコピーとして隣に残します。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="806" />
+        <location filename="../../ui/main_window.py" line="274" />
         <source>All tabs</source>
         <translation>すべて</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="842" />
-        <source>Days</source>
-        <translation>日付</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="846" />
-        <source>Today</source>
-        <translation>今日</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="872" />
-        <source>Threads</source>
-        <translation>スレッド</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="887" />
+        <location filename="../../ui/main_window.py" line="308" />
         <source>{day} is a past day, shown read-only. Sending posts to today.</source>
         <translation>{day} は過去の日です（読み取り専用）。送信すると今日の会話に入ります。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="890" />
-        <source>Sending returns to today</source>
-        <translation>送信すると今日に戻ります</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="893" />
-        <source>Message (Enter sends, Shift+Enter adds a line)</source>
-        <translation>メッセージ（Enter で送信、Shift+Enter で改行）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="902" />
-        <source>Message to {tab} (Enter sends, Shift+Enter adds a line)</source>
-        <translation>{tab} へのメッセージ（Enter で送信、Shift+Enter で改行）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="916" />
-        <source>Nothing in this tab on this day.</source>
-        <translation>この日のこのタブには会話がありません。</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="917" />
-        <source>Nothing in this tab yet today. Write below; Claude sees every tab.</source>
-        <translation>今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="985" />
-        <source>Summarizing {n}</source>
-        <translation>要約作成中 {n}件</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="986" />
-        <source>Librarian: nothing pending</source>
-        <translation>ライブラリアン: 待ちなし</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="988" />
-        <source>Indexing by meaning: {n:,} to go</source>
-        <translation>意味の索引を作成中: 残り {n:,} 件</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="991" />
-        <source>Memories: offline rules (the model's proposals failed)</source>
-        <translation>記憶: オフラインの規則で提案中（モデルの提案が失敗）</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="995" />
-        <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
-        <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="1002" />
-        <source>Today ${usd:.4f}</source>
-        <translation>今日 ${usd:.4f}</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="1013" />
+        <location filename="../../ui/main_window.py" line="463" />
         <source>MONET — shared history on {where}</source>
         <translation>MONET — 共有の履歴（{where}）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="1016" />
-        <source>This history is on a server and can be open on your other devices at the same time: their messages appear here within seconds. On each device, one window per data folder.</source>
-        <translation>この履歴はサーバーにあり、ほかの端末でも同時に開けます。そちらのメッセージも数秒でここに表示されます。各端末では、データフォルダーごとにウィンドウは1つです。</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="1022" />
+        <location filename="../../ui/main_window.py" line="469" />
         <source>MONET — demo</source>
         <translation>MONET — デモ</translation>
-    </message>
-    <message>
-        <location filename="../../ui/main_window.py" line="1024" />
-        <source>DEMO: a sample history in a throwaway folder; a built-in stand-in answers, not Claude</source>
-        <translation>デモ: 使い捨てフォルダーのサンプル履歴です。答えるのは Claude ではなく内蔵の代役です</translation>
     </message>
 </context>
 <context>
@@ -1070,6 +952,14 @@
     </message>
 </context>
 <context>
+    <name>RecallPane</name>
+    <message>
+        <location filename="../../ui/recall_pane.py" line="26" />
+        <source>Search all days (Ctrl+F)</source>
+        <translation>すべての日を検索（Ctrl+F）</translation>
+    </message>
+</context>
+<context>
     <name>SearchPanel</name>
     <message>
         <location filename="../../ui/panels.py" line="275" />
@@ -1125,7 +1015,7 @@
 <context>
     <name>SendFlow</name>
     <message>
-        <location filename="../../monet_app/window/sending.py" line="185" />
+        <location filename="../../monet_app/window/sending.py" line="182" />
         <source>Please continue from where you stopped.</source>
         <translation>途切れたところから続けてください。</translation>
     </message>
@@ -1260,6 +1150,50 @@
     </message>
 </context>
 <context>
+    <name>StatusLine</name>
+    <message>
+        <location filename="../../ui/status_line.py" line="51" />
+        <source>Summarizing {n}</source>
+        <extracomment>How long a passing notice ("Copied") stays in the status bar.</extracomment>
+        <translation>要約作成中 {n}件</translation>
+    </message>
+    <message>
+        <location filename="../../ui/status_line.py" line="52" />
+        <source>Librarian: nothing pending</source>
+        <translation>ライブラリアン: 待ちなし</translation>
+    </message>
+    <message>
+        <location filename="../../ui/status_line.py" line="54" />
+        <source>Indexing by meaning: {n:,} to go</source>
+        <translation>意味の索引を作成中: 残り {n:,} 件</translation>
+    </message>
+    <message>
+        <location filename="../../ui/status_line.py" line="57" />
+        <source>Memories: offline rules (the model's proposals failed)</source>
+        <translation>記憶: オフラインの規則で提案中（モデルの提案が失敗）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/status_line.py" line="61" />
+        <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
+        <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/status_line.py" line="68" />
+        <source>Today ${usd:.4f}</source>
+        <translation>今日 ${usd:.4f}</translation>
+    </message>
+    <message>
+        <location filename="../../ui/status_line.py" line="73" />
+        <source>This history is on a server and can be open on your other devices at the same time: their messages appear here within seconds. On each device, one window per data folder.</source>
+        <translation>この履歴はサーバーにあり、ほかの端末でも同時に開けます。そちらのメッセージも数秒でここに表示されます。各端末では、データフォルダーごとにウィンドウは1つです。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/status_line.py" line="80" />
+        <source>DEMO: a sample history in a throwaway folder; a built-in stand-in answers, not Claude</source>
+        <translation>デモ: 使い捨てフォルダーのサンプル履歴です。答えるのは Claude ではなく内蔵の代役です</translation>
+    </message>
+</context>
+<context>
     <name>StreamPresenter</name>
     <message>
         <location filename="../../monet_app/window/streaming.py" line="73" />
@@ -1338,6 +1272,94 @@
     </message>
 </context>
 <context>
+    <name>TranscriptPane</name>
+    <message>
+        <location filename="../../ui/transcript_pane.py" line="45" />
+        <source>Copy</source>
+        <translation>コピー</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript_pane.py" line="45" />
+        <source>Edit</source>
+        <translation>編集</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript_pane.py" line="46" />
+        <source>Regenerate</source>
+        <translation>作り直す</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript_pane.py" line="46" />
+        <source>Continue</source>
+        <translation>続ける</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript_pane.py" line="47" />
+        <source>Files</source>
+        <translation>ファイル</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript_pane.py" line="101" />
+        <source>Copy message</source>
+        <translation>メッセージをコピー</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript_pane.py" line="102" />
+        <source>Edit and resend</source>
+        <translation>編集して送り直す</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript_pane.py" line="103" />
+        <source>Regenerate reply</source>
+        <translation>返答を作り直す</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript_pane.py" line="104" />
+        <source>Continue this reply</source>
+        <translation>この返答の続きを書かせる</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript_pane.py" line="105" />
+        <source>Show the earlier version</source>
+        <translation>前の版を表示</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript_pane.py" line="106" />
+        <source>Show the later version</source>
+        <translation>次の版を表示</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript_pane.py" line="107" />
+        <source>Delete this message…</source>
+        <translation>このメッセージを削除…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript_pane.py" line="114" />
+        <source>Open {name}</source>
+        <translation>{name} を開く</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript_pane.py" line="159" />
+        <source>Message copied</source>
+        <translation>メッセージをコピーしました</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript_pane.py" line="172" />
+        <source>Delete this message and what was drawn from it?</source>
+        <translation>このメッセージと、そこから作られた要約・記憶を削除しますか？</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript_pane.py" line="183" />
+        <source>Nothing in this tab on this day.</source>
+        <translation>この日のこのタブには会話がありません。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/transcript_pane.py" line="184" />
+        <source>Nothing in this tab yet today. Write below; Claude sees every tab.</source>
+        <translation>今日はまだこのタブの会話がありません。下に書いてください（Claude はどのタブの話も見ています）。</translation>
+    </message>
+</context>
+<context>
     <name>TranscriptView</name>
     <message>
         <location filename="../../ui/transcript/view.py" line="146" />
@@ -1351,13 +1373,13 @@
         <translation>最新のメッセージへ移動</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript/view.py" line="466" />
+        <location filename="../../ui/transcript/view.py" line="472" />
         <source>Copied</source>
         <translation>コピーしました</translation>
     </message>
     <message>
-        <location filename="../../ui/transcript/view.py" line="475" />
-        <location filename="../../ui/transcript/view.py" line="505" />
+        <location filename="../../ui/transcript/view.py" line="481" />
+        <location filename="../../ui/transcript/view.py" line="511" />
         <source>Message copied</source>
         <translation>メッセージをコピーしました</translation>
     </message>
@@ -1365,132 +1387,133 @@
 <context>
     <name>Words</name>
     <message>
-        <location filename="../../monet_app/window/words.py" line="18" />
+        <location filename="../../monet_app/window/words.py" line="49" />
         <source>Something went wrong ({kind}). Nothing you typed was lost; details are in monet.log.</source>
+        <extracomment>A sentence of ``Words``' own that MONET's Japanese translates (``assets/i18n``; said by ``model_problem``, so ``pyside6-lupdate`` keeps it).</extracomment>
         <translation>問題が起きました（{kind}）。入力した内容は失われていません。詳細は monet.log にあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="24" />
+        <location filename="../../monet_app/window/words.py" line="55" />
         <source>{home} could be read by other accounts of this computer; MONET made it private ({count} folders and files, now readable by you alone).</source>
         <translation>{home} はこのコンピューターの他のアカウントから読める状態でした。MONET が非公開にしました（{count} 件のフォルダーとファイル。今はあなただけが読めます）。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="37" />
+        <location filename="../../monet_app/window/words.py" line="70" />
         <source>Wait until the restore is finished.</source>
         <translation>復元が終わるまでお待ちください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="39" />
+        <location filename="../../monet_app/window/words.py" line="72" />
         <source>Wait until the deletion is finished.</source>
         <translation>削除が終わるまでお待ちください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="41" />
+        <location filename="../../monet_app/window/words.py" line="74" />
         <source>Wait until the settings are applied.</source>
         <translation>設定の反映が終わるまでお待ちください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="43" />
+        <location filename="../../monet_app/window/words.py" line="76" />
         <source>Wait for the reply or the deletion to finish first.</source>
         <translation>返答か削除が終わるまでお待ちください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="45" />
+        <location filename="../../monet_app/window/words.py" line="78" />
         <source>Wait for the reply to finish before deleting.</source>
         <translation>返答が終わってから削除してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="48" />
+        <location filename="../../monet_app/window/words.py" line="81" />
         <source>Wait for the reply to finish (or press Stop) before changing settings.</source>
         <translation>返答が終わるまで（または停止を押してから）設定を変えてください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="50" />
+        <location filename="../../monet_app/window/words.py" line="83" />
         <source>Wait for the reply to finish (or press Stop).</source>
         <translation>返信が終わるまでお待ちください（または停止を押してください）。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="55" />
+        <location filename="../../monet_app/window/words.py" line="88" />
         <source>The file</source>
         <translation>ファイル</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="58" />
+        <location filename="../../monet_app/window/words.py" line="91" />
         <source>{name} is not a kind Claude can read here (pictures: PNG, JPEG, GIF, WebP; documents: PDF or plain text); nothing was attached.</source>
         <translation>{name} は Claude が読める種類ではありません（画像: PNG・JPEG・GIF・WebP、文書: PDF・テキスト）。添付していません。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="61" />
+        <location filename="../../monet_app/window/words.py" line="94" />
         <source>{name} is too large to send (pictures up to 40 MB, PDFs up to 32 MB and 100 pages, text up to 1 MB); nothing was attached.</source>
         <translation>{name} は大きすぎて送れません（画像は 40 MB、PDF は 32 MB・100 ページ、テキストは 1 MB まで）。添付していません。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="63" />
+        <location filename="../../monet_app/window/words.py" line="96" />
         <source>{name} looks damaged and cannot be read; nothing was attached.</source>
         <translation>{name} は壊れているようで読めません。添付していません。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="65" />
+        <location filename="../../monet_app/window/words.py" line="98" />
         <source>{name} could not be opened here: {detail}</source>
         <translation>{name} を開けませんでした: {detail}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="75" />
+        <location filename="../../monet_app/window/words.py" line="108" />
         <source>Your message is saved.</source>
         <translation>メッセージは保存済みです。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="77" />
+        <location filename="../../monet_app/window/words.py" line="110" />
         <source>No API key yet: paste one above or in Settings; Claude answers once a key is set.</source>
         <translation>API キーがまだありません。上の欄か設定に貼り付けてください。キーが入ると Claude が答えます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="79" />
+        <location filename="../../monet_app/window/words.py" line="112" />
         <source>The API key was refused (401). Check it in Settings.</source>
         <translation>API キーが拒否されました（401）。設定で確認してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="80" />
+        <location filename="../../monet_app/window/words.py" line="113" />
         <source>Claude did not answer in time.</source>
         <translation>Claude が時間内に答えませんでした。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="81" />
+        <location filename="../../monet_app/window/words.py" line="114" />
         <source>No connection to Anthropic. MONET keeps working offline; retry when you are back online.</source>
         <translation>Anthropic に接続できません。MONET はオフラインでも使えます。つながったら再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="83" />
+        <location filename="../../monet_app/window/words.py" line="116" />
         <source>Claude is overloaded right now (529); try again shortly.</source>
         <translation>Claude は今混み合っています（529）。少ししてから再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="84" />
+        <location filename="../../monet_app/window/words.py" line="117" />
         <source>Anthropic had a server error; try again.</source>
         <translation>Anthropic 側でサーバーエラーが起きました。再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="85" />
+        <location filename="../../monet_app/window/words.py" line="118" />
         <source>The reply broke off; what arrived is kept, marked incomplete.</source>
         <translation>返答が途中で切れました。届いた分は「途中」として残してあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="86" />
+        <location filename="../../monet_app/window/words.py" line="119" />
         <source>The reply stopped before Claude finished it; what arrived is kept, marked incomplete.</source>
         <translation>Claude が書き終える前に返答が止まりました。届いた分は「途中」として残してあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="91" />
+        <location filename="../../monet_app/window/words.py" line="124" />
         <source>Anthropic's rate limit was reached; try again in {s} s.</source>
         <translation>Anthropic の利用上限に達しました。{s} 秒後に再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="93" />
+        <location filename="../../monet_app/window/words.py" line="126" />
         <source>Anthropic's rate limit was reached; try again in a minute.</source>
         <translation>Anthropic の利用上限に達しました。1分ほどしてから再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="98" />
+        <location filename="../../monet_app/window/words.py" line="133" />
         <source>Something went wrong while asking Claude ({kind}). Your message is saved; details are in monet.log.</source>
         <translation>Claude への問い合わせ中に問題が起きました（{kind}）。メッセージは保存済みです。詳細は monet.log にあります。</translation>
     </message>

@@ -110,7 +110,7 @@ class AppController(QObject):
             self.nav.open_day(days[1].day)  # the demo opens on its latest day with talk
         self.refresh(EVERYTHING)
         w.set_drafts(self.nav.load_drafts())  # what was typed and not sent last time
-        w.set_model(self.core.settings.model)
+        w.compose.set_model(self.core.settings.model)
         w.restore_geometry(self.nav.load_text(GEOMETRY_KEY))
         if tightened := take_tightened(home):  # an older folder, open to others (issue 41)
             self.window.show_notice(self.words.tightened(str(home), tightened))
@@ -118,13 +118,13 @@ class AppController(QObject):
         QTimer.singleShot(WARM_DELAY_MS, w, lambda: warm_up(self.core.warm, syntax.warm))
 
     def _connect(self, w: MainWindow) -> None:
-        w.send_requested.connect(self.sending.send)
-        w.stop_requested.connect(self.stream.cancel)
+        w.compose.send_requested.connect(self.sending.send)
+        w.compose.stop_requested.connect(self.stream.cancel)
         w.retry_requested.connect(self.sending.retry)
         w.tab_changed.connect(self.panes.switch_tab)
-        w.day_selected.connect(self.open_day)
-        w.thread_selected.connect(self.panes.pick_thread)
-        w.new_thread_requested.connect(self.panes.new_thread)
+        w.days.day_selected.connect(self.open_day)
+        w.days.thread_selected.connect(self.panes.pick_thread)
+        w.days.new_thread_requested.connect(self.panes.new_thread)
         w.settings_requested.connect(self.open_settings)
         w.check_mixing_requested.connect(lambda: dialogs.check_mixing(self))
         w.promote_requested.connect(lambda: w.edit_promotion(self.promote))
@@ -132,23 +132,24 @@ class AppController(QObject):
             lambda: w.show_memory(self.memory_rows, self.edit_memory, self.delete_memory,
                                   self.add_memory, self.settle_memory))
         w.incognito_today_toggled.connect(self.set_incognito_today)
-        w.delete_day_requested.connect(self.delete_day)
-        w.delete_message_requested.connect(
+        w.days.delete_day_requested.connect(self.delete_day)
+        w.transcript.delete_message_requested.connect(
             lambda message_id: self.run(Work.FORGET, lambda ticket: memory.delete_message(
                 self.core, message_id, ticket=ticket)))
-        w.timeline_activated.connect(lambda _day, message_id: self.panes.open_message(message_id))
-        w.search_requested.connect(self.search)
-        w.message_activated.connect(self.panes.open_message)
-        w.regenerate_requested.connect(self.sending.regenerate)
-        w.continue_requested.connect(self.sending.continue_reply)
-        w.version_requested.connect(self.sending.choose_version)
-        w.edit_requested.connect(self.sending.edit_message)
-        w.edit_cancelled.connect(self.sending.cancel_edit)
+        w.recall.timeline_activated.connect(
+            lambda _day, message_id: self.panes.open_message(message_id))
+        w.recall.search_requested.connect(self.search)
+        w.recall.message_activated.connect(self.panes.open_message)
+        w.transcript.regenerate_requested.connect(self.sending.regenerate)
+        w.transcript.continue_requested.connect(self.sending.continue_reply)
+        w.transcript.version_requested.connect(self.sending.choose_version)
+        w.transcript.edit_requested.connect(self.sending.edit_message)
+        w.compose.edit_cancelled.connect(self.sending.cancel_edit)
         w.key_submitted.connect(self.key.use)
         w.demo_requested.connect(lambda: dialogs.open_demo(self))
         w.about_requested.connect(lambda: dialogs.show_about(self))
-        w.drafts_changed.connect(self.keep_drafts)
-        w.model_chosen.connect(lambda model: dialogs.choose_model(self, model))
+        w.compose.drafts_changed.connect(self.keep_drafts)
+        w.compose.model_chosen.connect(lambda model: dialogs.choose_model(self, model))
         w.geometry_changed.connect(self._keep_geometry)
         self.stream.finished.connect(self.sending.reply_finished)
         self.stream.failed.connect(self.sending.reply_failed)
@@ -230,7 +231,7 @@ class AppController(QObject):
     def promote(self, category: str, statement: str) -> str | None:
         done, problem = self.inline(partial(settings_ops.promote, self.core, category, statement))
         if done is not None:
-            self.window.notify(self.tr(
+            self.window.status_line.notify(self.tr(
                 "Promoted under {heading}; Claude reads it from the next message.",
             ).format(heading=done.value))
         return problem
@@ -266,7 +267,7 @@ class AppController(QObject):
         try:
             self.nav.save_drafts(drafts)
         except Exception as exc:  # noqa: BLE001 - a draft never interrupts typing
-            self.window.notify(self.words.problem(exc))
+            self.window.status_line.notify(self.words.problem(exc))
 
     # ----- restore, closing -------------------------------------------------------------
     def restore_backup(self, archive: str) -> None:

@@ -39,10 +39,10 @@ class AttachFlow(QObject):
         self.pending: list[Prepared] = []
         self._icons: list[QImage | None] = []  # a picture's small copy on its chip
         self._words = Words(self)
-        window.files_chosen.connect(self.add_paths)
-        window.image_pasted.connect(self.add_image)
-        window.attachment_removed.connect(self.remove)
-        window.file_open_requested.connect(self.open_outside)
+        window.compose.files_chosen.connect(self.add_paths)
+        window.compose.image_pasted.connect(self.add_image)
+        window.compose.attachment_removed.connect(self.remove)
+        window.transcript.file_open_requested.connect(self.open_outside)
 
     def open_outside(self, file: ShownFile) -> None:
         """A file shown with a message, opened in the system's viewer: copied out under its
@@ -52,7 +52,7 @@ class AttachFlow(QObject):
 
     def _opened(self, done: Done[Path]) -> None:
         if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(done.value))):
-            self.window.notify(self.tr("No program here opens {name}.").format(
+            self.window.status_line.notify(self.tr("No program here opens {name}.").format(
                 name=done.value.name))
 
     def add_paths(self, paths: list[str]) -> None:
@@ -110,7 +110,7 @@ class AttachFlow(QObject):
                 label += " · " + cost  # a large one says what it costs before it is sent
             chips.append((label, " · ".join(p for p in (prepared.name, detail, size, cost)
                                              if p), icon))
-        self.window.set_attachments(chips)
+        self.window.compose.set_attachments(chips)
 
 
 def _with_icons(done: Done[list[Prepared]]) -> tuple[Done[list[Prepared]], list[QImage | None]]:

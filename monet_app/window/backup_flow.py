@@ -44,19 +44,19 @@ class BackupFlow(QObject):
         home = self.core().home
         self.window.set_backup_folder(str(home / backup.BACKUP_FOLDER))
         when = backup.last_backup(home)
-        self.window.set_backup_status(
+        self.window.status_line.set_backup_status(
             self.tr("No backup yet") if when is None
             else self.tr("Backed up {when}").format(when=when.strftime("%Y-%m-%d %H:%M")),
             failed=False)
 
     def made(self, when: datetime) -> None:
         self.show_last()
-        self.window.notify(self.tr("Backup made ({when}) in {folder}.").format(
+        self.window.status_line.notify(self.tr("Backup made ({when}) in {folder}.").format(
             when=when.strftime("%H:%M"), folder=self.core().home / backup.BACKUP_FOLDER))
 
     def failed(self, problem: str) -> None:
         """Said loudly: a failed backup is a risk the person must know about."""
-        self.window.set_backup_status(self.tr("Backup failed"), failed=True)
+        self.window.status_line.set_backup_status(self.tr("Backup failed"), failed=True)
         self.window.show_error(self.tr(
             "The backup failed: {problem} Your conversation is unchanged; MONET tries again "
             "in an hour (or MONET → Back up now).").format(problem=problem), can_retry=False)
@@ -70,7 +70,8 @@ class BackupFlow(QObject):
             self.window.show_error(self._words.busy(exc), can_retry=False)
             return
         if core.gate.busy(Work.LIBRARIAN, Work.BACKUP):
-            self.window.notify(self.tr("Restoring once the librarian or the backup finishes…"))
+            self.window.status_line.notify(
+                self.tr("Restoring once the librarian or the backup finishes…"))
         run_in_background(core.gate.wait_for_background,
                           lambda _ok: self._restore_now(Path(archive), ticket),
                           lambda _exc: self._restore_now(Path(archive), ticket))
@@ -95,6 +96,6 @@ class BackupFlow(QObject):
             return
         result = done.value
         kept = f" {result.replaced[0].name}" if result.replaced else ""
-        self.window.notify(self.tr(
+        self.window.status_line.notify(self.tr(
             "Restored {n} messages from {file}; the replaced database is kept as{kept}.")
             .format(n=result.messages, file=archive.name, kept=kept))

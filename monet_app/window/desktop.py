@@ -197,7 +197,7 @@ def run_app(home: Path, demo_url: str | None = None, *, smoke: bool | None = Non
         if smoke:
             smoke_check(controller.window, since)
         controller.window.show()
-        controller.window.focus_composer()
+        controller.window.compose.focus()
         # the token counter's encoding loads meanwhile, ready for the first message
         threading.Thread(target=preload_tokens, name="tiktoken-preload", daemon=True).start()
         code = app.exec()

@@ -49,7 +49,7 @@ def apply_settings(c: Host, values: SettingsValues) -> str | None:
             c.window.restyle()
     c.nav.settings_changed()
     c.window.set_tabs(list(c.core.settings.tabs), c.nav.tab)
-    c.window.set_model(c.core.settings.model)
+    c.window.compose.set_model(c.core.settings.model)
     c.librarian.start()  # the interval may have changed
     c.refresh(done.changes | EVERYTHING)
     c.key.offer()
@@ -65,7 +65,7 @@ def choose_model(c: Host, model: str) -> None:
         c.show_problem(problem or "")
     else:
         c.refresh(done.changes, keep_place=True)
-    c.window.set_model(c.core.settings.model)
+    c.window.compose.set_model(c.core.settings.model)
 
 
 def show_about(c: Host) -> None:
@@ -100,5 +100,5 @@ def open_demo(c: Host) -> None:
     except OSError as exc:
         c.window.show_error(describe(exc, c.words.bug()), can_retry=False)
         return
-    c.window.notify(QCoreApplication.translate("AppController",
+    c.window.status_line.notify(QCoreApplication.translate("AppController",
                                                "Opening the demo in its own window…"))

@@ -86,7 +86,7 @@ class KeyFlow(QObject):
         self.window.hide_key_box()
         self.window.clear_error()
         self.stored.emit()
-        self.window.notify(
+        self.window.status_line.notify(
             self.tr("Key saved in the system keyring.") if done.value == "keyring"
             else self.tr("Key kept for this session only; it is forgotten when MONET quits."))
-        self.window.focus_composer()
+        self.window.compose.focus()

@@ -64,28 +64,28 @@ class Panes(QObject):
         if changes.messages:
             self._messages(None if keep_place else scroll_to_end)
         if changes.timeline:
-            self.window.set_timeline(nav.timeline(), nav.today())
-            self.window.set_status(nav.status())
+            self.window.recall.set_timeline(nav.timeline(), nav.today())
+            self.window.status_line.set_status(nav.status())
 
     def _side(self) -> None:
         nav = self.nav()
         if nav.sunset_model:
-            self.window.set_days(nav.days(), nav.view_day)
+            self.window.days.set_days(nav.days(), nav.view_day)
         else:
-            self.window.set_threads(nav.threads())
+            self.window.days.set_threads(nav.threads())
 
     def _messages(self, scroll_to_end: bool | None) -> None:
         nav, core = self.nav(), self.core()
         self.window.set_read_only(nav.read_only, nav.view_day)
         if nav.tab == ALL_TABS:
-            self.window.set_send_tab(core.settings.tab_label(nav.send_tab))
-        self.window.set_messages(nav.rows(), scroll_to_end)
+            self.window.compose.set_send_tab(core.settings.tab_label(nav.send_tab))
+        self.window.transcript.set_messages(nav.rows(), scroll_to_end)
         self.window.set_tab_marks(nav.tab_counts(), self.unread)
         exchange = nav.latest_exchange()
         if exchange is None:
-            self.window.set_message_actions(0, 0, False)
+            self.window.transcript.set_message_actions(0, 0, False)
         else:
-            self.window.set_message_actions(exchange.user_id, exchange.reply_id,
+            self.window.transcript.set_message_actions(exchange.user_id, exchange.reply_id,
                                             exchange.incomplete, exchange.versions)
         tab = self.stream.tab or nav.tab
         self.stream.transcript_reloaded(core.clock.now().strftime("%H:%M"),
@@ -107,7 +107,7 @@ class Panes(QObject):
     def _show_day_in_list(self, day: str) -> None:
         """Opening a day changes no count: the list only moves its mark (a full rebuild
         of a year's list costs ~15 ms)."""
-        if not self.nav().sunset_model or not self.window.select_day(day):
+        if not self.nav().sunset_model or not self.window.days.select_day(day):
             self._side()
 
     def pick_thread(self, thread_id: int) -> None:
@@ -132,7 +132,7 @@ class Panes(QObject):
         else:
             self._side()
         self.refresh(ONLY_MESSAGES, scroll_to_end=False)
-        self.window.reveal_message(message_id)
+        self.window.transcript.reveal_message(message_id)
 
     def search(self, query: str) -> None:
         """Search every day in the background (``operations.search``, the same search as
@@ -142,7 +142,7 @@ class Panes(QObject):
 
         def show(done: Done[list[SearchItem]]) -> None:
             if search_id == self._search_id:
-                self.window.show_search_results(done.value)
+                self.window.recall.show_search_results(done.value)
 
         run_op(partial(search.search_items, self.core(), query), show,
                lambda problem: self.window.show_error(problem, can_retry=False),

@@ -77,7 +77,7 @@ class SendFlow(QObject):
                 return  # the composer keeps the text
             if typed:
                 self._editing = 0
-                self.c.window.message_sent()
+                self.c.window.compose.message_sent()
                 if files:
                     self.c.attach.clear()  # stored with the message
             self.c.window.clear_error()
@@ -151,7 +151,7 @@ class SendFlow(QObject):
         if (ticket := self._enter_reply()) is not None:
             with self._until_streaming(ticket):
                 self.c.window.clear_error()
-                self.c.window.focus_composer()  # typing goes on while Claude answers again
+                self.c.window.compose.focus()  # typing goes on while Claude answers again
                 self._run_then_reply(partial(versions.regenerate, self.c.core,
                                              list(exchange.answer_ids), ticket=ticket),
                                      ticket, exchange.tab)
@@ -181,7 +181,7 @@ class SendFlow(QObject):
         if exchange is not None and exchange.reply_id == reply_id and exchange.incomplete:
             self._send_to(self.tr("Please continue from where you stopped."), exchange.tab,
                           typed=False)
-            self.c.window.focus_composer()
+            self.c.window.compose.focus()
 
     def edit_message(self, user_id: int) -> None:
         """Put today's latest message back in the composer; sending it replaces the old
@@ -192,8 +192,8 @@ class SendFlow(QObject):
         if exchange.tab != self.c.nav.send_tab:
             self.c.window.select_tab(exchange.tab)  # (an edit open elsewhere is cancelled)
         self._editing = user_id
-        self.c.window.begin_edit(exchange.user_text)
+        self.c.window.compose.begin_edit(exchange.user_text)
 
     def cancel_edit(self) -> None:
         self._editing = 0
-        self.c.window.end_edit()
+        self.c.window.compose.end_edit()

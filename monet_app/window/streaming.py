@@ -76,7 +76,7 @@ class StreamPresenter(QObject):
     def _say_waiting(self) -> None:
         if self.busy and not self.buffer and self._row_shown \
                 and self.navigator.showing(self.tab, self.day):
-            self.window.update_streaming_text(self.waiting_text())
+            self.window.transcript.update_streaming_text(self.waiting_text())
 
     def cancel(self) -> None:
         """Stop the reply; what arrived is kept, marked incomplete."""
@@ -91,7 +91,7 @@ class StreamPresenter(QObject):
                            self.buffer or (self.waiting_text() if waited else "…"))
 
     def _show_row(self, time_text: str, tab_label: str, text: str) -> None:
-        self.window.append_streaming_row(
+        self.window.transcript.append_streaming_row(
             MessageRow(0, "assistant", self.tab, tab_label, time_text, text, "streaming")
         )
         self._row_shown = True
@@ -105,7 +105,7 @@ class StreamPresenter(QObject):
 
     def _redraw(self) -> None:
         if self._row_shown and self.navigator.showing(self.tab, self.day):
-            self.window.update_streaming_text(self.buffer)
+            self.window.transcript.update_streaming_text(self.buffer)
 
     def _on_finished(self, request_id: int, result: Any) -> None:
         if request_id == self.streamer.request_id:
