@@ -31,12 +31,12 @@ from pathlib import Path
 from typing import NamedTuple
 
 from sqlalchemy import text as sql
-from sqlalchemy.engine import Connection
 from sqlmodel import Session
 
 from storage.errors import AttachmentError
 from storage.models import Attachment
 from storage.rows import Db
+from storage.rows import connection_of as _c
 
 FOLDER = "attachments"
 #: The backups MONET keeps in the data folder (``monet_app/services/backup.py``): zips
@@ -78,10 +78,6 @@ def _ids(message_ids: Sequence[int]) -> dict[str, object]:
 
 #: The condition "in the ids given" (``_ids``), spelt for SQLite; ``_in`` respells it.
 IN_IDS = "IN (SELECT value FROM json_each(:ids))"
-
-
-def _c(db: Db) -> Connection:
-    return db if isinstance(db, Connection) else db.connection()
 
 
 def _on_server(db: Db) -> bool:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Table, bindparam, text
-from sqlmodel import SQLModel
+from sqlmodel import Session, SQLModel
 
 import storage.models  # noqa: F401  (the tables)
 from storage import attachments
@@ -116,7 +116,7 @@ def _self_references(name: str) -> list[str]:
     return [fk.parent.name for fk in table.foreign_keys if fk.column.table is table]
 
 
-def _copy_files(read: Any, write: Any, source: Database, target: Database) -> None:
+def _copy_files(read: Session, write: Session, source: Database, target: Database) -> None:
     """The attached files' bytes go with the rows: from the source's folder (a file
     history) or its ``attachment_blob`` (a server) into the target's folder or its
     ``attachment_blob`` (``storage/attachments.py``). Folder to folder is the caller's
@@ -172,7 +172,8 @@ def copy_history(source: Database, target: Database) -> CopyReport:
                 if values:
                     write.execute(table.update().where(table.c.id == bindparam("row_id"))
                                   .values({column: bindparam("value")}), values)
-        _copy_files(read, write, source, target)
+        with Session(bind=read) as reading, Session(bind=write) as writing:
+            _copy_files(reading, writing, source, target)
         given = _top_message_id(read, source)
         if target.server:  # the next ids follow the copied ones, as SQLite's rowids do
             for name in (*[n for n in ORDER if n != "setting"], "message_vector"):

@@ -48,9 +48,8 @@ DB_FILENAME = "monet.db"
 #: raises when another process made the row first (a race, not the person's to fix).
 Conflict = IntegrityError
 __all__ = ["DB_FILENAME", "HEAD_REVISION", "HISTORY_LOCK", "MIGRATIONS_DIR", "MIGRATION_LOCK",
-           "WAL_AUTOCHECKPOINT", "Conflict", "Connection", "Database", "Session",
-           "alembic_config", "default_home", "explain_db_error", "joined_session",
-           "server_lock"]
+           "WAL_AUTOCHECKPOINT", "Conflict", "Database", "Session",
+           "alembic_config", "default_home", "explain_db_error", "server_lock"]
 #: PostgreSQL's advisory lock taken while a schema is made or upgraded.
 MIGRATION_LOCK = 0x4D4F4E45  # "MONE"
 #: The history's lock on a server: every transaction of every device takes it first, so
@@ -191,20 +190,19 @@ def _custom_plans(dbapi_conn: Any, _record: Any) -> None:
     dbapi_conn.commit()
 
 
-def server_lock(db: Session | Connection, key: int) -> None:
+def server_lock(db: Session, key: int) -> None:
     """On a PostgreSQL server, wait for the advisory lock ``key`` and hold it until this
     transaction ends (what two devices must not do at once takes turns); nothing on a
     SQLite file, whose writers take turns already."""
-    conn = db if isinstance(db, Connection) else db.connection()
+    conn = db.connection()
     if conn.dialect.name == "postgresql":
         conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({int(key)})")
 
 
 @contextmanager
-def joined_session(conn: Connection) -> Iterator[Session]:
+def _joined(conn: Connection) -> Iterator[Session]:
     """A session inside ``conn``'s transaction: what it does is flushed at the end and
-    committed with the rest of that transaction, or not at all (one transaction per user
-    action, issue 42: a part written with the ORM joins one written with Core)."""
+    committed with the rest of that transaction, or not at all."""
     session = Session(bind=conn, expire_on_commit=False)
     try:
         yield session
@@ -463,9 +461,10 @@ class Database:
             return rev
 
     @contextmanager
-    def transaction(self, *, defer_checkpoint: bool = False) -> Iterator[Connection]:
-        """One transaction on a plain connection, for Core statements only (a chat turn's
-        writes: ~55 us less than a Session); SQLite errors in plain words, as ``session``.
+    def transaction(self, *, defer_checkpoint: bool = False) -> Iterator[Session]:
+        """One transaction, committed whole when the block ends or not at all; SQLite
+        errors in plain words, as ``session``. (The one session type every repository
+        takes: ``session`` is the same, for callers that commit themselves.)
 
         ``defer_checkpoint``: for the path between the person's Enter and the request
         leaving (the message's commit, the request's preparation). SQLite checkpoints the
@@ -478,19 +477,19 @@ class Database:
             if driver is not None:
                 driver.execute("PRAGMA wal_autocheckpoint=0")
             try:
-                with conn.begin(), self._history_lock(conn):
-                    yield conn
+                with conn.begin(), self._history_lock(conn), _joined(conn) as session:
+                    yield session
             finally:
                 if driver is not None:
                     driver.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT}")
 
     @contextmanager
-    def unlocked_reads(self) -> Iterator[Connection]:
-        """A connection for reads that need not wait their turn behind the history's
+    def unlocked_reads(self) -> Iterator[Session]:
+        """A session for reads that need not wait their turn behind the history's
         writers (``HISTORY_LOCK`` on a server): what changes nothing of the history, such
         as fetching a shared history's files into this device's folder."""
-        with self._in_words(), self.engine.connect() as conn:
-            yield conn
+        with self._in_words(), self.engine.connect() as conn, _joined(conn) as session:
+            yield session
 
     @contextmanager
     def _in_words(self) -> Iterator[None]:

@@ -1,7 +1,7 @@
-"""What every repository of ``storage`` runs on: one type for a session or a plain
-connection in a transaction (``Db``), Core statements built once and run straight on the
-driver's cursor (``run``, ``storage/direct.py``), rows inserted in bulk, and a reader that
-keeps the rows of its last reads until their revisions change (``KeptRows``).
+"""What every repository of ``storage`` runs on: the one session type
+(``Db``), Core statements built once and run by SQLAlchemy
+(``run``, answering plain tuples), rows inserted in bulk, and a reader that keeps the rows
+of its last reads until their revisions change (``KeptRows``).
 
 The queries a chat turn runs (committing the message, reading today's talk, storing the
 reply and its usage) are SQLAlchemy Core statements built once, and today's talk comes
@@ -15,32 +15,79 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
 from sqlalchemy import insert
 from sqlalchemy.engine import Connection
 from sqlmodel import Session
 
-from storage import direct
-
-#: The per-turn functions take a Session or a plain Connection (``Database.
-#: transaction``: a turn's two writes need no ORM, and a Session costs ~55 us more).
-Db = Session | Connection
+#: What every repository function takes: a session in its transaction
+#: (``Database.transaction``, ``Database.session``).
+Db = Session
 
 
 _Kept = TypeVar("_Kept")
 
 
 def connection_of(db: Db) -> Connection:
-    return db if isinstance(db, Connection) else db.connection()
+    """The session's connection, for Core statements (inside storage only)."""
+    return db.connection()
 
 
-def run(db: Db, statement: Any, params: dict[str, Any] | None = None) -> Any:
-    """Execute a Core statement built once (a module's constant) on a connection or a
-    session's, straight on the driver's cursor (``storage/direct.py``); rows come back as
-    tuples. A statement built at each call goes through ``connection_of(db).execute``."""
-    return direct.execute(connection_of(db), statement, params)
+class Answer:
+    """What a statement answered, its rows as plain tuples, and the new row's id as
+    ``lastrowid`` on either store (from the insert's RETURNING on a server)."""
+
+    __slots__ = ("_result", "_server")
+
+    def __init__(self, result: Any, server: bool) -> None:
+        self._result = result
+        self._server = server
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        return iter(self.all())
+
+    def all(self) -> list[tuple[Any, ...]]:
+        return [tuple(row) for row in self._result.all()]
+
+    def first(self) -> tuple[Any, ...] | None:
+        row = self._result.first()
+        return None if row is None else tuple(row)
+
+    def scalar(self) -> Any:
+        return self._result.scalar()
+
+    def scalars(self) -> Iterator[Any]:
+        return iter(self._result.scalars().all())
+
+    @property
+    def rowcount(self) -> int:
+        return int(self._result.rowcount)
+
+    @property
+    def lastrowid(self) -> int | None:
+        if not self._server:
+            return self._result.lastrowid  # type: ignore[no-any-return]
+        key = self._result.inserted_primary_key
+        return None if not key else int(key[0])
+
+
+def execute(conn: Connection, statement: Any, params: dict[str, Any] | None = None) -> Answer:
+    """Run a Core statement with one row of values on ``conn``, in its transaction."""
+    return Answer(conn.execute(statement, dict(params or {})), conn.dialect.name != "sqlite")
+
+
+def run(db: Db, statement: Any, params: dict[str, Any] | None = None) -> Answer:
+    """Run a Core statement (built once, a module's constant, or built for this call) on a
+    connection or a session's; rows come back as tuples."""
+    return execute(connection_of(db), statement, params)
+
+
+def run_many(db: Db, statement: Any, rows: Sequence[dict[str, Any]]) -> None:
+    """Run ``statement`` once for each row of values (no rows back)."""
+    if rows:
+        connection_of(db).execute(statement, [dict(row) for row in rows])
 
 
 #: How many different reads (by query and parameters: a day's talk, each thread's) a
@@ -69,7 +116,7 @@ class KeptRows(Generic[_Kept]):
 
     def _read_locked(self, conn: Connection, query: Any, params: dict[str, Any],
                      still: Callable[[_Kept], bool]) -> list[_Kept]:
-        revs = direct.execute(conn, query, params).all()
+        revs = execute(conn, query, params).all()
         key = (id(query), *sorted(params.items()))
         held = self._held.pop(key, {})
         missing = [i for i, rev in revs if (held.get(i) or (-1, None))[0] != rev]
@@ -78,7 +125,7 @@ class KeptRows(Generic[_Kept]):
             # the two, so a row read here must still be one the first read asked for, and
             # one gone meanwhile is no longer held
             gone = set(missing)
-            for row in direct.execute(conn, self._by_ids, {"ids": missing}):
+            for row in execute(conn, self._by_ids, {"ids": missing}):
                 fresh = self._make(row[1:])
                 gone.discard(row[1])
                 if still(fresh):
@@ -121,12 +168,11 @@ def insert_row(db: Db, model: type[Any], **values: Any) -> int:
 
 def insert_rows(db: Db, model: type[Any], rows: Sequence[dict[str, Any]]) -> list[int]:
     """Insert these rows of ``model``'s table; returns their ids, in order. (One insert
-    each on the driver's cursor, ~5 us a row: cheaper than SQLAlchemy's multi-row
-    ``INSERT ... RETURNING`` for the few rows of a fold, and the ids need no matching.)"""
+    each: for the few rows of a fold, the ids need no matching.)"""
     return [insert_row(db, model, **row) for row in rows]
 
 
 def insert_many(db: Db, model: type[Any], rows: Sequence[dict[str, Any]]) -> None:
     """Insert these rows of ``model``'s table with one statement."""
     if rows:
-        direct.execute_many(connection_of(db), _insert_of(model), rows)
+        run_many(db, _insert_of(model), rows)

@@ -27,11 +27,9 @@ from sqlalchemy import (
     type_coerce,
 )
 from sqlalchemy import select as sa_select
-from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, col, select
 
-from storage import direct
 from storage.models import (
     Message,
     MessageRole,
@@ -40,7 +38,7 @@ from storage.models import (
     Thread,
     ThreadKind,
 )
-from storage.rows import Db, KeptRows, connection_of, insert_row, run
+from storage.rows import Db, KeptRows, connection_of, execute, insert_row, run
 
 _USER_TIMES = (sa_select(col(Message.day), col(Message.ts))
                .where(col(Message.role) == MessageRole.USER,
@@ -213,8 +211,8 @@ def insert_message(db: Db, **values: Any) -> Talk:
     """Store a message (every ``Talk`` field but ``id`` and ``segment_id``), with one Core
     insert; returns it as stored."""
     conn = connection_of(db)
-    key = direct.execute(conn, _INSERT_MESSAGE_SQLITE if conn.dialect.name == "sqlite"
-                         else _INSERT_MESSAGE, values).lastrowid
+    key = execute(conn, _INSERT_MESSAGE_SQLITE if conn.dialect.name == "sqlite"
+                  else _INSERT_MESSAGE, values).lastrowid
     assert key is not None
     return Talk(id=int(key), segment_id=None, **values)
 
@@ -459,11 +457,11 @@ def tool_results(session: Session) -> list[Message]:
     return list(session.exec(select(Message).where(Message.role == MessageRole.TOOL)))
 
 
-def ids_of(conn: Connection, day: str | None = None) -> list[int]:
+def ids_of(db: Db, day: str | None = None) -> list[int]:
     """Every message's id (of ``day``), oldest first, without reading a text (an export
     then reads them in batches and can skip a damaged one)."""
     where = "WHERE day = :day" if day is not None else ""
-    return [int(row[0]) for row in conn.execute(
+    return [int(row[0]) for row in connection_of(db).execute(
         text(f"SELECT id FROM message {where} ORDER BY id"), {"day": day})]
 
 
@@ -483,11 +481,11 @@ def said_from(session: Session, first_id: int) -> list[tuple[str, str]]:
         .order_by(col(Message.id)))]
 
 
-def generation(conn: Connection) -> tuple[int, ...]:
+def generation(db: Db) -> tuple[int, ...]:
     """How far the history has come, in one read: the messages' count, newest id and sum
     of revisions, the Timeline Index lines' count and sum of revisions (another device's
     or process's write changes one of them: ``SharedWatch``)."""
-    row = conn.exec_driver_sql(
+    row = connection_of(db).exec_driver_sql(
         "SELECT (SELECT count(*) FROM message), (SELECT coalesce(max(id), 0) FROM message), "
         "(SELECT coalesce(sum(rev), 0) FROM message), (SELECT count(*) FROM timelineentry), "
         "(SELECT coalesce(sum(rev), 0) FROM timelineentry)").one()

@@ -15,7 +15,6 @@ from sqlalchemy import select as sa_select
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
-from storage import direct
 from storage.models import (
     Fold,
     Message,
@@ -25,7 +24,7 @@ from storage.models import (
     TimelineEntry,
     TimelineLevel,
 )
-from storage.rows import Db, KeptRows, connection_of, run
+from storage.rows import Db, KeptRows, connection_of, execute, run, run_many
 from storage.talk import _BY_ID, _TALK, Talk, _talk
 
 _SET_SEGMENT = update(Message).where(_BY_ID == bindparam("mid")).values(
@@ -98,8 +97,7 @@ def set_segments(db: Db, segment_of: dict[int, int]) -> None:
     """These messages (by id) were folded into these segments (one statement, run for
     each message by the driver)."""
     if segment_of:
-        direct.execute_many(connection_of(db), _SET_SEGMENT,
-                            [{"mid": m, "segment": s} for m, s in segment_of.items()])
+        run_many(db, _SET_SEGMENT, [{"mid": m, "segment": s} for m, s in segment_of.items()])
 
 
 _TALK_OF_SEGMENT = _TALK.where(col(Message.segment_id) == bindparam("segment")).order_by(_BY_ID)
@@ -282,11 +280,11 @@ def resolvable_folds(db: Db) -> dict[int, list[int]]:
     entry ids. Asked before every request, so it is one aggregate over the unresolved
     folds, and usually answers with nothing."""
     conn = connection_of(db)
-    folds = [int(f) for f in direct.execute(conn, _RESOLVABLE_FOLDS).scalars() if f is not None]
+    folds = [int(f) for f in execute(conn, _RESOLVABLE_FOLDS).scalars() if f is not None]
     if not folds:
         return {}
     found: dict[int, list[int]] = {f: [] for f in folds}
-    for fold_id, entry_id in direct.execute(conn, _ENTRIES_OF_FOLDS, {"folds": folds}):
+    for fold_id, entry_id in execute(conn, _ENTRIES_OF_FOLDS, {"folds": folds}):
         found[int(fold_id or 0)].append(int(entry_id or 0))  # both are set by the join
     return found
 

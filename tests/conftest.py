@@ -59,7 +59,7 @@ def pg_server() -> Iterator[str | None]:
     if given:
         yield given
         for url in _LEFT:  # (dropped at the end: a window's thread may still read one)
-            _drop_database(given, url)
+            drop_database(given, url)
         return
     if not pg_cluster.available():
         yield None
@@ -85,14 +85,14 @@ def pg_url(pg_server: str | None) -> Iterator[str]:
     """A fresh, empty PostgreSQL database's URL, dropped after the test."""
     if pg_server is None:
         pytest.skip("PostgreSQL is not installed (apt-get install postgresql)")
-    url = _new_database(pg_server)
+    url = new_database(pg_server)
     try:
         yield url
     finally:
-        _drop_database(pg_server, url)
+        drop_database(pg_server, url)
 
 
-def _new_database(server: str) -> str:
+def new_database(server: str) -> str:
     import psycopg
 
     name = f"monet_test_{os.getpid()}_{next(_DATABASES)}"
@@ -101,7 +101,7 @@ def _new_database(server: str) -> str:
     return f"{server.rpartition('/')[0]}/{name}"
 
 
-def _drop_database(server: str, url: str) -> None:
+def drop_database(server: str, url: str) -> None:
     import psycopg
 
     with psycopg.connect(server, autocommit=True) as admin:
@@ -140,7 +140,7 @@ def _store(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> I
         if url is not None or os.environ.get("MONET_DATABASE_URL") is not None \
                 or read_device(home).get("database_url"):
             return real(home, url)
-        made.append(_new_database(server))
+        made.append(new_database(server))
         write_device(home, "database_url", made[-1])
         return made[-1]
 

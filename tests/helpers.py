@@ -173,11 +173,11 @@ def run_monet(*args: str | os.PathLike[str], home: str | os.PathLike[str] | None
 
 def write_between_reads(monkeypatch: Any, revisions: Any, write: Callable[[], None]) -> None:
     """Make another writer's ``write`` land between a kept-rows reader's two reads: right
-    after the driver path has answered the ``revisions`` statement (the ids and revisions),
-    before the reader reads the rows in full (``storage.rows.KeptRows``)."""
-    from storage import direct
+    after ``revisions`` (the statement of the ids and revisions) has answered, before the
+    reader reads the rows in full (``storage.rows.KeptRows``)."""
+    from storage import rows as kept_rows
 
-    real = direct.execute
+    real = kept_rows.execute
 
     def execute(conn: Any, statement: Any, *args: Any, **kwargs: Any) -> Any:
         result = real(conn, statement, *args, **kwargs)
@@ -192,7 +192,7 @@ def write_between_reads(monkeypatch: Any, revisions: Any, write: Callable[[], No
 
         return Rows()
 
-    monkeypatch.setattr(direct, "execute", execute)
+    monkeypatch.setattr(kept_rows, "execute", execute)
 
 
 def blank_pdf(pages: int) -> bytes:
@@ -240,8 +240,8 @@ def memory_keyring() -> Iterator[dict[tuple[str, str], str]]:
         keyring.set_keyring(previous)
 
 
-def differences_from_the_models(conn: Any) -> list[Any]:
-    """What alembic finds between the database on ``conn`` (made by the migrations) and
+def differences_from_the_models(session: Any) -> list[Any]:
+    """What alembic finds between the database of ``session`` (made by the migrations) and
     ``storage/models.py``: a model column, table or index the chain does not make, or
     makes of another type. What only the database has (the search's tables and columns,
     the partial indexes, the triggers' tables) is the migrations' own and is left out."""
@@ -256,7 +256,21 @@ def differences_from_the_models(conn: Any) -> list[Any]:
         return not (reflected and compare_to is None)
 
     context = MigrationContext.configure(
-        conn, opts={"compare_type": True, "include_object": ours})
+        session.connection(), opts={"compare_type": True, "include_object": ours})
     with warnings.catch_warnings():  # an expression index (the migrations' own) is not read
         warnings.filterwarnings("ignore", "Skipped unsupported reflection")
         return list(compare_metadata(context, SQLModel.metadata))
+
+
+def write_past_day(home: Path) -> None:
+    """A history at ``home`` holding one exchange on a past day (2025-01-05)."""
+    from cms.context.manager import ContextManager
+    from cms.tokens import TiktokenEstimator
+    from storage import Database
+
+    db = Database(home)
+    cm = ContextManager(db, Settings(), ManualClock(parse_ts("2025-01-05T10:00:00+09:00")),
+                        TiktokenEstimator())
+    cm.commit_user_message("an old message from January", "chat")
+    cm.record_reply("an old reply", "chat")
+    db.close()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -17,6 +16,7 @@ from monet_app.operations.changes import Changes
 from monet_app.services.gateway import AnthropicModel
 from monet_app.window.app import AppController
 from storage.models import Event, Message
+from tests.helpers import write_past_day
 
 pytest.importorskip("pytestqt")
 
@@ -98,23 +98,9 @@ def test_switching_tabs_filters_the_view_and_sends_nothing(qtbot, app_for, serve
     assert "chat message" in texts and "work message" in texts
 
 
-def _past_day(home: Path) -> None:
-    from cms.clock import ManualClock, parse_ts
-    from cms.context.manager import ContextManager
-    from cms.tokens import TiktokenEstimator
-    from storage import Database
-
-    db = Database(home)
-    cm = ContextManager(db, Settings(), ManualClock(parse_ts("2025-01-05T10:00:00+09:00")),
-                        TiktokenEstimator())
-    cm.commit_user_message("an old message from January", "chat")
-    cm.record_reply("an old reply", "chat")
-    db.close()
-
-
 def test_a_past_day_is_read_only_and_sending_posts_to_today(qtbot, app_for, tmp_path) -> None:
     home = tmp_path / "home"
-    _past_day(home)
+    write_past_day(home)
     c = app_for(home)
     c.window.tab_bar.setCurrentIndex(0)
     items = [c.window.days.list.item(i).text() for i in range(c.window.days.list.count())]
@@ -132,7 +118,7 @@ def test_a_past_day_is_read_only_and_sending_posts_to_today(qtbot, app_for, tmp_
 
 def test_reply_lands_in_today_even_after_switching_tab_and_day(qtbot, app_for, server, tmp_path) -> None:
     home = tmp_path / "home"
-    _past_day(home)
+    write_past_day(home)
     c = app_for(home)
     c.window.tab_bar.setCurrentIndex(0)
     server.failures.append({"chunk_delay": 0.05})
@@ -395,7 +381,7 @@ def test_forgetting_a_memory_with_its_messages_in_the_window_reaches_the_backups
 
 def test_deleting_a_day_from_the_window(qtbot, app_for, tmp_path) -> None:
     home = tmp_path / "home"
-    _past_day(home)
+    write_past_day(home)
     c = app_for(home)
     assert c.window.days.list.count() == 2
     c.delete_day("2025-01-05")  # off the GUI thread

@@ -411,7 +411,7 @@ def test_only_storage_reaches_the_database() -> None:
     it hold a statement as text. What the layers above name is storage's: its
     repositories' functions, the rows of ``storage/models.py`` (their session's unit of
     work: ``get`` by key, ``add``, ``delete``), and the types ``storage.database`` gives
-    (``Session``, ``Connection``, ``Conflict``)."""
+    (``Session``, ``Conflict``)."""
     imports, statements = [], []
     for module, node in _outside_storage():
         names = ([a.name for a in node.names] if isinstance(node, ast.Import)
@@ -470,3 +470,28 @@ def test_the_wait_check_sees_an_absence_after_a_fixed_wait() -> None:
     good = ast.parse("def t(qtbot, box):\n    qtbot.waitUntil(box.isHidden)\n"
                      "    assert not box.isVisible()\n")
     assert _fixed_waits_then_absence(bad) == [2] and _fixed_waits_then_absence(good) == []
+
+
+def test_storage_offers_one_session_type() -> None:
+    """One session type (issue 42: the layers above named a Session, a Connection, or
+    ``Session | Connection``): no public function or method of storage takes, gives or
+    yields a Connection; ``storage/rows.py`` alone turns a session into its connection for
+    the Core statements inside storage."""
+    offenders = []
+    for path in sorted((REPO / "storage").rglob("*.py")):
+        if "/migrations/" in path.as_posix() or path.name == "rows.py":
+            continue
+        tree = ast.parse(path.read_text("utf-8"))
+        public = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+        for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+            if not cls.name.startswith("_"):
+                public += [n for n in cls.body if isinstance(n, ast.FunctionDef)]
+        for fn in public:
+            if fn.name.startswith("_"):
+                continue
+            annotations = [a.annotation for a in (*fn.args.args, *fn.args.kwonlyargs)]
+            for annotation in (*annotations, fn.returns):
+                if annotation is not None and "Connection" in ast.unparse(annotation) \
+                        and "sqlite3." not in ast.unparse(annotation):
+                    offenders.append(f"{path.relative_to(REPO)}:{fn.lineno} {fn.name}")
+    assert offenders == []

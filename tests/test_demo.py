@@ -59,10 +59,10 @@ def test_prepare_fills_a_new_folder_once_and_marks_it(tmp_path: Path) -> None:
 
 
 def test_a_real_history_is_never_touched(tmp_path: Path) -> None:
-    from tests.test_app import _past_day
+    from tests.helpers import write_past_day
 
     home = tmp_path / "real"
-    _past_day(home)
+    write_past_day(home)
     before = {p.name: p.stat().st_mtime_ns for p in home.iterdir()}
     with pytest.raises(DemoError, match="not the demo"):
         demo.prepare(home, datetime.now().astimezone())

@@ -39,13 +39,15 @@ def _home(tmp_path: Path) -> World:
 
 
 def _vector_rows(w: World, message_id: int) -> int:
-    with w.db.transaction() as conn:
-        return int(conn.execute(sql("SELECT count(*) FROM message_vector WHERE message_id = :v"), {"v": message_id}).scalar_one())
+    with w.db.transaction() as tx:
+        raw = tx.connection()
+        return int(raw.execute(sql("SELECT count(*) FROM message_vector WHERE message_id = :v"), {"v": message_id}).scalar_one())
 
 
 def _message_id(w: World, text: str) -> int:
-    with w.db.transaction() as conn:
-        found = conn.execute(sql("SELECT id FROM message WHERE text = :v"), {"v": text}).scalar()
+    with w.db.transaction() as tx:
+        raw = tx.connection()
+        found = raw.execute(sql("SELECT id FROM message WHERE text = :v"), {"v": text}).scalar()
     assert found is not None, text
     return int(found)
 
@@ -116,22 +118,25 @@ def test_deleting_changing_or_forgetting_a_message_drops_its_vectors(tmp_path: P
     question = "pop superstar gig in the South Bay"
     with w.db.session() as session:
         assert concert in [n.message_id for n in meaning.near(session, question, 3)]
-    with w.db.transaction() as conn:  # forgotten: gone in the same transaction
-        conn.execute(sql("UPDATE message SET hidden = TRUE WHERE id = :v"), {"v": concert})
-        assert conn.execute(sql("SELECT count(*) FROM message_vector "
+    with w.db.transaction() as tx:  # forgotten: gone in the same transaction
+        raw = tx.connection()
+        raw.execute(sql("UPDATE message SET hidden = TRUE WHERE id = :v"), {"v": concert})
+        assert raw.execute(sql("SELECT count(*) FROM message_vector "
                                     "WHERE message_id = :v"), {"v": concert}).scalar() == 0
     with w.db.session() as session:
         assert concert not in [n.message_id for n in meaning.near(session, question, 14)]
     assert w.librarian.run_pass().embedded == 0  # a forgotten message is not embedded again
-    with w.db.transaction() as conn:
-        conn.execute(sql("UPDATE message SET text = 'I planted tulips' WHERE id = :v"), {"v": trip})
+    with w.db.transaction() as tx:
+        raw = tx.connection()
+        raw.execute(sql("UPDATE message SET text = 'I planted tulips' WHERE id = :v"), {"v": trip})
     assert _vector_rows(w, trip) == 0
     assert w.librarian.run_pass().embedded == 1  # the new text
     with w.db.session() as session:
         [first] = meaning.near(session, "flowers in the garden", 1)
         assert first.message_id == trip
-    with w.db.transaction() as conn:
-        conn.execute(sql("DELETE FROM message WHERE id = :v"), {"v": trip})
+    with w.db.transaction() as tx:
+        raw = tx.connection()
+        raw.execute(sql("DELETE FROM message WHERE id = :v"), {"v": trip})
     assert _vector_rows(w, trip) == 0
     with w.db.session() as session:
         assert trip not in [n.message_id for n in meaning.near(session, "tulips", 14)]
@@ -144,8 +149,9 @@ def test_a_message_changed_while_it_was_embedded_keeps_no_vector_of_its_old_text
     with w.db.transaction() as conn:
         todo = vectors.pending(conn, model, 1)
     [(message_id, rev, _text)] = todo
-    with w.db.transaction() as conn:
-        conn.execute(sql("UPDATE message SET text = 'changed' WHERE id = :v"), {"v": message_id})
+    with w.db.transaction() as tx:
+        raw = tx.connection()
+        raw.execute(sql("UPDATE message SET text = 'changed' WHERE id = :v"), {"v": message_id})
     with w.db.transaction() as conn:
         vectors.store(conn, model, [(message_id, rev, 0, b"\0" * 64, b"\0" * 512)])
     assert _vector_rows(w, message_id) == 0
@@ -186,8 +192,9 @@ def test_the_index_follows_rows_added_and_removed_between_searches(tmp_path: Pat
     meaning.embed_pending(w.db)
     with w.db.session() as session:
         assert len(meaning.near(session, "anything", 20)) == 14
-    with w.db.transaction() as conn:
-        conn.exec_driver_sql("DELETE FROM message WHERE id IN (1, 2)")
+    with w.db.transaction() as tx:
+        raw = tx.connection()
+        raw.exec_driver_sql("DELETE FROM message WHERE id IN (1, 2)")
     w.cm.commit_user_message("新しい話: 富士山に登った", "chat")
     meaning.embed_pending(w.db)
     with w.db.session() as session:
@@ -297,11 +304,13 @@ def test_unforgetting_a_message_embeds_it_again(tmp_path: Path) -> None:
     w = _home(tmp_path)
     w.librarian.run_pass()
     concert = _message_id(w, CONCERT)
-    with w.db.transaction() as conn:
-        conn.execute(sql("UPDATE message SET hidden = TRUE WHERE id = :v"), {"v": concert})
+    with w.db.transaction() as tx:
+        raw = tx.connection()
+        raw.execute(sql("UPDATE message SET hidden = TRUE WHERE id = :v"), {"v": concert})
     assert _vector_rows(w, concert) == 0
-    with w.db.transaction() as conn:
-        conn.execute(sql("UPDATE message SET hidden = FALSE WHERE id = :v"), {"v": concert})
+    with w.db.transaction() as tx:
+        raw = tx.connection()
+        raw.execute(sql("UPDATE message SET hidden = FALSE WHERE id = :v"), {"v": concert})
     assert w.librarian.run_pass().embedded == 1
     assert _vector_rows(w, concert) == 1
 
@@ -380,10 +389,11 @@ def test_finding_the_messages_without_vectors_reads_the_message_index(tmp_path: 
     from storage.vectors import _PENDING, _PENDING_COUNT
 
     w = _home(tmp_path)
-    with w.db.transaction() as conn:
+    with w.db.transaction() as tx:
+        raw = tx.connection()
         for statement in (_PENDING, _PENDING_COUNT):
             sql = str(statement.compile(compile_kwargs={"literal_binds": False}))
-            plan = " ".join(str(row[-1]) for row in conn.exec_driver_sql(
+            plan = " ".join(str(row[-1]) for row in raw.exec_driver_sql(
                 "EXPLAIN QUERY PLAN " + sql.replace(":model", "'m'").replace(":most", "5")))
             assert "ix_message_vector_message (message_id=? AND model=?)" in plan, plan
 

@@ -262,7 +262,7 @@ def test_a_backup_of_a_server_is_the_same_archive_and_restores_into_either(
     same core text), and it restores into a data folder and into an empty server."""
     import zipfile
 
-    from tests.conftest import _drop_database, _new_database
+    from tests.conftest import drop_database, new_database
     from tests.helpers import run_monet
 
     exports = []
@@ -285,7 +285,7 @@ def test_a_backup_of_a_server_is_the_same_archive_and_restores_into_either(
               check=True)
     assert run_monet("export", "--database-url", "", home=tmp_path / "folder",
                      check=True).stdout == exports[0]
-    empty = _new_database(pg_server)
+    empty = new_database(pg_server)
     try:
         restored = run_monet("restore", archives[0], "--database-url", empty,
                              home=tmp_path / "server", check=True)
@@ -296,7 +296,7 @@ def test_a_backup_of_a_server_is_the_same_archive_and_restores_into_either(
                           home=tmp_path / "server2")
         assert again.returncode == 2 and "already holds a history" in again.stderr
     finally:
-        _drop_database(pg_server, empty)
+        drop_database(pg_server, empty)
 
 
 @pytest.mark.slow
@@ -348,7 +348,7 @@ def test_a_server_gone_mid_session_leaves_the_window_usable_and_the_text_kept(
     message sent then is refused in words, the typed text stays in the field, nothing
     freezes; once the server is back the same Enter sends it."""
     from tests import pg_cluster
-    from tests.conftest import _new_database
+    from tests.conftest import new_database
     from tests.test_app import type_and_enter, wait_idle
 
     if not pg_cluster.available():
@@ -358,7 +358,7 @@ def test_a_server_gone_mid_session_leaves_the_window_usable_and_the_text_kept(
     folder = Path(tempfile.mkdtemp(prefix="monet-pg-gone-"))
     server_url = pg_cluster.start(folder)
     try:
-        url = _new_database(server_url)
+        url = new_database(server_url)
         monkeypatch.setenv("MONET_DATABASE_URL", url)
         c = app_for(tmp_path / "laptop")
         type_and_enter(qtbot, c, "first, while the server is there")
@@ -572,9 +572,10 @@ def test_a_server_history_at_0019_is_upgraded_once(tmp_path: Path, pg_url: str) 
     from storage.database import HEAD_REVISION
 
     db = Database(tmp_path / "laptop", url=pg_url)
-    with db.transaction() as conn:
-        conn.exec_driver_sql("ALTER TABLE usagerecord DROP COLUMN turn_ttl")
-        conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0019'")
+    with db.transaction() as tx:
+        raw = tx.connection()
+        raw.exec_driver_sql("ALTER TABLE usagerecord DROP COLUMN turn_ttl")
+        raw.exec_driver_sql("UPDATE alembic_version SET version_num = '0019'")
     db.close()
     again = Database(tmp_path / "desktop", url=pg_url)
     with again.session() as session:
@@ -594,9 +595,10 @@ def test_a_server_history_of_a_development_build_is_refused_in_words(
     from storage.errors import DatabaseTooNewError
 
     db = Database(tmp_path / "laptop", url=pg_url)
-    with db.transaction() as conn:
-        conn.exec_driver_sql("DROP TABLE message_totals CASCADE")
-        conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0019'")
+    with db.transaction() as tx:
+        raw = tx.connection()
+        raw.exec_driver_sql("DROP TABLE message_totals CASCADE")
+        raw.exec_driver_sql("UPDATE alembic_version SET version_num = '0019'")
     db.close()
     with pytest.raises(DatabaseTooNewError, match="development build"):
         Database(tmp_path / "desktop", url=pg_url)

@@ -357,9 +357,10 @@ def test_a_two_character_word_weighs_in_the_ranking(tmp_path: Path) -> None:
     with w.db.session() as session:
         found = recall(session, "ストレス発散の温泉ってどこだっけ", 1)
     assert [h.text for h in found] == ["週末は箱根で温泉に行ってきた"]
-    with w.db.transaction() as conn:  # a database without the pair index: the trigrams
-        conn.exec_driver_sql("DROP TRIGGER message_grams_ai")
-        conn.exec_driver_sql("DROP TABLE message_grams")
+    with w.db.transaction() as tx:  # a database without the pair index: the trigrams
+        raw = tx.connection()
+        raw.exec_driver_sql("DROP TRIGGER message_grams_ai")
+        raw.exec_driver_sql("DROP TABLE message_grams")
     with w.db.session() as session:
         assert not fts.has_grams(session)
         found = recall(session, "ストレス発散の温泉ってどこだっけ", 1)
@@ -399,8 +400,9 @@ def test_a_japanese_question_is_ranked_by_the_pairs_it_shares(tmp_path: Path) ->
 
 
 def _pair_rows(w: World, pair: str) -> list[int]:
-    with w.db.transaction() as conn:
-        return [row[0] for row in conn.exec_driver_sql(
+    with w.db.transaction() as tx:
+        raw = tx.connection()
+        return [row[0] for row in raw.exec_driver_sql(
             "SELECT rowid FROM message_grams WHERE message_grams MATCH ?", (f'"{pair}"',))]
 
 
@@ -411,18 +413,22 @@ def test_the_pair_index_follows_edits_deletes_and_damaged_rows(tmp_path: Path) -
     that is not UTF-8 (a damaged page) is written and deleted without an error."""
     w = seeded(tmp_path)
     [kyoto] = _pair_rows(w, "嵐山")
-    with w.db.transaction() as conn:
-        conn.exec_driver_sql("UPDATE message SET text = '奈良の鹿' WHERE id = ?", (kyoto,))
+    with w.db.transaction() as tx:
+        raw = tx.connection()
+        raw.exec_driver_sql("UPDATE message SET text = '奈良の鹿' WHERE id = ?", (kyoto,))
     assert _pair_rows(w, "嵐山") == [] and _pair_rows(w, "奈良") == [kyoto]
-    with w.db.transaction() as conn:
-        conn.exec_driver_sql(
+    with w.db.transaction() as tx:
+        raw = tx.connection()
+        raw.exec_driver_sql(
             "UPDATE message SET text = CAST(X'80FFE4BDA0E5A5BD' AS TEXT) WHERE id = ?", (kyoto,))
     assert _pair_rows(w, "奈良") == [] and _pair_rows(w, "你好") == [kyoto]
-    with w.db.transaction() as conn:
-        conn.exec_driver_sql("DELETE FROM message WHERE id = ?", (kyoto,))
+    with w.db.transaction() as tx:
+        raw = tx.connection()
+        raw.exec_driver_sql("DELETE FROM message WHERE id = ?", (kyoto,))
     assert _pair_rows(w, "你好") == []
-    with w.db.transaction() as conn:
-        conn.exec_driver_sql("INSERT INTO message_grams(message_grams) VALUES ('integrity-check')")
+    with w.db.transaction() as tx:
+        raw = tx.connection()
+        raw.exec_driver_sql("INSERT INTO message_grams(message_grams) VALUES ('integrity-check')")
     assert len(_pair_rows(w, "京都")) == 1  # the other message
 
 

@@ -106,15 +106,16 @@ def test_the_reads_before_every_request_do_not_grow_with_the_history(tmp_path: P
         "ix_message_raw_thread": (_UNSEGMENTED_OF_THREAD, {"thread": 1}),
         "ix_fold_unresolved": (_RESOLVABLE_FOLDS, {}),
         "ix_timelineentry_pending": (_PENDING_IDS, {})}
-    with db.engine.connect() as conn:
+    with db.transaction() as session:
+        conn = session.connection()
         for index, (statement, given) in reads.items():
             compiled = statement.compile(dialect=conn.dialect)
             values = {**compiled.params, **given}
             params = tuple(values[name] for name in compiled.positiontup or ())
             plan = conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {compiled}", params).all()
             assert any(index in str(row[-1]) for row in plan), (index, plan)
-        day_talk = TalkReader().raw_of_day(conn, "2026-01-01")
-        assert resolvable_folds(conn) == {}
+        day_talk = TalkReader().raw_of_day(session, "2026-01-01")
+        assert resolvable_folds(session) == {}
     assert [t.text for t in day_talk] == ["m0", "m1", "m2"]
     db.close()
 

@@ -279,10 +279,10 @@ def test_a_stopped_reply_can_be_continued(qtbot, app_for, server) -> None:
 
 
 def test_a_past_day_offers_copy_but_no_edit(qtbot, app_for, tmp_path) -> None:
-    from tests.test_app import _past_day
+    from tests.helpers import write_past_day
 
     home = tmp_path / "home"
-    _past_day(home)
+    write_past_day(home)
     c = app_for(home)
     c.open_day("2025-01-05")
     c.window.select_tab("chat")
@@ -464,10 +464,10 @@ def test_choosing_dark_in_settings_turns_every_part_of_the_window_dark(qtbot, ap
 
 
 def test_the_composer_hint_says_where_a_message_goes_without_a_click(qtbot, app_for, tmp_path) -> None:
-    from tests.test_app import _past_day
+    from tests.helpers import write_past_day
 
     home = tmp_path / "home"
-    _past_day(home)
+    write_past_day(home)
     c = app_for(home)
     c.window.select_tab(ALL_TABS)
     assert c.core.settings.tab_label(c.nav.send_tab) in c.window.compose.field.placeholderText()
@@ -563,10 +563,10 @@ def test_an_english_first_run_names_the_tabs_in_english(qtbot, app_for, tmp_path
 
 
 def test_a_history_keeps_its_tab_names_whatever_the_language(qtbot, app_for, tmp_path, monkeypatch) -> None:
-    from tests.test_app import _past_day
+    from tests.helpers import write_past_day
 
     home = tmp_path / "home"
-    _past_day(home)
+    write_past_day(home)
     monkeypatch.setenv("MONET_LANG", "en")
     c = app_for(home)
     assert tab_texts(c)[0] == "チャット"  # labels reach the prompt: never changed by themselves

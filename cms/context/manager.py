@@ -35,7 +35,7 @@ from cms.settings import Settings
 from cms.tokens import TokenEstimator, count_all, count_json, line_pieces
 from storage import Database
 from storage import attachments as attachment_files
-from storage.database import Connection
+from storage.database import Session
 from storage.errors import EmptyMessageError, PromptTooLargeError
 from storage.ledger import insert_usage
 from storage.memory import latest_summary_text
@@ -291,7 +291,7 @@ class ContextManager:
 
     def commit_user_message(self, text: str, tab: str,
                             attachments: Sequence[Prepared] = (), *,
-                            within: Callable[[Connection], None] | None = None) -> Talk:
+                            within: Callable[[Session], None] | None = None) -> Talk:
         """Store what the person typed, and the files shown with it (``attachments``,
         prepared by ``cms.attachments.prepare``), before any request leaves. ``within``
         runs in the same transaction once the message is in (an edit sets the old
@@ -367,7 +367,7 @@ class ContextManager:
 
     def record_reply(
         self, text: str, tab: str, *, status: MessageStatus = MessageStatus.COMPLETE,
-        usage: UsageNote | None = None, within: Callable[[Connection], None] | None = None,
+        usage: UsageNote | None = None, within: Callable[[Session], None] | None = None,
     ) -> Talk:
         """Store a reply (and, in the same transaction, the usage of the request that
         brought it, and ``within``, run before the reply is stored: a version chosen
@@ -389,7 +389,7 @@ class ContextManager:
         content: dict[str, Any] | None,
         status: MessageStatus,
         usage: UsageNote | None = None,
-        within: Callable[[Connection], None] | None = None,
+        within: Callable[[Session], None] | None = None,
     ) -> Talk:
         """Replies land in today's conversation (the prompt's day or thread), always."""
         text = clean_text(text)
@@ -507,7 +507,7 @@ class ContextManager:
             prepared.newest_id = newest_message_id(conn)
         return prepared
 
-    def _steady(self, conn: Connection, read: SteadyRead) -> PreparedRequest | None:
+    def _steady(self, conn: Session, read: SteadyRead) -> PreparedRequest | None:
         """The body between rebuild points (nearly every request): the stored blocks and
         today's turns, read without loading the prompt state as an ORM object. None when
         any rebuild point is due; ``_rebuilt`` then applies it (the same conditions), going

@@ -90,7 +90,7 @@ def delete_in(session: Session, db: Database, message_ids: Sequence[int],
         _rewrite_segment(session, segment_id)
     if segment_ids or noted:  # (talk no line summarizes yet is in no context summary)
         _rewrite_context_summary(session, db, now)
-    attachment_files.sweep_history(session.connection())
+    attachment_files.sweep_history(session)
     bump_memory(session)
     return len(found)
 
@@ -232,7 +232,7 @@ def _hide_in(session: Session, db: Database, message_ids: Sequence[int], now: da
         _rewrite_segment(session, segment_id)
     if segment_ids or noted:
         _rewrite_context_summary(session, db, now)
-    attachment_files.sweep_history(session.connection())
+    attachment_files.sweep_history(session)
     bump_memory(session)
 
 

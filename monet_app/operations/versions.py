@@ -17,7 +17,7 @@ from monet_app.operations.changes import NOTHING, TALK, Changes, Done
 from monet_app.services.gate import Ticket, Work
 from monet_app.services.wiring import Core
 from storage import talk
-from storage.database import Connection, Session, joined_session
+from storage.database import Session
 from storage.models import Message, MessageRole, MessageStatus, ReplyVersion
 from storage.prompt_state import bump_memory
 from storage.settings import read_value, setting_json, write_value
@@ -78,11 +78,10 @@ def _set_aside_in(session: Session, message_ids: list[int]) -> int:
     return len(rows)
 
 
-def set_aside_exchange(user_id: int, conn: Connection) -> None:
+def set_aside_exchange(user_id: int, session: Session) -> None:
     """Edit and resend: the old message ``user_id`` and its answer are set aside in the
     transaction that stores the new message (``commit``)."""
-    with joined_session(conn) as session:
-        _set_aside_in(session, _exchange_ids(session, user_id))
+    _set_aside_in(session, _exchange_ids(session, user_id))
 
 
 def settle(core: Core, replaced: bool | None, reply: Talk | None = None) -> Changes:
@@ -209,14 +208,14 @@ def choose_version(core: Core, user_id: int, number: int, *,
             text, tab = chosen.text, person.tab
         now = core.clock.now()
 
-        def replace(conn: Connection) -> None:
-            with joined_session(conn) as session:
-                answers = _exchange_ids(session, user_id)[1:]
-                if answers:
-                    forget.delete_in(session, core.db, answers, now)
-                for version in reply_versions(session, user_id):
-                    version.current = version.number == number
-                    session.add(version)
+        def replace(session: Session) -> None:
+            answers = _exchange_ids(session, user_id)[1:]
+            if answers:
+                forget.delete_in(session, core.db, answers, now)
+            for version in reply_versions(session, user_id):
+                version.current = version.number == number
+                session.add(version)
+            session.flush()
 
         core.context.record_reply(text, tab, within=replace)
         forget.settle_files(core.db)
