@@ -36,7 +36,7 @@ from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, create_engine
 
-from storage import fts
+from storage import fts, server_check
 from storage.errors import DatabaseError, DatabaseTooNewError
 from storage.files import SWAP_FILE, InUse, finish_swap, process_lock
 from storage.private import private_folder
@@ -74,9 +74,28 @@ def _server_problem(where: str, text: str) -> DatabaseError | None:
             "The database server {where} refused the login. Check the user and the password "
             "(`monet server-password` keeps it in the system keyring; ~/.pgpass works too); "
             "nothing was changed.", where=where)
+    missing = re.search(r'(database|role) "([^"]+)" does not exist', text)
+    if missing is not None and missing.group(1) == "database":
+        return DatabaseError(
+            "The database server {where} has no database named {name}. Create it as the "
+            "server's administrator (createdb -O USER {name}; docs/postgresql.md) or check the "
+            "URL; nothing was changed.", where=where, name=missing.group(2))
+    if missing is not None:
+        return DatabaseError(
+            "The database server {where} has no login named {name}. Create it as the server's "
+            "administrator (createuser --pwprompt {name}; docs/postgresql.md) or check the "
+            "URL; nothing was changed.", where=where, name=missing.group(2))
     if "does not exist" in lowered and ("database" in lowered or "role" in lowered):
         return DatabaseError("The database server {where} has no such database or user "
                              "({detail}).", where=where, detail=text.strip().splitlines()[0][:160])
+    denied = re.search(r"(permission denied for [a-z ]+ \S+|must be owner of [a-z ]+ \S+)",
+                       lowered)
+    if denied is not None:
+        return DatabaseError(
+            "The database server {where} does not let this login change MONET's tables "
+            "({detail}). Make the login the owner of the database and of its tables (ALTER "
+            "DATABASE ... OWNER TO ...; as the administrator), then try again; nothing was "
+            "changed.", where=where, detail=denied.group(1))
     if "socket" in lowered and "no such file or directory" in lowered:
         return DatabaseError(
             "No database server listens on this machine's socket for {where}. Start it, or "
@@ -211,6 +230,33 @@ def _joined(conn: Connection) -> Iterator[Session]:
         session.close()
 
 
+def server_engine(url: str, pool_size: int = 4) -> Engine:
+    """The engine of a PostgreSQL history at ``url``: psycopg, the password from the OS
+    keyring when the URL has none (never part of the URL, a log or an error), a 10 s
+    connect timeout, and the server's custom plans (``_custom_plans``)."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        import psycopg  # noqa: F401  (SQLAlchemy's dialect imports it by name)
+    except ImportError:
+        raise DatabaseError(
+            "The history at {where} is on a PostgreSQL server, and this MONET "
+            "was installed without the server's driver. Install it with "
+            "pip install 'monet[server]' (or pip install 'psycopg[binary]') and try "
+            "again; nothing was written.", where=redact_url(url)) from None
+    from storage.server_password import keyring_password
+
+    target = make_url(url).set(drivername="postgresql+psycopg")
+    connect: dict[str, object] = {"connect_timeout": 10, "application_name": "MONET"}
+    password = keyring_password(url)
+    if password is not None:
+        connect["password"] = password
+    engine = create_engine(target, pool_pre_ping=True, pool_size=pool_size,
+                           max_overflow=pool_size, connect_args=connect)
+    event.listen(engine, "connect", _custom_plans)
+    return engine
+
+
 class Database:
     """One MONET data folder: the SQLite file plus the text files beside it, or this
     device's folder and the history on a PostgreSQL server (``url``)."""
@@ -294,29 +340,10 @@ class Database:
         return tuple(found)
 
     def _open_server(self, migrate: bool) -> None:
-        from sqlalchemy.engine import make_url
 
-        try:
-            import psycopg  # noqa: F401  (SQLAlchemy's dialect imports it by name)
-        except ImportError:
-            raise DatabaseError(
-                "The history at {where} is on a PostgreSQL server, and this MONET "
-                "was installed without the server's driver. Install it with "
-                "pip install 'monet[server]' (or pip install 'psycopg[binary]') and try "
-                "again; nothing was written.", where=self.where) from None
-
-        target = make_url(self.url or "").set(drivername="postgresql+psycopg")
         self.read_only = False
         self._found_empty = False
-        connect: dict[str, object] = {"connect_timeout": 10, "application_name": "MONET"}
-        from storage.server_password import keyring_password
-
-        password = keyring_password(self.url or "")
-        if password is not None:  # (never part of the URL, a log or an error)
-            connect["password"] = password
-        self.engine = create_engine(
-            target, pool_pre_ping=True, pool_size=4, max_overflow=4, connect_args=connect)
-        event.listen(self.engine, "connect", _custom_plans)
+        self.engine = server_engine(self.url or "")
         self._in_use = None
         try:
             self._in_use = InUse(self.home)  # this device's folder, as for the file
@@ -389,13 +416,12 @@ class Database:
                         "(before its search and shared files were complete). Copy it into a "
                         "data folder with that build (monet migrate-to FOLDER), then onto a "
                         "new database with this one; it was not changed.", where=self.where)
-                if current is None:
-                    encoding = conn.exec_driver_sql("SHOW server_encoding").scalar()
-                    if encoding != "UTF8":  # the search folds text with ``normalize``
-                        raise DatabaseError(
-                            "MONET needs a UTF-8 database (this one is {encoding}): CREATE "
-                            "DATABASE monet ENCODING 'UTF8' TEMPLATE template0; nothing was "
-                            "changed.", encoding=encoding)
+                if current is None:  # what would stop the chain, or mix MONET's tables
+                    with _joined(conn) as session:
+                        found = server_check.facts(session)
+                    problem = server_check.refusal(found, self.where)
+                    if problem is not None:
+                        raise problem
                 self._run_chain(conn, self.where)
         except (OperationalError, SADatabaseError) as exc:
             explained = explain_db_error(self.where, exc)
@@ -556,3 +582,21 @@ class Database:
         if self._in_use is not None:
             self._in_use.release()
             self._in_use = None
+
+
+def check_server(url: str) -> list[server_check.Finding]:
+    """Every check of ``storage/server_check.py`` against the database at ``url``, changing
+    nothing there (and nothing on this device): for ``monet check-server``. A server that
+    cannot be reached or refuses the login raises its sentence."""
+    engine = server_engine(url, pool_size=1)
+    try:
+        with Session(engine) as session:
+            found = server_check.facts(session)
+        return server_check.findings(found, HEAD_REVISION, redact_url(url))
+    except (OperationalError, SADatabaseError) as exc:
+        explained = explain_db_error(redact_url(url), exc)
+        if explained is None:
+            raise
+        raise explained from exc
+    finally:
+        engine.dispose()

@@ -350,7 +350,7 @@ def test_the_map_names_every_module() -> None:
 
 def test_every_subcommand_has_one_entry_in_the_command_table() -> None:
     """``monet`` dispatches through a table (issue 42: it was an if-chain): every
-    subcommand the parser offers is in ``COMMANDS`` or is one of the two answered before
+    subcommand the parser offers is in ``COMMANDS`` or is one of the three answered before
     a data folder is opened, and the table names no command the parser lacks."""
     import argparse
 
@@ -359,7 +359,7 @@ def test_every_subcommand_has_one_entry_in_the_command_table() -> None:
     parser = build_parser()
     [sub] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     offered = set(sub.choices)
-    assert offered - set(COMMANDS) == {"install-desktop", "server-password"}
+    assert offered - set(COMMANDS) == {"install-desktop", "server-password", "check-server"}
     assert set(COMMANDS) <= offered
 
 

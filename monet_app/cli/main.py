@@ -213,6 +213,13 @@ def build_parser() -> argparse.ArgumentParser:
     pw.add_argument("--forget", action="store_true", help="remove it from the keyring")
     pw.add_argument("--home", dest="sub_home")
 
+    cs = sub.add_parser("check-server",
+                        help="check a PostgreSQL database for a history (login, TLS, rights, "
+                             "locale, pg_trgm, another program's tables); changes nothing")
+    cs.add_argument("target", nargs="?", help="postgresql://user@host:5432/db (default: "
+                                              "this device's, --database-url or device.json)")
+    cs.add_argument("--home", dest="sub_home")
+
     from monet_app.mixing import add_parser as add_check_mixing
 
     add_check_mixing(sub)
@@ -435,6 +442,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return 2
     if args.command == "server-password":
         return _server_password(home, forget=args.forget)
+    if args.command == "check-server":  # reads nothing of this device but its URL
+        from monet_app.cli.check_server import check_server
+
+        return check_server(home, args.target)
     if not on_server and (refused := _database_refusal(home)) is not None:
         print(f"monet: {refused}", file=sys.stderr)
         return 2

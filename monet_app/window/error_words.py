@@ -229,6 +229,18 @@ JA: dict[str, str] = {
         "データベースサーバー {where} がログインを拒否しました。"
         "ユーザーとパスワードを確認してください（`monet server-password` "
         "でシステムのキーリングに保存できます。~/.pgpass も使えます）。何も変更していません。",
+    "The database server {where} has no database named {name}. Create it as the server's "
+    "administrator (createdb -O USER {name}; docs/postgresql.md) or check the URL; nothing was "
+    "changed.":
+        "データベースサーバー {where} に {name} という名前のデータベースがありません。"
+        "サーバーの管理者として作るか（createdb -O USER {name}、docs/postgresql.md）、"
+        "URL を確かめてください。何も変更していません。",
+    "The database server {where} has no login named {name}. Create it as the server's "
+    "administrator (createuser --pwprompt {name}; docs/postgresql.md) or check the URL; nothing "
+    "was changed.":
+        "データベースサーバー {where} に {name} というログインがありません。"
+        "サーバーの管理者として作るか（createuser --pwprompt {name}、docs/postgresql.md）、"
+        "URL を確かめてください。何も変更していません。",
     "The database server {where} has no such database or user ({detail}).":
         "データベースサーバー {where} に、そのデータベースかユーザーがありません（{detail}）。",
     "No database server listens on this machine's socket for {where}. Start it, or give the "
@@ -299,6 +311,38 @@ JA: dict[str, str] = {
         "データベース {where} は MONET の開発版（検索と共有ファイルが完成する前）"
         "で作られています。その版でデータフォルダーにコピーし（monet migrate-to FOLDER）、"
         "この版で新しいデータベースへ移してください。データベースは変更していません。",
+    "The database {database} on {where} already holds tables MONET did not make "
+    "({tables}{more}): it belongs to another program. MONET keeps a history in a database of "
+    "its own; create one (createdb -O {user} monet, see docs/postgresql.md) and give its URL. "
+    "Nothing was changed.":
+        "{where} のデータベース {database} には MONET が作っていないテーブルがあります"
+        "（{tables}{more}）。別のプログラムのデータベースです。MONET は履歴を専用のデータベースに"
+        "置きます。新しく作って（createdb -O {user} monet、docs/postgresql.md を参照）、その URL を"
+        "指定してください。何も変更していません。",
+    "The user {user} may not create tables in the database {database} on {where} (PostgreSQL 15 "
+    "and later let only the database's owner, now {owner}, do that). As the server's "
+    "administrator, run ALTER DATABASE {database} OWNER TO {user}; or, in that database, GRANT "
+    "CREATE ON SCHEMA public TO {user}; then try again. Nothing was changed.":
+        "ユーザー {user} は {where} のデータベース {database} にテーブルを作れません"
+        "（PostgreSQL 15 以降では、データベースの所有者（今は {owner}）だけが作れます）。"
+        "サーバーの管理者として ALTER DATABASE {database} OWNER TO {user}; を実行するか、"
+        "そのデータベースで GRANT CREATE ON SCHEMA public TO {user}; を実行してから、"
+        "もう一度試してください。何も変更していません。",
+    "The database {database} on {where} sorts and classifies text by the {ctype} locale, in which "
+    "MONET's search cannot find Japanese words nor fold accented letters. Create it with a UTF-8 "
+    "locale: CREATE DATABASE {database} OWNER {user} ENCODING 'UTF8' LC_COLLATE 'C.UTF-8' "
+    "LC_CTYPE 'C.UTF-8' TEMPLATE template0; nothing was changed.":
+        "{where} のデータベース {database} は文字を {ctype} ロケールで扱います。このままでは "
+        "MONET の検索が日本語の言葉を見つけられず、アクセント付きの文字もそろえられません。"
+        "UTF-8 のロケールで作り直してください: CREATE DATABASE {database} OWNER {user} "
+        "ENCODING 'UTF8' LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8' TEMPLATE template0; "
+        "何も変更していません。",
+    "The database server {where} does not let this login change MONET's tables ({detail}). "
+    "Make the login the owner of the database and of its tables (ALTER DATABASE ... OWNER TO "
+    "...; as the administrator), then try again; nothing was changed.":
+        "データベースサーバー {where} は、このログインに MONET のテーブルの変更を許していません"
+        "（{detail}）。管理者として、ログインをデータベースとそのテーブルの所有者にしてから"
+        "（ALTER DATABASE ... OWNER TO ...;）、もう一度試してください。何も変更していません。",
     "MONET needs a UTF-8 database (this one is {encoding}): CREATE DATABASE monet ENCODING 'UTF8' "
     "TEMPLATE template0; nothing was changed.":
         "MONET には UTF-8 のデータベースが必要です（これは {encoding} です）。"

@@ -1,0 +1,201 @@
+"""Setting up a history server as a household would (issue 43), on a throwaway cluster:
+what a database must offer is checked before MONET writes anything there, and said in
+words (no traceback, no driver's class, no SQL of MONET's); another program's database
+keeps its tables exactly as they were; ``monet check-server`` runs every check and changes
+nothing."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import TRACES
+from tests.helpers import run_monet
+
+pytestmark = pytest.mark.heavy  # (each replays a trace and runs monet a few times)
+
+#: What a driver's exception or a page of SQL would show.
+NOT_WORDS = re.compile(r"Traceback|psycopg|sqlalchemy|ProgrammingError|\[SQL|"
+                       r"CREATE TABLE|INSERT INTO")
+
+
+_COUNT = itertools.count(1)
+
+
+def _name(base: str) -> str:
+    """A database's or role's name no other test of this run (on any worker) uses."""
+    return f"{base}_{os.getpid()}_{next(_COUNT)}"
+
+
+@pytest.fixture
+def admin(pg_server: str | None) -> Iterator[tuple[str, list[str]]]:
+    """The superuser's URL and a list to add databases and roles to (dropped after)."""
+    if pg_server is None:
+        pytest.skip("PostgreSQL is not installed (apt-get install postgresql)")
+    made: list[str] = []
+    yield pg_server, made
+    import psycopg
+
+    with psycopg.connect(pg_server, autocommit=True) as conn:
+        for what in made:  # (databases before the roles that own them)
+            conn.execute(what)
+
+
+def _sql(url: str, *statements: str) -> None:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        for statement in statements:
+            conn.execute(statement)
+
+
+def _on(server: str, database: str, user: str | None = None) -> str:
+    base = server.rpartition("/")[0]
+    if user is not None:
+        scheme, _, rest = base.partition("://")
+        base = f"{scheme}://{user}@{rest.rpartition('@')[2]}"
+    return f"{base}/{database}"
+
+
+def _tables(url: str) -> list[tuple[str, str]]:
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        return [(str(a), str(b)) for a, b in conn.execute(
+            "SELECT table_name, column_name FROM information_schema.columns "
+            "WHERE table_schema = 'public' ORDER BY table_name, ordinal_position").fetchall()]
+
+
+def _objects(url: str) -> int:
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        row = conn.execute(
+            "SELECT (SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = "
+            "c.relnamespace WHERE nspname = 'public') + (SELECT count(*) FROM pg_proc p JOIN "
+            "pg_namespace n ON n.oid = p.pronamespace WHERE nspname = 'public') + "
+            "(SELECT count(*) FROM pg_extension)").fetchone()
+        assert row is not None
+        return int(row[0])
+
+
+def _folder_with_history(tmp_path: Path) -> Path:
+    home = tmp_path / "laptop"
+    run_monet("replay", TRACES / "synthetic-actions.jsonl", "--database-url", "", home=home,
+              check=True)
+    return home
+
+
+def test_a_login_that_does_not_own_its_database_is_told_what_to_change(
+        tmp_path: Path, admin: tuple[str, list[str]]) -> None:
+    """PostgreSQL 15 gives a login that does not own the database no CREATE there: the
+    first command says so, with the statement to run and who owns it now, and writes
+    nothing; once the login owns it, the same command goes through."""
+    server, made = admin
+    user, family = _name("householder"), _name("family")
+    _sql(server, f"CREATE ROLE {user} LOGIN", f"CREATE DATABASE {family}")
+    made += [f"DROP DATABASE IF EXISTS {family} WITH (FORCE)", f"DROP ROLE IF EXISTS {user}"]
+    home = _folder_with_history(tmp_path)
+    url = _on(server, family, user)
+    before = _objects(_on(server, family))
+    moved = run_monet("migrate-to", url, home=home)
+    assert moved.returncode == 2
+    assert f"{user} may not create tables in the database {family}" in moved.stderr
+    assert f"ALTER DATABASE {family} OWNER TO {user}" in moved.stderr
+    assert "Nothing was changed" in moved.stderr
+    assert not NOT_WORDS.search(moved.stderr + moved.stdout), moved.stderr
+    assert _objects(_on(server, family)) == before
+    opened = run_monet("timeline", "--database-url", url, home=tmp_path / "desktop")
+    assert opened.returncode == 2 and "may not create tables" in opened.stderr
+    assert not NOT_WORDS.search(opened.stderr), opened.stderr
+
+    _sql(server, f"ALTER DATABASE {family} OWNER TO {user}")
+    moved = run_monet("migrate-to", url, home=home)
+    assert moved.returncode == 0, moved.stderr
+    assert "copied 120 messages" in moved.stdout
+
+
+@pytest.mark.parametrize("foreign", ["notes", "message"])
+def test_another_programs_database_keeps_its_tables_exactly(
+        tmp_path: Path, admin: tuple[str, list[str]], foreign: str) -> None:
+    """A database holding another program's tables (one named as MONET's own, too) is
+    refused in words, and its tables, functions and extensions stay exactly as they were."""
+    server, made = admin
+    notes_app = _name("notes_app")
+    _sql(server, f"CREATE DATABASE {notes_app}")
+    made.append(f"DROP DATABASE IF EXISTS {notes_app} WITH (FORCE)")
+    url = _on(server, notes_app)
+    _sql(url, f"CREATE TABLE {foreign} (id integer PRIMARY KEY, body text)",
+         f"INSERT INTO {foreign} VALUES (1, 'buy milk')")
+    tables, objects = _tables(url), _objects(url)
+    home = _folder_with_history(tmp_path)
+    for command in (("migrate-to", url), ("timeline", "--database-url", url),
+                    ("export", "--database-url", url)):
+        done = run_monet(*command, home=home if command[0] == "migrate-to" else tmp_path / "d")
+        assert done.returncode == 2, done.stdout
+        assert f"already holds tables MONET did not make ({foreign})" in done.stderr
+        assert "Nothing was changed" in done.stderr
+        assert not NOT_WORDS.search(done.stderr), done.stderr
+    assert _tables(url) == tables and _objects(url) == objects
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        assert conn.execute(f"SELECT body FROM {foreign}").fetchall() == [("buy milk",)]
+
+
+def test_a_c_locale_database_is_refused_for_japanese_search(
+        tmp_path: Path, admin: tuple[str, list[str]]) -> None:
+    """In the C locale pg_trgm takes no Japanese letter for a letter: such a database is
+    refused with the statement that makes a right one, before anything is written."""
+    server, made = admin
+    plain = _name("plain")
+    _sql(server, f"CREATE DATABASE {plain} ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C' "
+                 "TEMPLATE template0")
+    made.append(f"DROP DATABASE IF EXISTS {plain} WITH (FORCE)")
+    url = _on(server, plain)
+    done = run_monet("migrate-to", url, home=_folder_with_history(tmp_path))
+    assert done.returncode == 2
+    assert "by the C locale" in done.stderr and "LC_CTYPE 'C.UTF-8'" in done.stderr
+    assert _tables(url) == []
+
+
+def test_check_server_runs_every_check_and_changes_nothing(
+        tmp_path: Path, admin: tuple[str, list[str]]) -> None:
+    server, made = admin
+    guest, fresh, taken = _name("guest"), _name("fresh"), _name("taken")
+    _sql(server, f"CREATE ROLE {guest} LOGIN", f"CREATE DATABASE {fresh}",
+         f"CREATE DATABASE {taken}")
+    made += [f"DROP DATABASE IF EXISTS {fresh} WITH (FORCE)",
+             f"DROP DATABASE IF EXISTS {taken} WITH (FORCE)", f"DROP ROLE IF EXISTS {guest}"]
+    _sql(_on(server, taken), "CREATE TABLE notes (id integer)")
+    home = tmp_path / "not-made"
+
+    new = run_monet("check-server", _on(server, fresh), home=home)
+    assert new.returncode == 0, new.stdout
+    assert "ok   no tables yet" in new.stdout and "ok   character type" in new.stdout
+    assert "MONET can keep a history here." in new.stdout
+    assert _tables(_on(server, fresh)) == []
+
+    visitor = run_monet("check-server", _on(server, fresh, guest), home=home)
+    assert visitor.returncode == 2
+    assert f"FIX  {guest} may not create tables: ALTER DATABASE {fresh} OWNER TO {guest}" \
+        in visitor.stdout
+
+    other = run_monet("check-server", _on(server, taken), home=home)
+    assert other.returncode == 2 and f"FIX  The database {taken}" in other.stdout
+
+    missing = run_monet("check-server", _on(server, "nowhere"), home=home)
+    assert missing.returncode == 2
+    assert "has no database named nowhere" in missing.stdout
+    assert not NOT_WORDS.search(missing.stdout + missing.stderr)
+
+    run_monet("timeline", "--database-url", _on(server, fresh), home=tmp_path / "made",
+              check=True)
+    made_now = run_monet("check-server", "--database-url", _on(server, fresh), home=home)
+    assert made_now.returncode == 0 and "a MONET history at schema" in made_now.stdout
+    assert not home.exists()  # nothing written on this device either
