@@ -230,7 +230,7 @@ def _joined(conn: Connection) -> Iterator[Session]:
         session.close()
 
 
-def server_engine(url: str, pool_size: int = 4) -> Engine:
+def server_engine(url: str, pool_size: int = 4, password: str | None = None) -> Engine:
     """The engine of a PostgreSQL history at ``url``: psycopg, the password from the OS
     keyring when the URL has none (never part of the URL, a log or an error), a 10 s
     connect timeout, and the server's custom plans (``_custom_plans``)."""
@@ -248,7 +248,7 @@ def server_engine(url: str, pool_size: int = 4) -> Engine:
 
     target = make_url(url).set(drivername="postgresql+psycopg")
     connect: dict[str, object] = {"connect_timeout": 10, "application_name": "MONET"}
-    password = keyring_password(url)
+    password = password if password is not None else keyring_password(url)
     if password is not None:
         connect["password"] = password
     engine = create_engine(target, pool_pre_ping=True, pool_size=pool_size,
@@ -584,15 +584,14 @@ class Database:
             self._in_use = None
 
 
-def check_server(url: str) -> list[server_check.Finding]:
-    """Every check of ``storage/server_check.py`` against the database at ``url``, changing
-    nothing there (and nothing on this device): for ``monet check-server``. A server that
-    cannot be reached or refuses the login raises its sentence."""
-    engine = server_engine(url, pool_size=1)
+def server_facts(url: str, password: str | None = None) -> server_check.Facts:
+    """Log in to the database at ``url`` (with ``password`` when given, else as MONET
+    would: the URL's, the keyring's, libpq's) and read what it offers, changing nothing
+    there. A server that cannot be reached or refuses the login raises its sentence."""
+    engine = server_engine(url, pool_size=1, password=password)
     try:
         with Session(engine) as session:
-            found = server_check.facts(session)
-        return server_check.findings(found, HEAD_REVISION, redact_url(url))
+            return server_check.facts(session)
     except (OperationalError, SADatabaseError) as exc:
         explained = explain_db_error(redact_url(url), exc)
         if explained is None:
@@ -600,3 +599,9 @@ def check_server(url: str) -> list[server_check.Finding]:
         raise explained from exc
     finally:
         engine.dispose()
+
+
+def check_server(url: str) -> list[server_check.Finding]:
+    """Every check of ``storage/server_check.py`` against the database at ``url``, changing
+    nothing there (and nothing on this device): for ``monet check-server``."""
+    return server_check.findings(server_facts(url), HEAD_REVISION, redact_url(url))

@@ -195,7 +195,9 @@ READ_ONLY = {
     "search": {"search", "search_items", "related"},
     "backups": {"backup_due"},
     "keys": {"key_state", "has_key"},
-    "moving": {"migrate_to"},  # reads the history; writes only the new store
+    # reads the history, writes only the new store; joining writes no history, only
+    # this device's device.json and the keyring (no core is open to hold a gate)
+    "moving": {"migrate_to", "join"},
 }
 HANDS_OVER = {"versions": {"regenerate"}}
 #: Steps of an action that run inside the hold of the operation calling them (a reply's

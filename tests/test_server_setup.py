@@ -199,3 +199,76 @@ def test_check_server_runs_every_check_and_changes_nothing(
     made_now = run_monet("check-server", "--database-url", _on(server, fresh), home=home)
     assert made_now.returncode == 0 and "a MONET history at schema" in made_now.stdout
     assert not home.exists()  # nothing written on this device either
+
+
+@pytest.mark.slow
+def test_joining_a_shared_history_is_one_command(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """On a server that wants a password (its own throwaway cluster, SCRAM): ``monet join``
+    with a wrong password is refused in words and writes nothing; with the right one it
+    names the history in device.json without the password, keeps the password in the OS
+    keyring, and the next opening of that folder reaches the history. ``monet
+    server-password`` tries a password before keeping it. A folder holding its own
+    history is not joined."""
+    import io
+    import json
+    import tempfile
+
+    from monet_app.cli.main import main
+    from storage import Database, server_password
+    from storage.errors import DatabaseError
+    from tests import pg_cluster
+    from tests.helpers import memory_keyring
+
+    if not pg_cluster.available():
+        pytest.skip("PostgreSQL is not installed")
+    folder = Path(tempfile.mkdtemp(prefix="monet-pg-join-"))
+    server = pg_cluster.start(folder, password="s3cret-pw")
+    scheme, _, rest = server.partition("://")
+    with_pw = f"{scheme}://monet:s3cret-pw@{rest.rpartition('@')[2]}"
+    bare = with_pw.replace(":s3cret-pw@", "@")
+    try:
+        with memory_keyring() as kept:
+            Database(tmp_path / "laptop", url=with_pw).close()  # the first device's history
+            desktop = tmp_path / "desktop"
+            wrong = with_pw.replace("s3cret-pw", "not-it")
+            assert main(["join", wrong, "--home", str(desktop)]) == 2
+            said = capsys.readouterr().err
+            assert "refused the login" in said and "not-it" not in said
+            assert not (desktop / "device.json").exists() and kept == {}
+
+            assert main(["join", with_pw, "--home", str(desktop)]) == 0
+            out = capsys.readouterr().out
+            assert "schema 0021" in out and "OS keyring" in out and "s3cret" not in out
+            device = json.loads((desktop / "device.json").read_text("utf-8"))
+            assert device == {"database_url": bare}
+            for path in desktop.rglob("*"):
+                if path.is_file():
+                    assert b"s3cret-pw" not in path.read_bytes(), path
+            assert list(kept.values()) == ["s3cret-pw"]
+            db = Database(desktop)  # device.json and the keyring: no URL given
+            assert db.server and db.schema_revision() == "0021"
+            db.close()
+
+            monkeypatch.setattr("sys.stdin", io.StringIO("not-it\n"))
+            assert main(["server-password", "--home", str(desktop)]) == 2
+            assert "refused the login" in capsys.readouterr().err
+            assert list(kept.values()) == ["s3cret-pw"]  # the wrong one was not kept
+            monkeypatch.setattr("sys.stdin", io.StringIO("s3cret-pw\n"))
+            assert main(["server-password", "--home", str(desktop)]) == 0
+            assert "the server accepted it" in capsys.readouterr().out
+
+            own = tmp_path / "own"
+            run_monet("replay", TRACES / "synthetic-actions.jsonl", "--database-url", "",
+                      home=own, check=True)
+            with pytest.raises(DatabaseError):  # (the operation itself, for its sentence)
+                from monet_app.operations.moving import join
+
+                join(tmp_path / "nowhere", wrong)
+            assert main(["join", bare, "--home", str(own)]) == 2
+            assert "holds a history of its own" in capsys.readouterr().err
+            assert not (own / "device.json").exists()
+            server_password.forget_password(bare)
+    finally:
+        pg_cluster.stop(folder)

@@ -213,6 +213,15 @@ def build_parser() -> argparse.ArgumentParser:
     pw.add_argument("--forget", action="store_true", help="remove it from the keyring")
     pw.add_argument("--home", dest="sub_home")
 
+    jn = sub.add_parser("join", help="use the shared history on a PostgreSQL server from "
+                                     "this device (device.json; the password into the OS "
+                                     "keyring); tries the login, makes nothing")
+    jn.add_argument("target", help="postgresql://user@host:5432/monet")
+    jn.add_argument("--password-stdin", action="store_true",
+                    help="read the password from standard input (else it is asked for when "
+                         "the server wants one)")
+    jn.add_argument("--home", dest="sub_home")
+
     cs = sub.add_parser("check-server",
                         help="check a PostgreSQL database for a history (login, TLS, rights, "
                              "locale, pg_trgm, another program's tables); changes nothing")
@@ -504,7 +513,11 @@ def _server_password(home: Path, *, forget: bool) -> int:
             secret = getpass.getpass(f"password for {redact_url(url)}: ")
         else:
             secret = sys.stdin.readline().rstrip("\r\n")
-        print(f"kept the password of {store_password(url, secret)} in the OS keyring")
+        from storage.database import server_facts
+
+        server_facts(url, password=secret)  # refused or unreachable: said, nothing stored
+        print(f"kept the password of {store_password(url, secret)} in the OS keyring "
+              "(the server accepted it)")
         return 0
     except UserFacingError as exc:
         print(f"monet: {exc}", file=sys.stderr)
@@ -524,6 +537,33 @@ def _replay(args: argparse.Namespace, home: Path) -> int:
         live=args.live, meaning=args.meaning,
     )
     print(summary.text())
+    return 0
+
+
+def _join(args: argparse.Namespace, home: Path) -> int:
+    """``monet join``: the password is asked for (without echo) only when the server
+    refuses the login without one; it is never printed."""
+    import getpass
+
+    from monet_app.operations import moving
+    from storage.errors import DatabaseError
+    from storage.where import redact_url
+
+    password = sys.stdin.readline().rstrip("\r\n") if args.password_stdin else None
+    try:
+        joined = moving.join(home, args.target, password).value
+    except DatabaseError as exc:
+        if exc.template.startswith(moving.LOGIN_REFUSED) and password is None \
+                and sys.stdin.isatty():
+            shown = redact_url(args.target)
+            joined = moving.join(home, args.target, getpass.getpass(f"password for {shown}: "))\
+                .value
+        else:
+            raise
+    state = (f"its history is at schema {joined.revision}" if joined.revision else
+             "no history there yet: MONET makes it when this device first opens it")
+    print(f"this device ({home}) now uses the shared history on {joined.where}; {state}"
+          f"{'; the password is in the OS keyring' if joined.password_kept else ''}")
     return 0
 
 
@@ -789,6 +829,7 @@ def _memory(args: argparse.Namespace, home: Path) -> int:
 COMMANDS: dict[str, Callable[[argparse.Namespace, Path], int]] = {
     "replay": _replay,
     "migrate-to": _migrate_to,
+    "join": _join,
     "backup": _backup,
     "restore": _restore,
     "export": _export,

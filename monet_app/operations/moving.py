@@ -189,3 +189,52 @@ def _copy_files(home: Path, into: Path) -> int:
             shutil.copyfile(path, target / path.name)
             copied += 1
     return copied
+
+
+#: The sentence a login refused by the server is said with (``storage/database.py``).
+LOGIN_REFUSED = "The database server {where} refused the login."
+
+
+@dataclass(frozen=True)
+class Joined:
+    where: str  # the server, without its password
+    revision: str | None  # the history's schema there (None: none made yet)
+    password_kept: bool  # a password went into the OS keyring
+
+
+def join(home: Path, target: str, password: str | None = None) -> Done[Joined]:
+    """``monet join``: this device's data folder names the shared history at ``target``
+    from now on (``device.json``, without a password; the password, from the URL or
+    ``password``, into the OS keyring). The login is tried and the database checked
+    first (a MONET history, or a database ready for one); nothing is made there, and a
+    data folder that holds a history of its own is left as it is."""
+    from storage.database import HEAD_REVISION, server_facts
+    from storage.server_check import refusal
+
+    if not target.startswith(SERVER_SCHEMES):
+        raise InputError("MONET joins a history on a PostgreSQL server (postgresql://user@"
+                         "host:5432/monet); {target} is not one. Nothing was changed.",
+                         target=_shown(target))
+    device_url = _checked_server(target, switch=True)
+    where = redact_url(device_url)
+    if (home / "monet.db").exists():
+        raise InputError(
+            "{home} holds a history of its own; joining would hide it. Join from a new data "
+            "folder (--home NEW), or move this history to the server with monet migrate-to "
+            "URL --switch. Nothing was changed.", home=home)
+    secret = server_url_parts(target).password or password
+    found = server_facts(device_url, password=secret)
+    if found.monet_revision is None:
+        problem = refusal(found, where)
+        if problem is not None:
+            raise problem
+    elif found.monet_revision > HEAD_REVISION:
+        raise DatabaseError(
+            "The history at {where} was written by a newer MONET (schema {current}). Update "
+            "MONET on this device, then join; nothing was changed.", where=where,
+            current=found.monet_revision)
+    kept = bool(secret)
+    if secret:
+        store_password(device_url, secret)
+    write_device(home, "database_url", device_url)
+    return Done(Joined(where, found.monet_revision, kept))

@@ -241,6 +241,20 @@ JA: dict[str, str] = {
         "データベースサーバー {where} に {name} というログインがありません。"
         "サーバーの管理者として作るか（createuser --pwprompt {name}、docs/postgresql.md）、"
         "URL を確かめてください。何も変更していません。",
+    "MONET joins a history on a PostgreSQL server (postgresql://user@host:5432/monet); "
+    "{target} is not one. Nothing was changed.":
+        "MONET が参加できるのは PostgreSQL サーバー上の履歴です（postgresql://user@host:5432/"
+        "monet）。{target} はそうではありません。何も変更していません。",
+    "The history at {where} was written by a newer MONET (schema {current}). Update MONET on "
+    "this device, then join; nothing was changed.":
+        "{where} の履歴は新しい MONET（スキーマ {current}）で書かれています。このデバイスの "
+        "MONET を更新してから参加してください。何も変更していません。",
+    "{home} holds a history of its own; joining would hide it. Join from a new data folder "
+    "(--home NEW), or move this history to the server with monet migrate-to URL --switch. "
+    "Nothing was changed.":
+        "{home} には独自の履歴があり、参加するとそれが隠れてしまいます。新しいデータフォルダーから"
+        "参加するか（--home NEW）、monet migrate-to URL --switch でこの履歴をサーバーへ移して"
+        "ください。何も変更していません。",
     "The database server {where} has no such database or user ({detail}).":
         "データベースサーバー {where} に、そのデータベースかユーザーがありません（{detail}）。",
     "No database server listens on this machine's socket for {where}. Start it, or give the "
