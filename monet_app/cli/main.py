@@ -452,7 +452,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
     if args.command == "server-password":
         return _server_password(home, forget=args.forget)
     if args.command == "check-server":  # reads nothing of this device but its URL
-        from monet_app.cli.check_server import check_server
+        from monet_app.cli.server import check_server
 
         return check_server(home, args.target)
     if not on_server and (refused := _database_refusal(home)) is not None:
@@ -541,30 +541,10 @@ def _replay(args: argparse.Namespace, home: Path) -> int:
 
 
 def _join(args: argparse.Namespace, home: Path) -> int:
-    """``monet join``: the password is asked for (without echo) only when the server
-    refuses the login without one; it is never printed."""
-    import getpass
+    """``monet join`` (``monet_app/cli/server.py``)."""
+    from monet_app.cli.server import join
 
-    from monet_app.operations import moving
-    from storage.errors import DatabaseError
-    from storage.where import redact_url
-
-    password = sys.stdin.readline().rstrip("\r\n") if args.password_stdin else None
-    try:
-        joined = moving.join(home, args.target, password).value
-    except DatabaseError as exc:
-        if exc.template.startswith(moving.LOGIN_REFUSED) and password is None \
-                and sys.stdin.isatty():
-            shown = redact_url(args.target)
-            joined = moving.join(home, args.target, getpass.getpass(f"password for {shown}: "))\
-                .value
-        else:
-            raise
-    state = (f"its history is at schema {joined.revision}" if joined.revision else
-             "no history there yet: MONET makes it when this device first opens it")
-    print(f"this device ({home}) now uses the shared history on {joined.where}; {state}"
-          f"{'; the password is in the OS keyring' if joined.password_kept else ''}")
-    return 0
+    return join(home, args.target, password_stdin=args.password_stdin)
 
 
 def _migrate_to(args: argparse.Namespace, home: Path) -> int:

@@ -136,8 +136,7 @@ class AppController(QObject):
         w.transcript.delete_message_requested.connect(
             lambda message_id: self.run(Work.FORGET, lambda ticket: memory.delete_message(
                 self.core, message_id, ticket=ticket)))
-        w.recall.timeline_activated.connect(
-            lambda _day, message_id: self.panes.open_message(message_id))
+        w.recall.timeline_activated.connect(lambda _day, m: self.panes.open_message(m))
         w.recall.search_requested.connect(self.search)
         w.recall.message_activated.connect(self.panes.open_message)
         w.transcript.regenerate_requested.connect(self.sending.regenerate)

@@ -1,11 +1,18 @@
-"""``monet check-server [URL]``: every check MONET makes of a PostgreSQL database, against
-a URL (or this device's, from ``--database-url`` or device.json), changing nothing there
-or here: the login, TLS, the history's schema or another program's tables, the right to
+"""The history server from the command line (issue 43).
+
+``monet check-server [URL]``: every check MONET makes of a PostgreSQL database, against a
+URL (or this device's, from ``--database-url`` or device.json), changing nothing there or
+here: the login, TLS, the history's schema or another program's tables, the right to
 create tables, the encoding and character type, ``pg_trgm`` (``storage/server_check.py``).
-Exit 0 when MONET can keep a history there, 2 when something must change first."""
+Exit 0 when MONET can keep a history there, 2 when something must change first.
+
+``monet join URL``: this device uses the shared history there (``moving.join``); the
+password is asked for (without echo) only when the server refuses the login without one,
+and it is never printed."""
 
 from __future__ import annotations
 
+import getpass
 import sys
 from pathlib import Path
 
@@ -50,3 +57,24 @@ def check_server(home: Path, target: str | None) -> int:
     print("MONET can keep a history here." if ready else
           "Fix the lines marked FIX, then check again; nothing was changed.")
     return 0 if ready else 2
+
+
+def join(home: Path, target: str, *, password_stdin: bool) -> int:
+    from monet_app.operations import moving
+    from storage.errors import DatabaseError
+    from storage.where import redact_url
+
+    password = sys.stdin.readline().rstrip("\r\n") if password_stdin else None
+    try:
+        joined = moving.join(home, target, password).value
+    except DatabaseError as exc:
+        if not (exc.template.startswith(moving.LOGIN_REFUSED) and password is None
+                and sys.stdin.isatty()):
+            raise
+        asked = getpass.getpass(f"password for {redact_url(target)}: ")
+        joined = moving.join(home, target, asked).value
+    state = (f"its history is at schema {joined.revision}" if joined.revision else
+             "no history there yet: MONET makes it when this device first opens it")
+    print(f"this device ({home}) now uses the shared history on {joined.where}; {state}"
+          f"{'; the password is in the OS keyring' if joined.password_kept else ''}")
+    return 0
