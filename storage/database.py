@@ -37,7 +37,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, create_engine
 
 from storage import fts, server_check
-from storage.errors import DatabaseError, DatabaseTooNewError
+from storage.errors import DatabaseError, DatabaseTooNewError, ServerAwayError
 from storage.files import SWAP_FILE, InUse, finish_swap, process_lock
 from storage.private import private_folder
 from storage.where import database_url, redact_url
@@ -112,7 +112,7 @@ def _server_problem(where: str, text: str) -> DatabaseError | None:
             "no route to host", "network is unreachable", "connection is closed",
             "terminating connection", "consuming input failed", "server conn crashed",
             "the connection is lost", "ssl connection has been closed")):
-        return DatabaseError(
+        return ServerAwayError(
             "The database server {where} cannot be reached. Check that it is running and "
             "that this device can reach it.", where=where)
     return None

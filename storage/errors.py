@@ -14,7 +14,8 @@ that no other module defines a ``UserFacingError``::
 
     UserFacingError
     ├── DatabaseError                 the SQLite file is locked, damaged or read-only
-    │   └── DatabaseTooNewError       written by a newer MONET
+    │   ├── DatabaseTooNewError       written by a newer MONET
+    │   └── ServerAwayError           the history's server cannot be reached now
     ├── InputError                    what the person typed or asked cannot be used
     │   ├── EmptyMessageError
     │   ├── PromptTooLargeError       one exchange larger than the context window
@@ -108,6 +109,11 @@ class DatabaseError(UserFacingError):
 
 class DatabaseTooNewError(DatabaseError):
     """The schema was written by a newer MONET; the file is left unchanged."""
+
+
+class ServerAwayError(DatabaseError):
+    """The history's server cannot be reached now (stopped, rebooting, the network gone):
+    what may wait for it (a reply that streamed meanwhile) is kept on this device."""
 
 
 class InputError(UserFacingError):

@@ -389,6 +389,10 @@ class MainWindow(QMainWindow):
     def clear_error(self) -> None:
         self.error_box.setVisible(False)
 
+    def error_text(self) -> str:
+        """The error banner's sentence ("" when none is shown)."""
+        return self.error_label.text() if self.error_box.isVisibleTo(self) else ""
+
     def show_notice(self, text: str) -> None:
         """A notice to read, not a failure: neutral, above the transcript, until OK."""
         self.info_label.setText(text)

@@ -156,12 +156,12 @@
         <translation>バックアップに失敗しました: {problem} 会話は変わっていません。1時間後に再試行します（MONET → 今すぐバックアップ でも可）。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/backup_flow.py" line="73" />
+        <location filename="../../monet_app/window/backup_flow.py" line="74" />
         <source>Restoring once the librarian or the backup finishes…</source>
         <translation>ライブラリアンかバックアップが終わりしだい復元します…</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/backup_flow.py" line="99" />
+        <location filename="../../monet_app/window/backup_flow.py" line="100" />
         <source>Restored {n} messages from {file}; the replaced database is kept as{kept}.</source>
         <translation>{file} から {n} 件のメッセージを復元しました。置き換えたデータベースは{kept} として残してあります。</translation>
     </message>
@@ -435,17 +435,17 @@
         <translation>日付の一覧へ移動</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="500" />
+        <location filename="../../ui/main_window.py" line="504" />
         <source>Restore from a backup</source>
         <translation>バックアップから復元</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="501" />
+        <location filename="../../ui/main_window.py" line="505" />
         <source>MONET backups (*.zip)</source>
         <translation>MONET のバックアップ (*.zip)</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="503" />
+        <location filename="../../ui/main_window.py" line="507" />
         <source>Replace everything in this data folder with the backup {file}? The current database is kept beside it as a dated copy.</source>
         <translation>このデータフォルダーの内容をバックアップ {file} で置き換えますか？ 今のデータベースは日付付きのコピーとして隣に残します。</translation>
     </message>
@@ -460,12 +460,12 @@
         <translation>{day} は過去の日です（読み取り専用）。送信すると今日の会話に入ります。</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="463" />
+        <location filename="../../ui/main_window.py" line="467" />
         <source>MONET — shared history on {where}</source>
         <translation>MONET — 共有の履歴（{where}）</translation>
     </message>
     <message>
-        <location filename="../../ui/main_window.py" line="469" />
+        <location filename="../../ui/main_window.py" line="473" />
         <source>MONET — demo</source>
         <translation>MONET — デモ</translation>
     </message>
@@ -1015,7 +1015,7 @@
 <context>
     <name>SendFlow</name>
     <message>
-        <location filename="../../monet_app/window/sending.py" line="182" />
+        <location filename="../../monet_app/window/sending.py" line="191" />
         <source>Please continue from where you stopped.</source>
         <translation>途切れたところから続けてください。</translation>
     </message>
@@ -1387,133 +1387,138 @@
 <context>
     <name>Words</name>
     <message>
-        <location filename="../../monet_app/window/words.py" line="49" />
+        <location filename="../../monet_app/window/words.py" line="57" />
+        <source>The history's server cannot be reached: Claude's reply is kept on this device and goes into the history, with its cost, as soon as the server answers again.</source>
+        <extracomment>A sentence of ``Words``' own that MONET's Japanese translates (``assets/i18n``; said by ``model_problem``, so ``pyside6-lupdate`` keeps it). The sentences said for a history's server away: a banner showing one goes when the server answers again (``SharedWatch``).</extracomment>
+        <translation>履歴のサーバーに接続できません。Claude の返事はこの端末に保存してあり、サーバーが応答しだい、費用とともに履歴に書き込みます。</translation>
+    </message>
+    <message>
+        <location filename="../../monet_app/window/words.py" line="70" />
         <source>Something went wrong ({kind}). Nothing you typed was lost; details are in monet.log.</source>
-        <extracomment>A sentence of ``Words``' own that MONET's Japanese translates (``assets/i18n``; said by ``model_problem``, so ``pyside6-lupdate`` keeps it).</extracomment>
         <translation>問題が起きました（{kind}）。入力した内容は失われていません。詳細は monet.log にあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="55" />
+        <location filename="../../monet_app/window/words.py" line="76" />
         <source>{home} could be read by other accounts of this computer; MONET made it private ({count} folders and files, now readable by you alone).</source>
         <translation>{home} はこのコンピューターの他のアカウントから読める状態でした。MONET が非公開にしました（{count} 件のフォルダーとファイル。今はあなただけが読めます）。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="70" />
+        <location filename="../../monet_app/window/words.py" line="91" />
         <source>Wait until the restore is finished.</source>
         <translation>復元が終わるまでお待ちください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="72" />
+        <location filename="../../monet_app/window/words.py" line="93" />
         <source>Wait until the deletion is finished.</source>
         <translation>削除が終わるまでお待ちください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="74" />
+        <location filename="../../monet_app/window/words.py" line="95" />
         <source>Wait until the settings are applied.</source>
         <translation>設定の反映が終わるまでお待ちください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="76" />
+        <location filename="../../monet_app/window/words.py" line="97" />
         <source>Wait for the reply or the deletion to finish first.</source>
         <translation>返答か削除が終わるまでお待ちください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="78" />
+        <location filename="../../monet_app/window/words.py" line="99" />
         <source>Wait for the reply to finish before deleting.</source>
         <translation>返答が終わってから削除してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="81" />
+        <location filename="../../monet_app/window/words.py" line="102" />
         <source>Wait for the reply to finish (or press Stop) before changing settings.</source>
         <translation>返答が終わるまで（または停止を押してから）設定を変えてください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="83" />
+        <location filename="../../monet_app/window/words.py" line="104" />
         <source>Wait for the reply to finish (or press Stop).</source>
         <translation>返信が終わるまでお待ちください（または停止を押してください）。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="88" />
+        <location filename="../../monet_app/window/words.py" line="109" />
         <source>The file</source>
         <translation>ファイル</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="91" />
+        <location filename="../../monet_app/window/words.py" line="112" />
         <source>{name} is not a kind Claude can read here (pictures: PNG, JPEG, GIF, WebP; documents: PDF or plain text); nothing was attached.</source>
         <translation>{name} は Claude が読める種類ではありません（画像: PNG・JPEG・GIF・WebP、文書: PDF・テキスト）。添付していません。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="94" />
+        <location filename="../../monet_app/window/words.py" line="115" />
         <source>{name} is too large to send (pictures up to 40 MB, PDFs up to 32 MB and 100 pages, text up to 1 MB); nothing was attached.</source>
         <translation>{name} は大きすぎて送れません（画像は 40 MB、PDF は 32 MB・100 ページ、テキストは 1 MB まで）。添付していません。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="96" />
+        <location filename="../../monet_app/window/words.py" line="117" />
         <source>{name} looks damaged and cannot be read; nothing was attached.</source>
         <translation>{name} は壊れているようで読めません。添付していません。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="98" />
+        <location filename="../../monet_app/window/words.py" line="119" />
         <source>{name} could not be opened here: {detail}</source>
         <translation>{name} を開けませんでした: {detail}</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="108" />
+        <location filename="../../monet_app/window/words.py" line="129" />
         <source>Your message is saved.</source>
         <translation>メッセージは保存済みです。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="110" />
+        <location filename="../../monet_app/window/words.py" line="131" />
         <source>No API key yet: paste one above or in Settings; Claude answers once a key is set.</source>
         <translation>API キーがまだありません。上の欄か設定に貼り付けてください。キーが入ると Claude が答えます。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="112" />
+        <location filename="../../monet_app/window/words.py" line="133" />
         <source>The API key was refused (401). Check it in Settings.</source>
         <translation>API キーが拒否されました（401）。設定で確認してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="113" />
+        <location filename="../../monet_app/window/words.py" line="134" />
         <source>Claude did not answer in time.</source>
         <translation>Claude が時間内に答えませんでした。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="114" />
+        <location filename="../../monet_app/window/words.py" line="135" />
         <source>No connection to Anthropic. MONET keeps working offline; retry when you are back online.</source>
         <translation>Anthropic に接続できません。MONET はオフラインでも使えます。つながったら再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="116" />
+        <location filename="../../monet_app/window/words.py" line="137" />
         <source>Claude is overloaded right now (529); try again shortly.</source>
         <translation>Claude は今混み合っています（529）。少ししてから再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="117" />
+        <location filename="../../monet_app/window/words.py" line="138" />
         <source>Anthropic had a server error; try again.</source>
         <translation>Anthropic 側でサーバーエラーが起きました。再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="118" />
+        <location filename="../../monet_app/window/words.py" line="139" />
         <source>The reply broke off; what arrived is kept, marked incomplete.</source>
         <translation>返答が途中で切れました。届いた分は「途中」として残してあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="119" />
+        <location filename="../../monet_app/window/words.py" line="140" />
         <source>The reply stopped before Claude finished it; what arrived is kept, marked incomplete.</source>
         <translation>Claude が書き終える前に返答が止まりました。届いた分は「途中」として残してあります。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="124" />
+        <location filename="../../monet_app/window/words.py" line="145" />
         <source>Anthropic's rate limit was reached; try again in {s} s.</source>
         <translation>Anthropic の利用上限に達しました。{s} 秒後に再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="126" />
+        <location filename="../../monet_app/window/words.py" line="147" />
         <source>Anthropic's rate limit was reached; try again in a minute.</source>
         <translation>Anthropic の利用上限に達しました。1分ほどしてから再試行してください。</translation>
     </message>
     <message>
-        <location filename="../../monet_app/window/words.py" line="133" />
+        <location filename="../../monet_app/window/words.py" line="154" />
         <source>Something went wrong while asking Claude ({kind}). Your message is saved; details are in monet.log.</source>
         <translation>Claude への問い合わせ中に問題が起きました（{kind}）。メッセージは保存済みです。詳細は monet.log にあります。</translation>
     </message>

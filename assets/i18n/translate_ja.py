@@ -19,6 +19,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 JA = {
+    "The history's server cannot be reached: Claude's reply is kept on this device and goes "
+    "into the history, with its cost, as soon as the server answers again.":
+        '履歴のサーバーに接続できません。Claude の返事はこの端末に保存してあり、サーバーが'
+        '応答しだい、費用とともに履歴に書き込みます。',
     '{home} could be read by other accounts of this computer; MONET made it private '
     '({count} folders and files, now readable by you alone).':
         '{home} はこのコンピューターの他のアカウントから読める状態でした。MONET が非公開にしました'

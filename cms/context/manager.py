@@ -23,12 +23,13 @@ from typing import Any
 from cms.attachments import Prepared, sniff
 from cms.clock import Clock, day_of, parse_ts
 from cms.context import context_block, rhythm, timeline
+from cms.context.away import Away
 from cms.context.core_prompt import core_path, pinned_text, read_core
 from cms.context.events import FOLD_EVENT, EventName, RequestLog
 from cms.context.notes import Note, expired_since, shown_notes
 from cms.context.prompt import build_body, user_turn_text
 from cms.context.tools import TOOLS
-from cms.model.ledger import usage_values
+from cms.model.ledger import UsageNote, usage_values
 from cms.model.pricing import prices_from_settings
 from cms.model.protocol import RequestBody, ToolResultBlock, Usage
 from cms.settings import Settings
@@ -122,17 +123,6 @@ class PreparedRequest:
     turn_ttl: str = "5m"
 
 
-@dataclass(frozen=True)
-class UsageNote:
-    """A request's usage, written to the ledger with the message its reply stored."""
-
-    purpose: str
-    usage: Usage
-    estimated_input: int
-    source: str
-    model: str | None = None
-    turn_ttl: str = ""  # a chat request's conversation breakpoint lifetime
-
 
 class ContextManager:
     """Folds and rebuild points over one MONET database. Not thread-safe: one owner."""
@@ -160,6 +150,8 @@ class ContextManager:
         # (the day, the pauses of the days before it): read once a day (rhythm.py)
         self._pauses: tuple[str, rhythm.History] | None = None
         self.ratio = self._load_calibration()
+        #: What a server that went away could not take, kept on this device (away.py).
+        self.away = Away(self)
 
     @property
     def _tools_tokens(self) -> int:
@@ -219,9 +211,12 @@ class ContextManager:
     def save_draft(self, after_id: int, tab: str, text: str) -> None:
         """What has arrived of the reply so far, kept so that a killed process loses none
         of it (the turn runner writes it about once a second while streaming)."""
-        value = json.dumps({"after": after_id, "tab": tab, "text": text}, ensure_ascii=False)
+        draft = {"after": after_id, "tab": tab, "text": text}
+        if self.db.server:  # this device's own, and no round trip a second (away.py)
+            self.away.held.put_draft(draft)
+            return
         with self.db.transaction() as conn:
-            put_setting(conn, DRAFT_KEY, value)
+            put_setting(conn, DRAFT_KEY, json.dumps(draft, ensure_ascii=False))
 
     def newest_message_id(self) -> int:
         with self.db.session() as session:
@@ -234,13 +229,21 @@ class ContextManager:
     def recover_draft(self) -> Talk | None:
         """A reply that was streaming when the process died is kept, marked incomplete,
         as Stop keeps one; only if nothing was stored after the message it answered."""
-        with self.db.session() as session:
-            stored = setting_json(session, DRAFT_KEY)
-            if stored is None:
+        if self.db.server:
+            self.away.write_held()  # what the server could not take, first
+            draft = self.away.held.read()["draft"]
+            if draft is None:
                 return None
-            draft = json.loads(stored)
-            newest = newest_message_id(session) or None
-            delete_setting(session, DRAFT_KEY)
+            newest = self.newest_message_id() or None
+            self.away.held.put_draft(None)
+        else:
+            with self.db.session() as session:
+                stored = setting_json(session, DRAFT_KEY)
+                if stored is None:
+                    return None
+                draft = json.loads(stored)
+                newest = newest_message_id(session) or None
+                delete_setting(session, DRAFT_KEY)
         if newest is None or newest != draft.get("after") or not draft.get("text"):
             return None
         return self.record_reply(draft["text"], draft["tab"], status=MessageStatus.INCOMPLETE)
@@ -368,11 +371,13 @@ class ContextManager:
     def record_reply(
         self, text: str, tab: str, *, status: MessageStatus = MessageStatus.COMPLETE,
         usage: UsageNote | None = None, within: Callable[[Session], None] | None = None,
+        at: tuple[str, str] | None = None,
     ) -> Talk:
         """Store a reply (and, in the same transaction, the usage of the request that
         brought it, and ``within``, run before the reply is stored: a version chosen
-        replaces the reply there)."""
-        return self._record(MessageRole.ASSISTANT, text, tab, None, status, usage, within)
+        replaces the reply there). ``at``: the instant and day it came, when it is stored
+        later (a reply held while the history's server was away: ``cms/context/away.py``)."""
+        return self._record(MessageRole.ASSISTANT, text, tab, None, status, usage, within, at)
 
     def record_tool_round(
         self, call: list[dict[str, Any]], result: list[ToolResultBlock], text: str, tab: str,
@@ -390,15 +395,17 @@ class ContextManager:
         status: MessageStatus,
         usage: UsageNote | None = None,
         within: Callable[[Session], None] | None = None,
+        at: tuple[str, str] | None = None,
     ) -> Talk:
-        """Replies land in today's conversation (the prompt's day or thread), always."""
+        """Replies land in today's conversation (the prompt's day or thread), always (a
+        held one: in its own day's, ``at``)."""
         text = clean_text(text)
-        ts = self.now_ts()
+        ts = at[0] if at else self.now_ts()
         content_json = json.dumps(content, ensure_ascii=False) if content else None
         estimate = count_json(self.estimator, content) if content else self.estimator.count(text)
         with self.db.transaction() as conn:
             current_day, _tab, thread_id = turn_state(conn)
-            day = current_day or self.today()
+            day = at[1] if at else current_day or self.today()
             if self.settings.sunset_model or thread_id is None:
                 thread_id = self._day_thread(conn, day, ts)
             if within is not None:
@@ -417,11 +424,13 @@ class ContextManager:
                 status=status,
                 hidden=False,
             )
-            if role != MessageRole.USER:
+            if role != MessageRole.USER and not self.db.server:
                 # the streaming draft is stored now, in the same transaction
                 delete_setting(conn, DRAFT_KEY)
             if usage is not None:
-                self._write_usage(conn, day, usage)
+                self.write_usage(conn, day, usage, ts if at else None)
+        if role != MessageRole.USER and self.db.server:
+            self.away.held.put_draft(None)  # (a kill before this: ``recover_draft`` skips it)
         return message
 
     # ----- usage and calibration --------------------------------------------------------
@@ -447,14 +456,14 @@ class ContextManager:
         note = UsageNote(purpose, usage, estimated_input, source, model, turn_ttl)
         with self.db.session() as session:
             current_day, _tab, _thread = turn_state(session)
-            record_id, values = self._write_usage(session, current_day or self.today(), note)
+            record_id, values = self.write_usage(session, current_day or self.today(), note)
         return UsageRecord(id=record_id, **values)
 
-    def _write_usage(self, db: Db, day: str,
-                     note: UsageNote) -> tuple[int, dict[str, Any]]:
+    def write_usage(self, db: Db, day: str, note: UsageNote,
+                     ts: str | None = None) -> tuple[int, dict[str, Any]]:
         usage, estimated_input = note.usage, note.estimated_input
         values = usage_values(
-            ts=self.now_ts(),
+            ts=ts or self.now_ts(),
             day=day,
             purpose=note.purpose,
             model=note.model or self.settings.model,

@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 
 from cms.attachments import Prepared
 from cms.context.events import RequestLog
-from cms.context.manager import ContextManager, UsageNote
+from cms.context.manager import ContextManager
 from cms.context.tools import run_tool
 from cms.meaning import Meaning
 from cms.model.errors import ModelError, PromptTooLongError
+from cms.model.ledger import UsageNote
 from cms.model.protocol import (
     ChatModel,
     Completed,
@@ -27,6 +28,7 @@ from cms.model.protocol import (
     ToolResultBlock,
     Usage,
 )
+from storage.errors import ServerAwayError
 from storage.models import MessageStatus
 from storage.talk import Talk
 
@@ -45,6 +47,9 @@ class TurnResult:
     cancelled: bool = False
     #: The endpoint sent more than ``max_tokens`` allows: the reply was cut there.
     cut: bool = False
+    #: The history's server was away when the reply ended: it is kept on this device with
+    #: its ledger line, and written when the server answers (``cms/context/away.py``).
+    held: bool = False
 
 
 class ReplyCap:
@@ -165,11 +170,9 @@ class TurnRunner:
                 if billed_from is not None:
                     self.log.request(request_ts, "chat", prepared.body, billed_from.as_dict())
                 if pieces:
-                    result.reply = self.cm.record_reply(
-                        "".join(pieces), tab, status=MessageStatus.INCOMPLETE, usage=billed
-                    )
+                    self._store(result, "".join(pieces), tab, MessageStatus.INCOMPLETE, billed)
                 elif billed is not None:
-                    self._keep_usage(billed)
+                    self._keep_usage(billed, user_message.day)
                 result.error = str(exc)
                 raise
             finally:
@@ -180,19 +183,15 @@ class TurnRunner:
             stopped = result.cut or (cancel is not None and cancel.is_set())
             if stopped and completed is None:
                 self.log.request(request_ts, "chat", prepared.body, usage.as_dict())
-                result.reply = self.cm.record_reply(
-                    "".join(pieces), tab, status=MessageStatus.INCOMPLETE,
-                    usage=self._billed(billed_from, prepared.estimated_input_tokens,
-                                      prepared.turn_ttl),
-                )
+                self._store(result, "".join(pieces), tab, MessageStatus.INCOMPLETE,
+                            self._billed(billed_from, prepared.estimated_input_tokens,
+                                         prepared.turn_ttl))
                 result.cancelled = not result.cut
                 return result
             result.usages.append(usage)
             self.log.request(request_ts, "chat", prepared.body, usage.as_dict())
             if completed is None:
-                result.reply = self.cm.record_reply(
-                    "".join(pieces), tab, status=MessageStatus.INCOMPLETE
-                )
+                self._store(result, "".join(pieces), tab, MessageStatus.INCOMPLETE, None)
                 return result
             # the ledger line goes in with what the reply stored: one transaction
             note = UsageNote("chat", usage, prepared.estimated_input_tokens,
@@ -202,11 +201,19 @@ class TurnRunner:
                     rounds += 1
                     self._run_tools(completed, calls, tab, user_message, note)
                     continue
-                result.reply = self.cm.record_reply("".join(pieces), tab, usage=note)
+                self._store(result, "".join(pieces), tab, MessageStatus.COMPLETE, note)
             except Exception:
-                self._keep_usage(note)
+                self._keep_usage(note, user_message.day)
                 raise
             return result
+
+    def _store(self, result: TurnResult, text: str, tab: str, status: MessageStatus,
+               usage: UsageNote | None) -> None:
+        """The reply with its ledger line, in the history, or held on this device while
+        the history's server is away (``result.held``)."""
+        result.reply = self.cm.away.keep_reply(text, tab, status, usage,
+                                                result.user_message.day)
+        result.held = result.reply is None
 
     def _billed(self, started: Usage | None, estimated_input: int,
                 turn_ttl: str = "") -> UsageNote | None:
@@ -216,12 +223,15 @@ class TurnRunner:
         return UsageNote("chat", started, estimated_input, self.model.usage_source,
                          turn_ttl=turn_ttl)
 
-    def _keep_usage(self, note: UsageNote) -> None:
+    def _keep_usage(self, note: UsageNote, day: str) -> None:
         """The request was made and paid for: its ledger line is kept even when storing
-        what it brought failed (it goes in with that, normally)."""
+        what it brought failed (it goes in with that, normally), held on this device
+        while the history's server is away."""
         try:
             self.cm.record_usage(note.purpose, note.usage, note.estimated_input, note.source,
                                  note.model, turn_ttl=note.turn_ttl)
+        except ServerAwayError:
+            self.cm.away.keep_usage(note, day)
         except Exception:  # noqa: BLE001 - the original error is the one to report
             pass
 

@@ -3,12 +3,34 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from cms.model.pricing import Price, dollars
 from cms.model.protocol import Usage
 from storage import Database
 from storage.models import UsageRecord
+
+
+@dataclass(frozen=True)
+class UsageNote:
+    """A request's usage, written to the ledger with the message its reply stored."""
+
+    purpose: str
+    usage: Usage
+    estimated_input: int
+    source: str
+    model: str | None = None
+    turn_ttl: str = ""  # a chat request's conversation breakpoint lifetime
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> UsageNote:
+        fields = dict(data)
+        fields["usage"] = Usage(**fields.get("usage", {}))
+        return cls(**fields)
 
 
 def usage_values(

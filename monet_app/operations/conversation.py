@@ -28,7 +28,7 @@ from cms.attachments import Prepared
 from cms.context.turn import TurnResult
 from cms.memory import forget
 from monet_app.operations import versions
-from monet_app.operations.changes import TALK, Done
+from monet_app.operations.changes import NOTHING, TALK, Done
 from monet_app.services.backup import finish_forgetting
 from monet_app.services.gate import Ticket, Work
 from monet_app.services.wiring import Core
@@ -57,10 +57,25 @@ def reply(core: Core, tab: str, on_text: Callable[[str], None], cancel: threadin
         except BaseException:
             versions.settle(core, replaced=False)  # the old answer comes back
             raise
+        if result.held:  # the server is away: settled when the reply is written
+            return Done(result, TALK)
         whole = (result.reply is not None and result.error is None and not result.cancelled
                  and result.reply.status == MessageStatus.COMPLETE)
         versions.settle(core, replaced=whole, reply=result.reply if whole else None)
         return Done(result, TALK)
+
+
+def write_held(core: Core) -> Done[int]:
+    """What a reply brought while the history's server was away (the reply, its ledger
+    line: ``cms/context/away.py``), written now that it answers; what that reply replaces
+    is settled as its end would have (``versions.settle``). The number written;
+    ``ServerAwayError`` while the server is still away."""
+    if not core.context.away.waiting():  # (a stat: nothing asked of the gate or server)
+        return Done(0, NOTHING)
+    with core.gate.hold(Work.REPLY):
+        stored = core.context.away.write_held()
+        versions.settle(core, replaced=None)
+        return Done(len(stored), TALK)
 
 
 def stop(cancel: threading.Event) -> None:

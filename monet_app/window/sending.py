@@ -15,6 +15,7 @@ from functools import partial
 
 from PySide6.QtCore import QObject
 
+from cms.context.turn import TurnResult
 from monet_app.operations import conversation, versions
 from monet_app.operations.changes import TALK, Changes, Done
 from monet_app.services.gate import Ticket, Work
@@ -128,10 +129,18 @@ class SendFlow(QObject):
             self._reply = None
         self.c.window.set_busy(False)
 
-    def reply_finished(self, _done: object) -> None:
+    def reply_finished(self, done: Done[TurnResult]) -> None:
         self._reply_ended()
         if not self.c.nav.showing(self.c.stream.tab, self.c.stream.day):
             self.c.panes.unread.add(self.c.stream.tab)  # a dot on its tab until it is seen
+        if done.value.held:
+            # the history's server is away: the reply stays on screen as it streamed and
+            # is written as soon as the server answers (now, or by the share watch)
+            self.c.window.show_error(self.c.words.held_reply(), can_retry=False)
+            run_op(partial(conversation.write_held, self.c.core),
+                   lambda written: self.c.refresh(written.changes, keep_place=True),
+                   lambda _problem: None)
+            return
         self.c.refresh(TALK, keep_place=True)
 
     def reply_failed(self, exc: BaseException) -> None:

@@ -6,6 +6,10 @@ transcript, the days and the Timeline Index are read again, keeping the place, a
 files another device attached are fetched into this device's folder (and the ones it
 forgot removed: ``sharing.shared_files``).
 
+On a server the watch also writes first what a reply brought while the server was away
+(``conversation.write_held``), and a banner that said the server was away goes when it
+answers again.
+
 A window on a SQLite file watches the same way (issue 41): another process on this device
 (``monet forget`` in a terminal, a replay) changes the history under it, and a deleted
 message must not stay on screen. There the ask is first a ``stat`` of the file and its
@@ -21,7 +25,7 @@ from functools import partial
 
 from PySide6.QtCore import QObject, QTimer
 
-from monet_app.operations import sharing
+from monet_app.operations import conversation, sharing
 from monet_app.operations.changes import TALK, Done
 from monet_app.services.gate import Work
 from monet_app.window.host import Host
@@ -52,10 +56,24 @@ class SharedWatch(QObject):
         if self._asking or self.c.stream.busy or self.c.core.gate.busy(Work.RESTORE):
             return  # (a restore replaces the database: the window reopens after it)
         self._asking = True
+        if self.c.core.db.server:  # a reply held while the server was away goes in first
+            run_op(partial(conversation.write_held, self.c.core), self._held_written,
+                   self._failed)
+        else:
+            self._ask_generation()
+
+    def _held_written(self, done: Done[int]) -> None:
+        if done.value:
+            self.c.refresh(done.changes, keep_place=True)
+        self._ask_generation()
+
+    def _ask_generation(self) -> None:
         run_op(partial(sharing.generation, self.c.core, self._stamp), self._answered,
                self._failed)
 
     def _answered(self, done: Done[tuple[tuple[int, ...], tuple[int, ...] | None]]) -> None:
+        if self.c.words.about_away(self.c.window.error_text()):
+            self.c.window.clear_error()  # the server answers again
         stamp, counts = done.value
         if counts is None or counts == self._seen or self.c.stream.busy:
             if counts is not None and not self.c.stream.busy:

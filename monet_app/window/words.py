@@ -12,7 +12,7 @@ from PySide6.QtCore import QCoreApplication, QObject
 from cms.model.errors import ModelError
 from monet_app.window.error_words import say
 from monet_app.window.run import describe
-from storage.errors import AttachmentError, BusyError, UserFacingError
+from storage.errors import AttachmentError, BusyError, ServerAwayError, UserFacingError
 
 #: A sentence of ``Words``' own that MONET's Japanese translates (``assets/i18n``; said by
 #: ``model_problem``, so ``pyside6-lupdate`` keeps it).
@@ -35,13 +35,34 @@ def window_language() -> str:
 
 
 class Words(QObject):
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        #: The sentences said for a history's server away: a banner showing one goes when
+        #: the server answers again (``SharedWatch``).
+        self._away: set[str] = set()
+
     def language(self) -> str:
         """The window's language ("ja" or "en"): see ``window_language``."""
         return window_language()
 
     def said(self, exc: UserFacingError) -> str:
         """A sentence-error in the window's language: the catalog's, else its English."""
-        return say(exc, self.language())
+        sentence = say(exc, self.language())
+        if isinstance(exc, ServerAwayError):
+            self._away.add(sentence)
+        return sentence
+
+    def held_reply(self) -> str:
+        """A reply that ended while the history's server was away (``cms/context/away.py``)."""
+        sentence = self.tr("The history's server cannot be reached: Claude's reply is kept "
+                           "on this device and goes into the history, with its cost, as "
+                           "soon as the server answers again.")
+        self._away.add(sentence)
+        return sentence
+
+    def about_away(self, sentence: str) -> bool:
+        """Whether ``sentence`` was said for a server away (and may go once it answers)."""
+        return bool(sentence) and sentence in self._away
 
     def bug(self) -> str:
         """A bug, for ``describe``: one sentence; the traceback goes to monet.log."""
