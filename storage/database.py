@@ -109,6 +109,7 @@ def _server_problem(where: str, text: str) -> DatabaseError | None:
     if any(sign in lowered for sign in (
             "connection refused", "could not connect", "server closed the connection",
             "connection timeout", "timeout expired", "could not translate host name",
+            "failed to resolve host",
             "no route to host", "network is unreachable", "connection is closed",
             "terminating connection", "consuming input failed", "server conn crashed",
             "the connection is lost", "ssl connection has been closed")):

@@ -272,3 +272,93 @@ def test_joining_a_shared_history_is_one_command(
             server_password.forget_password(bare)
     finally:
         pg_cluster.stop(folder)
+
+
+# ----- the librarian service (item 7) -----------------------------------------------------
+def _service_unit(home: str, env: dict[str, str], cwd: Path) -> tuple[int, str, str]:
+    import subprocess
+
+    from tests.helpers import monet_command, monet_env
+
+    done = subprocess.run(
+        monet_command("librarian", "install-schedule", "--kind", "service",
+                      "--database-url", "postgresql://monet@nas.example/monet", "--home", home),
+        env=monet_env(env), cwd=cwd, capture_output=True, text=True, timeout=120)
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_the_service_unit_names_absolute_paths_its_key_and_linger(tmp_path: Path) -> None:
+    """Given a relative data folder, the unit names it by its absolute path (systemd starts
+    it in the home folder); it reads the key from an environment file of the person's
+    (mode 0600, refused otherwise) and says whether linger is on (a ``loginctl`` that
+    answers as systemd's does)."""
+    fake_home, work, bin_dir = tmp_path / "user", tmp_path / "work", tmp_path / "bin"
+    for folder in (fake_home, work, bin_dir):
+        folder.mkdir()
+    loginctl = bin_dir / "loginctl"
+    loginctl.write_text("#!/bin/sh\necho no\n", "utf-8")
+    loginctl.chmod(0o755)
+    env = {"HOME": str(fake_home), "PATH": f"{bin_dir}:/usr/bin:/bin",
+           "ANTHROPIC_API_KEY": "", "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+    code, out, err = _service_unit("nas-home", env, work)
+    assert code == 0, err
+    assert f"--home {work / 'nas-home'} " in out and " --home nas-home" not in out
+    key_file = fake_home / ".config" / "monet" / "librarian.env"
+    assert f"EnvironmentFile=-{key_file}" in out
+    assert "summarize offline" in out and "Linger: off" in out
+    assert "sudo loginctl enable-linger" in out
+    key_file.parent.mkdir(parents=True)
+    key_file.write_text("ANTHROPIC_API_KEY=sk-ant-test-0123456789\n", "utf-8")
+    key_file.chmod(0o644)
+    code, out, err = _service_unit("nas-home", env, work)
+    assert code == 2 and "chmod 600" in err and "sk-ant-test" not in out + err
+    key_file.chmod(0o600)
+    loginctl.write_text("#!/bin/sh\necho yes\n", "utf-8")
+    code, out, err = _service_unit(str(work / "nas-home"), env, work)
+    assert code == 0, err
+    assert f"reads it from {key_file}" in out and "Linger: on" in out
+    assert "sk-ant-test" not in out
+
+
+def test_a_window_with_a_key_never_leaves_its_passes_to_an_offline_service(
+        tmp_path: Path, pg_url: str) -> None:
+    """A service's heartbeat says how it summarizes: a window whose librarian has a model
+    leaves its passes to a service that summarizes with Claude (and shows where it runs
+    and when its last pass ended), never to one that summarizes offline."""
+    from datetime import datetime, timedelta
+
+    from monet_app.operations.librarian import SERVICE_KEY, librarian_pass
+    from monet_app.services.clock import SystemClock
+    from monet_app.services.wiring import build_core, no_model
+    from monet_app.window.navigator import Navigator
+    from storage.prompt_state import set_turn_state
+    from storage.settings import write_value
+    from tests.helpers import CountingSummarizer
+
+    window = build_core(tmp_path / "laptop", clock=SystemClock(), database_url=pg_url,
+                        model_factory=no_model, summarizer=CountingSummarizer())
+    try:
+        until = (datetime.now().astimezone() + timedelta(minutes=5)).isoformat()
+        last = (datetime.now().astimezone() - timedelta(minutes=3)).isoformat()
+        for summarizer, left in (("offline", False), ("model", True)):
+            with window.db.session() as session:
+                write_value(session, SERVICE_KEY, {"host": "nas", "pid": 1, "until": until,
+                                                   "summarizer": summarizer})
+                set_turn_state(session, librarian_last_run_ts=last)
+            report = librarian_pass(window).value
+            assert bool(report.service) is left, summarizer
+        assert report.service == "nas" and window.service is not None
+        figures = Navigator(window).status()
+        assert figures.service == "nas"  # (a date too when it was before today's start)
+        assert figures.service_last.endswith(datetime.fromisoformat(last).strftime("%H:%M"))
+        offline = build_core(tmp_path / "desktop", clock=SystemClock(), database_url=pg_url,
+                             model_factory=no_model, summarizer="offline")
+        try:  # a window without a key is no better than an offline service: it leaves
+            with offline.db.session() as session:
+                write_value(session, SERVICE_KEY, {"host": "nas", "pid": 1, "until": until,
+                                                   "summarizer": "offline"})
+            assert librarian_pass(offline).value.service == "nas"
+        finally:
+            offline.close()
+    finally:
+        window.close()

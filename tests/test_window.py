@@ -675,3 +675,21 @@ def test_a_message_after_midnight_shows_its_own_date_and_the_day_it_counts_in(qt
     from ui.transcript.delegate import MessageDelegate
 
     assert "2025-01-02" in MessageDelegate().header_parts(late)[1]
+
+
+def test_the_status_bar_says_when_passes_are_left_to_a_librarian_service(qtbot) -> None:
+    """A shared history's passes left to the service on the NAS: the status bar names its
+    host and its last pass instead of a count that would seem stuck."""
+    from ui.items import StatusFigures
+    from ui.status_line import StatusLine
+
+    line = StatusLine()
+    qtbot.addWidget(line)
+    line.set_status(StatusFigures(1, None, 0.0, service="nas", service_last="14:02"))
+    text = line.librarian_label.text()
+    assert "nas" in text and "14:02" in text and "Summarizing" not in text
+    assert "1" in text  # what waits for it
+    line.set_status(StatusFigures(0, None, 0.0, service="nas"))
+    assert "no pass yet" in line.librarian_label.text() or "まだ" in line.librarian_label.text()
+    line.set_status(StatusFigures(2, None, 0.0))
+    assert line.librarian_label.text() in ("Summarizing 2", "要約作成中 2件")

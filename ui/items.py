@@ -110,6 +110,10 @@ class StatusFigures:
     unembedded: int = 0  # messages not yet searchable by meaning
     #: the model's memory proposals are failing and the offline rules propose instead
     memories_offline: bool = False
+    #: the host of the librarian service doing this shared history's passes ("": this
+    #: window does them), and when its last pass ended ("HH:MM", or a date before today)
+    service: str = ""
+    service_last: str = ""
 
 
 @dataclass(frozen=True)

@@ -48,8 +48,16 @@ class StatusLine(QStatusBar):
 
     def set_status(self, figures: StatusFigures) -> None:
         """The librarian's queue, the last reply's tokens and dollars, today's total."""
-        text = (self.tr("Summarizing {n}").format(n=figures.pending) if figures.pending
-                else self.tr("Librarian: nothing pending"))
+        if figures.service:  # a shared history's passes are the service's on its host
+            text = (self.tr("Librarian: the service on {host}, last pass {when}").format(
+                        host=figures.service, when=figures.service_last) if figures.service_last
+                    else self.tr("Librarian: the service on {host}, no pass yet").format(
+                        host=figures.service))
+            if figures.pending:
+                text += " · " + self.tr("{n} waiting for it").format(n=figures.pending)
+        else:
+            text = (self.tr("Summarizing {n}").format(n=figures.pending) if figures.pending
+                    else self.tr("Librarian: nothing pending"))
         if figures.unembedded:
             text += " · " + self.tr("Indexing by meaning: {n:,} to go").format(
                 n=figures.unembedded)

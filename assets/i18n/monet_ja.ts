@@ -1152,43 +1152,58 @@
 <context>
     <name>StatusLine</name>
     <message>
-        <location filename="../../ui/status_line.py" line="51" />
-        <source>Summarizing {n}</source>
+        <location filename="../../ui/status_line.py" line="52" />
+        <source>Librarian: the service on {host}, last pass {when}</source>
         <extracomment>How long a passing notice ("Copied") stays in the status bar.</extracomment>
+        <translation>司書: {host} のサービス（前回 {when}）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/status_line.py" line="54" />
+        <source>Librarian: the service on {host}, no pass yet</source>
+        <translation>司書: {host} のサービス（まだ実行前）</translation>
+    </message>
+    <message>
+        <location filename="../../ui/status_line.py" line="57" />
+        <source>{n} waiting for it</source>
+        <translation>{n} 件待ち</translation>
+    </message>
+    <message>
+        <location filename="../../ui/status_line.py" line="59" />
+        <source>Summarizing {n}</source>
         <translation>要約作成中 {n}件</translation>
     </message>
     <message>
-        <location filename="../../ui/status_line.py" line="52" />
+        <location filename="../../ui/status_line.py" line="60" />
         <source>Librarian: nothing pending</source>
         <translation>ライブラリアン: 待ちなし</translation>
     </message>
     <message>
-        <location filename="../../ui/status_line.py" line="54" />
+        <location filename="../../ui/status_line.py" line="62" />
         <source>Indexing by meaning: {n:,} to go</source>
         <translation>意味の索引を作成中: 残り {n:,} 件</translation>
     </message>
     <message>
-        <location filename="../../ui/status_line.py" line="57" />
+        <location filename="../../ui/status_line.py" line="65" />
         <source>Memories: offline rules (the model's proposals failed)</source>
         <translation>記憶: オフラインの規則で提案中（モデルの提案が失敗）</translation>
     </message>
     <message>
-        <location filename="../../ui/status_line.py" line="61" />
+        <location filename="../../ui/status_line.py" line="69" />
         <source>Last reply: in {inp:,} · cache read {read:,} · cache write {write:,} · out {out:,} · ${usd:.4f}</source>
         <translation>直近の返答: 入力 {inp:,} · キャッシュ読込 {read:,} · キャッシュ書込 {write:,} · 出力 {out:,} · ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/status_line.py" line="68" />
+        <location filename="../../ui/status_line.py" line="76" />
         <source>Today ${usd:.4f}</source>
         <translation>今日 ${usd:.4f}</translation>
     </message>
     <message>
-        <location filename="../../ui/status_line.py" line="73" />
+        <location filename="../../ui/status_line.py" line="81" />
         <source>This history is on a server and can be open on your other devices at the same time: their messages appear here within seconds. On each device, one window per data folder.</source>
         <translation>この履歴はサーバーにあり、ほかの端末でも同時に開けます。そちらのメッセージも数秒でここに表示されます。各端末では、データフォルダーごとにウィンドウは1つです。</translation>
     </message>
     <message>
-        <location filename="../../ui/status_line.py" line="80" />
+        <location filename="../../ui/status_line.py" line="88" />
         <source>DEMO: a sample history in a throwaway folder; a built-in stand-in answers, not Claude</source>
         <translation>デモ: 使い捨てフォルダーのサンプル履歴です。答えるのは Claude ではなく内蔵の代役です</translation>
     </message>

@@ -19,6 +19,12 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 JA = {
+    'Librarian: the service on {host}, last pass {when}':
+        '司書: {host} のサービス（前回 {when}）',
+    'Librarian: the service on {host}, no pass yet':
+        '司書: {host} のサービス（まだ実行前）',
+    '{n} waiting for it':
+        '{n} 件待ち',
     "The history's server cannot be reached: Claude's reply is kept on this device and goes "
     "into the history, with its cost, as soon as the server answers again.":
         '履歴のサーバーに接続できません。Claude の返事はこの端末に保存してあり、サーバーが'

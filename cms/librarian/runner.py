@@ -113,6 +113,15 @@ def _turn(db: Db, message: Talk, home: Path) -> Turn:
                 shown)
 
 
+@dataclass(frozen=True)
+class ServiceElsewhere:
+    """A librarian service that does a shared history's passes now (its heartbeat:
+    ``monet_app/operations/librarian.py``)."""
+
+    host: str
+    last_pass: str  # ISO time its last pass ended ("" before its first)
+
+
 @dataclass
 class LibrarianReport:
     written: int = 0

@@ -13,13 +13,14 @@ command says so.
 from __future__ import annotations
 
 import logging
+import os
 import shlex
 import shutil
 import signal
 import subprocess
 import sys
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TextIO
@@ -89,11 +90,24 @@ class Schedule:
     files: dict[Path, str]  # what --write writes (none for a crontab line)
     text: str  # what is printed
     activate: list[list[str]]  # commands that turn it on
+    #: what the person should know before relying on it (the service's key, linger)
+    notes: list[str] = field(default_factory=list)
+
+
+#: The environment file a librarian service reads its API key from, when the keyring is
+#: out of its reach (a NAS without a desktop session): the person writes it, mode 0600,
+#: with one line ``ANTHROPIC_API_KEY=sk-ant-...``; MONET never writes a key to a file.
+SERVICE_ENV = Path(".config") / "monet" / "librarian.env"
+#: The most of that file that is read (a line or two).
+SERVICE_ENV_LIMIT = 64 * 1024
 
 
 def schedule_for(home: Path, kind: str | None = None, at: str = "04:00") -> Schedule:
     kind = kind or ("launchd" if sys.platform == "darwin"
                     else "systemd" if shutil.which("systemctl") else "cron")
+    # a scheduler starts the command elsewhere (systemd: in the user's home): the data
+    # folder is named by its absolute path, whatever was given
+    home = home.expanduser().resolve()
     hour, minute = (int(x) for x in at.split(":"))
     # a frozen bundle (PyInstaller) is the monet command itself
     runner = [sys.executable] if getattr(sys, "frozen", False) \
@@ -185,6 +199,8 @@ def _service(home: Path, runner: list[str]) -> Schedule:
             "The database URL holds a password; a service unit is a file others may read. "
             "Put the password in ~/.pgpass (host:port:database:user:password, mode 600) "
             "and give the URL without it. Nothing was written.")
+    env_file = Path.home() / SERVICE_ENV
+    notes = [_key_note(env_file), _linger_note()]
     argv = [*runner, "librarian", "--watch", "--home", str(home), "--database-url", url]
     command = " ".join(shlex.quote(a) for a in argv)
     path = Path.home() / ".config" / "systemd" / "user" / "monet-librarian-service.service"
@@ -194,6 +210,8 @@ After=network-online.target
 
 [Service]
 Type=simple
+# the API key: ANTHROPIC_API_KEY in this file (mode 0600, yours), else the keyring
+EnvironmentFile=-{env_file}
 ExecStart={command}
 Restart=on-failure
 RestartSec=30
@@ -204,7 +222,64 @@ WantedBy=default.target
     return Schedule("service", {path: text}, f"# {path}\n{text}", [
         ["systemctl", "--user", "daemon-reload"],
         ["systemctl", "--user", "enable", "--now", "monet-librarian-service.service"],
-    ])
+    ], notes)
+
+
+def _key_note(env_file: Path) -> str:
+    """Where the service will find its API key, said before it is installed: a service
+    without one summarizes offline (and the windows that have a key do their own
+    passes). An environment file others may read is refused."""
+    from monet_app.services.keys import load_api_key
+    from storage.files import NotAFile, TooLarge, read_measured
+
+    if env_file.exists() or env_file.is_symlink():
+        try:
+            info = env_file.stat()
+            text = read_measured(env_file, SERVICE_ENV_LIMIT, "key file").decode(
+                "utf-8", "replace")
+        except (OSError, NotAFile, TooLarge) as exc:
+            raise UserFacingError("{file} cannot be read as the service's key file ({why}); "
+                                  "nothing was written.", file=env_file, why=exc) from exc
+        if os.name == "posix" and (info.st_mode & 0o077 or info.st_uid != os.getuid()):
+            raise UserFacingError(
+                "{file} holds the service's API key but other accounts may read it (or it is "
+                "not yours). Run: chmod 600 {file}; nothing was written.", file=env_file)
+        if any(line.strip().startswith("ANTHROPIC_API_KEY=") and line.split("=", 1)[1].strip()
+               for line in text.splitlines()):
+            return f"API key: the service reads it from {env_file} (mode 600)."
+        return (f"API key: {env_file} has no ANTHROPIC_API_KEY=... line, so the service "
+                "will summarize offline; windows that have a key do their own passes.")
+    key, where = load_api_key()
+    if key and where == "keyring":
+        return ("API key: the service reads it from your keyring, as you. On a machine "
+                "without a desktop session the keyring may stay locked: then put the line "
+                f"ANTHROPIC_API_KEY=sk-ant-... in {env_file} (chmod 600).")
+    if key and where == "environment":
+        return ("API key: the ANTHROPIC_API_KEY of this shell is not the service's, so it "
+                "would summarize offline; windows that have a key do their own passes. Put "
+                f"the line ANTHROPIC_API_KEY=sk-ant-... in {env_file} (chmod 600).")
+    return ("API key: none the service can read, so it will summarize offline and windows "
+            "that have a key do their own passes. Put the line ANTHROPIC_API_KEY=sk-ant-... "
+            f"in {env_file} (chmod 600), or keep the key in the keyring from MONET's "
+            "Settings.")
+
+
+def _linger_note() -> str:
+    """Whether the user's services run while nobody is logged in (systemd's linger)."""
+    import getpass
+
+    user = getpass.getuser()
+    state = ""
+    if shutil.which("loginctl"):
+        done = subprocess.run(["loginctl", "show-user", user, "--property=Linger", "--value"],
+                              capture_output=True, text=True, check=False, timeout=10)
+        state = done.stdout.strip() if done.returncode == 0 else ""
+    if not state:
+        state = "yes" if (Path("/var/lib/systemd/linger") / user).exists() else "unknown"
+    if state == "yes":
+        return f"Linger: on for {user}; the service runs while you are logged out."
+    return (f"Linger: {'off' if state == 'no' else 'not known'} for {user}; without it the "
+            f"service stops when you log out. Run once: sudo loginctl enable-linger {user}")
 
 
 def install(schedule: Schedule, out: TextIO = sys.stdout) -> int:
@@ -232,4 +307,6 @@ def install(schedule: Schedule, out: TextIO = sys.stdout) -> int:
             print(f"{' '.join(command)}: {status}", file=out)
         else:
             print(f"run: {' '.join(command)}", file=out)
+    for note in schedule.notes:
+        print(note, file=out)
     return 0

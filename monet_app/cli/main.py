@@ -655,16 +655,20 @@ def _librarian(args: argparse.Namespace, home: Path) -> int:
     if args.action == "install-schedule":
         from cms.settings import load_settings
 
-        db = Database(home)
-        try:
-            with db.session() as session:
-                at = load_settings(session).day_start
-        finally:
-            db.close()
+        at = "04:00"
+        if args.kind != "service":  # (a daily pass at the day's start; a service watches)
+            db = Database(home)
+            try:
+                with db.session() as session:
+                    at = load_settings(session).day_start
+            finally:
+                db.close()
         schedule = librarian_process.schedule_for(home, args.kind, at)
         if args.write:
             return librarian_process.install(schedule)
         print(schedule.text, end="")
+        for note in schedule.notes:
+            print(f"# {note}")
         return 0
     from monet_app.services.clock import SystemClock
 

@@ -15,23 +15,29 @@ import os
 import socket
 from datetime import datetime
 
-from cms.librarian.runner import LibrarianReport
+from cms.librarian.runner import LibrarianReport, ServiceElsewhere
 from monet_app.operations.changes import Changes, Done
 from monet_app.services.gate import Work
 from monet_app.services.wiring import Core
+from storage.prompt_state import librarian_last_run
 from storage.settings import read_value, write_value
 
 #: The librarian service's heartbeat in a shared history (``setting``): where it runs,
-#: its process and until when it promises its next pass.
+#: its process, until when it promises its next pass, and whether it summarizes with
+#: Claude ("model") or offline. (When its last pass ended is the history's own
+#: ``librarian_last_run``.)
 SERVICE_KEY = "librarian_service"
 
 
 def service_beat(core: Core, until: datetime) -> None:
     """The service's heartbeat (``monet librarian --watch`` on a server's history): windows
-    leave the passes to it until ``until``."""
+    leave the passes to it until ``until``, unless it summarizes offline and they have a
+    key (``_service_elsewhere``)."""
+    by_model = core.librarian_by_model  # (the key looked for before the history's turn)
     with core.gate.hold(Work.LIBRARIAN), core.db.session() as session:
         write_value(session, SERVICE_KEY, {
-            "host": socket.gethostname(), "pid": os.getpid(), "until": until.isoformat()})
+            "host": socket.gethostname(), "pid": os.getpid(), "until": until.isoformat(),
+            "summarizer": "model" if by_model else "offline"})
 
 
 def service_gone(core: Core) -> None:
@@ -43,22 +49,29 @@ def service_gone(core: Core) -> None:
             write_value(session, SERVICE_KEY, None)
 
 
-def _service_elsewhere(core: Core) -> str:
-    """The host of a librarian service that runs the passes of this (shared) history now,
-    or "" (none, this process, its promise expired, or a history of one device)."""
+def _service_elsewhere(core: Core) -> ServiceElsewhere | None:
+    """The librarian service that runs the passes of this (shared) history now, or None:
+    none, this process, its promise expired, a history of one device, or a service that
+    would summarize worse than this process (offline, while this one has a key: the
+    window does its own passes then, and says nothing is left)."""
     if not core.db.server:
-        return ""
+        return None
     with core.db.session() as session:
         beat = read_value(session, SERVICE_KEY)
+        last_pass = librarian_last_run(session) or ""
     if not isinstance(beat, dict):
-        return ""
+        return None
     if beat.get("pid") == os.getpid() and beat.get("host") == socket.gethostname():
-        return ""
+        return None
     try:
         fresh = datetime.fromisoformat(str(beat.get("until"))) > datetime.now().astimezone()
     except ValueError:
-        return ""
-    return str(beat.get("host") or "the server") if fresh else ""
+        return None
+    if not fresh:
+        return None
+    if beat.get("summarizer") != "model" and core.librarian_by_model:
+        return None  # (an offline service: this process's Claude summarizes better)
+    return ServiceElsewhere(str(beat.get("host") or "the server"), last_pass)
 
 
 def librarian_pass(core: Core, *, when_due: bool = False,
@@ -68,9 +81,9 @@ def librarian_pass(core: Core, *, when_due: bool = False,
     failing, the wait between passes doubles, up to an hour); else nothing is done.
     ``embed``: the messages' vectors too (the window asks ``embed_messages`` after)."""
     with core.gate.hold(Work.LIBRARIAN):
-        service = _service_elsewhere(core)
+        core.service = service = _service_elsewhere(core)
         if service:  # the service on the server does the passes of a shared history
-            return Done(LibrarianReport(service=service))
+            return Done(LibrarianReport(service=service.host), Changes(timeline=True))
         if when_due and not core.librarian.due(ticking=True):
             return Done(LibrarianReport())
         report = core.librarian_report(embed=embed)

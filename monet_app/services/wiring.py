@@ -21,7 +21,7 @@ from cms.clock import Clock, day_of
 from cms.context.events import RequestLog
 from cms.context.manager import ContextManager
 from cms.context.turn import TurnRunner
-from cms.librarian.runner import Librarian, LibrarianReport
+from cms.librarian.runner import Librarian, LibrarianReport, ServiceElsewhere
 from cms.librarian.summarizer import ClaudeSummarizer
 from cms.meaning import Meaning
 from cms.memory.context_summary import (
@@ -116,6 +116,9 @@ class Core:
     #: Messages without vectors after the last librarian pass of this process (the
     #: window shows the count while a year's history or a new model is embedded).
     unembedded: int = 0
+    #: The librarian service doing this shared history's passes, as the last pass found
+    #: (None: this process does them).
+    service: ServiceElsewhere | None = None
     _model: ChatModel | None = field(default=None, repr=False)
     _librarian: tuple[Librarian, str] | None = field(default=None, repr=False)
     _retired: list[Librarian] = field(default_factory=list, repr=False)
@@ -161,6 +164,13 @@ class Core:
             return self.settings.privacy
         with self.db.session() as session:
             return load_settings(session).with_overrides(**dict(self.overrides)).privacy
+
+    @property
+    def librarian_by_model(self) -> bool:
+        """Whether this process's librarian summarizes with Claude (a key was found; the
+        offline summarizer otherwise). Builds the librarian: the keyring, off the GUI
+        thread."""
+        return not isinstance(self.librarian.summarizer, OfflineSummarizer)
 
     @property
     def librarian_note(self) -> str:

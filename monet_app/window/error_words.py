@@ -430,6 +430,13 @@ JA: dict[str, str] = {
         "ライブラリアンのサービスは PostgreSQL サーバー上の履歴に付いて動くものです。"
         "このデータフォルダーの履歴は SQLite のファイルです（毎日の実行には --kind systemd を、"
         "または --database-url postgresql://... を使ってください）。",
+    "{file} cannot be read as the service's key file ({why}); nothing was written.":
+        "{file} をサービスの鍵ファイルとして読めません（{why}）。何も書き込んでいません。",
+    "{file} holds the service's API key but other accounts may read it (or it is not yours). "
+    "Run: chmod 600 {file}; nothing was written.":
+        "{file} にはサービスの API キーが入っていますが、ほかのアカウントが読める状態です"
+        "（またはあなたのファイルではありません）。chmod 600 {file} を実行してください。"
+        "何も書き込んでいません。",
     "The database URL holds a password; a service unit is a file others may read. Put the "
     "password in ~/.pgpass (host:port:database:user:password, mode 600) and give the URL without "
     "it. Nothing was written.":

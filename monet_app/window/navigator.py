@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import time as dt_time
 
-from cms.clock import parse_ts
+from cms.clock import day_of, parse_ts
 from cms.librarian.runner import PROPOSALS_OFFLINE
 from monet_app.services.wiring import Core
 from storage import attachments as attachment_files
@@ -333,8 +334,21 @@ class Navigator:
             last.input_tokens, last.cache_read, last.cache_write_5m + last.cache_write_1h,
             last.output_tokens, last.dollars,
         )
+        service = self.core.service
         return StatusFigures(pending, last_reply, today_rows[0].dollars if today_rows else 0.0,
-                             self.core.unembedded, offline)
+                             self.core.unembedded, offline,
+                             service.host if service else "",
+                             _when(service.last_pass, self.today(),
+                                   self.core.settings.day_start_time) if service else "")
+
+
+def _when(ts: str, today: str, day_start: dt_time) -> str:
+    """A past instant as the status bar says it: "14:02" on today's MONET day,
+    "2026-03-02 14:02" before ("" for none)."""
+    if not ts:
+        return ""
+    moment = parse_ts(ts)
+    return moment.strftime("%H:%M" if day_of(moment, day_start) == today else "%Y-%m-%d %H:%M")
 
 
 def _span(entry: TimelineEntry) -> str:
