@@ -37,7 +37,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, create_engine
 
 from storage import fts, server_check
-from storage.errors import DatabaseError, DatabaseTooNewError, ServerAwayError
+from storage.errors import DatabaseError, DatabaseTooNewError, Phrase, ServerAwayError
 from storage.files import SWAP_FILE, InUse, finish_swap, process_lock
 from storage.private import private_folder
 from storage.where import database_url, redact_url
@@ -96,6 +96,30 @@ def _server_problem(where: str, text: str) -> DatabaseError | None:
             "({detail}). Make the login the owner of the database and of its tables (ALTER "
             "DATABASE ... OWNER TO ...; as the administrator), then try again; nothing was "
             "changed.", where=where, detail=denied.group(1))
+    hba = re.search(r'no pg_hba\.conf entry for host "([^"]+)"', text)
+    if hba is not None:
+        return DatabaseError(
+            "The database server {where} does not let this device in: its pg_hba.conf has no "
+            "line for the address {address} (with this user, database and encryption). Add "
+            "one as the server's administrator (docs/postgresql.md, step 5), reload the "
+            "server and try again.", where=where, address=hba.group(1))
+    if "certificate verify failed" in lowered or "does not match host name" in lowered \
+            or "certificate is not yet valid" in lowered or "certificate has expired" in lowered:
+        return DatabaseError(
+            "The database server {where} showed a certificate this device does not trust "
+            "for that name ({detail}). Check sslrootcert (the CA that signed the server's "
+            "certificate) and that the URL's host is a name in the certificate "
+            "(docs/postgresql.md, step 6).", where=where,
+            detail=_tls_detail(lowered))
+    if "root certificate file" in lowered and "does not exist" in lowered:
+        return DatabaseError(
+            "The CA certificate that sslmode=verify-full needs is not on this device (by "
+            "default ~/.postgresql/root.crt, or the URL's sslrootcert=...) for {where} "
+            "(docs/postgresql.md, step 6).", where=where)
+    if "server does not support ssl" in lowered:
+        return DatabaseError(
+            "The database server {where} does not offer TLS, and the URL asks for it. Turn "
+            "ssl on in its postgresql.conf (docs/postgresql.md, step 6).", where=where)
     if "socket" in lowered and "no such file or directory" in lowered:
         return DatabaseError(
             "No database server listens on this machine's socket for {where}. Start it, or "
@@ -117,6 +141,15 @@ def _server_problem(where: str, text: str) -> DatabaseError | None:
             "The database server {where} cannot be reached. Check that it is running and "
             "that this device can reach it.", where=where)
     return None
+
+
+def _tls_detail(lowered: str) -> Phrase:
+    """Which check of the server's certificate failed, in a few words."""
+    if "does not match host name" in lowered:
+        return Phrase("the name does not match")
+    if "expired" in lowered or "not yet valid" in lowered:
+        return Phrase("outside its dates")
+    return Phrase("signed by an unknown CA")
 
 
 def default_home() -> Path:

@@ -42,8 +42,15 @@ def _wait_for(predicate, seconds: float = 30.0) -> bool:
 
 
 def _draft(home: Path) -> str:
+    """The streaming reply's draft: in the history's settings on a SQLite file, in this
+    device's ``held.json`` on a server (``cms/context/away.py``)."""
     db = Database(home)
     try:
+        if db.server:
+            from storage.held import Held
+
+            draft = Held(home).read()["draft"]
+            return str(draft["text"]) if draft else ""
         with db.session() as session:
             row = session.get(Setting, "reply_draft")
             return json.loads(row.value_json)["text"] if row is not None else ""

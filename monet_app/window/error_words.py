@@ -437,6 +437,31 @@ JA: dict[str, str] = {
         "{file} にはサービスの API キーが入っていますが、ほかのアカウントが読める状態です"
         "（またはあなたのファイルではありません）。chmod 600 {file} を実行してください。"
         "何も書き込んでいません。",
+    "the name does not match": "名前が一致しません",
+    "outside its dates": "有効期間の外です",
+    "signed by an unknown CA": "知らない CA の署名です",
+    "The database server {where} does not let this device in: its pg_hba.conf has no line "
+    "for the address {address} (with this user, database and encryption). Add one as the "
+    "server's administrator (docs/postgresql.md, step 5), reload the server and try again.":
+        "データベースサーバー {where} がこの端末を受け入れません。pg_hba.conf にアドレス "
+        "{address} の行（このユーザー、データベース、暗号化で）がありません。サーバーの管理者"
+        "として追加し（docs/postgresql.md の手順 5）、サーバーを再読み込みしてから、もう一度"
+        "試してください。",
+    "The database server {where} showed a certificate this device does not trust for that "
+    "name ({detail}). Check sslrootcert (the CA that signed the server's certificate) and "
+    "that the URL's host is a name in the certificate (docs/postgresql.md, step 6).":
+        "データベースサーバー {where} の証明書を、この端末はその名前では信頼できません"
+        "（{detail}）。sslrootcert（サーバーの証明書に署名した CA）と、URL のホストが証明書に"
+        "ある名前かどうかを確かめてください（docs/postgresql.md の手順 6）。",
+    "The CA certificate that sslmode=verify-full needs is not on this device (by default "
+    "~/.postgresql/root.crt, or the URL's sslrootcert=...) for {where} (docs/postgresql.md, "
+    "step 6).":
+        "{where} への sslmode=verify-full に必要な CA 証明書がこの端末にありません（既定は "
+        "~/.postgresql/root.crt、または URL の sslrootcert=...）（docs/postgresql.md の手順 6）。",
+    "The database server {where} does not offer TLS, and the URL asks for it. Turn ssl on in "
+    "its postgresql.conf (docs/postgresql.md, step 6).":
+        "データベースサーバー {where} は TLS を提供していませんが、URL が求めています。"
+        "postgresql.conf で ssl を on にしてください（docs/postgresql.md の手順 6）。",
     "The database URL holds a password; a service unit is a file others may read. Put the "
     "password in ~/.pgpass (host:port:database:user:password, mode 600) and give the URL without "
     "it. Nothing was written.":
