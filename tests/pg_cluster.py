@@ -55,10 +55,11 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start(folder: Path, password: str | None = None) -> str:
+def start(folder: Path, password: str | None = None, options: str = "") -> str:
     """Make and start a cluster in ``folder``; returns its URL (the ``postgres``
     database, as the superuser). With ``password``, logins need it (SCRAM) and the URL
-    does not carry it; without, any login is trusted."""
+    does not carry it; without, any login is trusted. ``options``: more server settings
+    (``-c name=value ...``)."""
     initdb, pg_ctl = program("initdb"), program("pg_ctl")
     if initdb is None or pg_ctl is None:
         raise RuntimeError("PostgreSQL's initdb and pg_ctl are not installed")
@@ -85,9 +86,10 @@ def start(folder: Path, password: str | None = None) -> str:
         shutil.rmtree(data, ignore_errors=True)
         subprocess.run(_as_owner([*command, "--no-locale"]), **quiet)  # type: ignore[call-overload]
     port = _free_port()
-    options = (f"-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c fsync=off "
-               "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
-    (folder / "options").write_text(options, "utf-8")
+    settings = (f"-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c fsync=off "
+               "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200 "
+               + options).strip()
+    (folder / "options").write_text(settings, "utf-8")
     _run(folder, "start")
     return f"postgresql://{USER}@127.0.0.1:{port}/postgres"
 

@@ -362,3 +362,77 @@ def test_a_window_with_a_key_never_leaves_its_passes_to_an_offline_service(
             offline.close()
     finally:
         window.close()
+
+
+# ----- TLS (item 1, step 6 of docs/postgresql.md) ----------------------------------------
+def _openssl(*args: str, cwd: Path) -> None:
+    import subprocess
+
+    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True, timeout=60)
+
+
+@pytest.mark.slow
+def test_tls_with_a_home_ca_is_verified_and_every_refusal_is_said_in_words(
+        tmp_path: Path) -> None:
+    """The docs' step 6 on a throwaway cluster: a CA of one's own signs the server's
+    certificate (for the name ``localhost``); ``sslmode=verify-full`` with that CA is
+    encrypted and MONET makes its history there; another CA's, a name not in the
+    certificate, a CA file that is missing and a server without TLS are each refused in a
+    sentence, nothing written."""
+    import shutil
+    import tempfile
+
+    from tests import pg_cluster
+    from tests.conftest import new_database
+
+    if not pg_cluster.available() or shutil.which("openssl") is None:
+        pytest.skip("PostgreSQL or openssl is not installed")
+    certs = Path(tempfile.mkdtemp(prefix="monet-tls-"))
+    _openssl("req", "-new", "-x509", "-days", "30", "-nodes", "-subj", "/CN=MONET home CA",
+             "-keyout", "ca.key", "-out", "ca.crt", cwd=certs)
+    _openssl("req", "-new", "-nodes", "-subj", "/CN=localhost", "-keyout", "server.key",
+             "-out", "server.csr", cwd=certs)
+    (certs / "server.ext").write_text("subjectAltName=DNS:localhost\n", "utf-8")
+    _openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
+             "-CAcreateserial", "-days", "30", "-extfile", "server.ext", "-out", "server.crt",
+             cwd=certs)
+    _openssl("req", "-new", "-x509", "-days", "30", "-nodes", "-subj", "/CN=Other CA",
+             "-keyout", "other.key", "-out", "other.crt", cwd=certs)
+    (certs / "server.key").chmod(0o600)
+    if os.geteuid() == 0:
+        for name in ("server.key", "server.crt"):
+            shutil.chown(certs / name, "postgres", "postgres")
+        certs.chmod(0o755)
+    folder = Path(tempfile.mkdtemp(prefix="monet-pg-tls-"))
+    plain = Path(tempfile.mkdtemp(prefix="monet-pg-plain-"))
+    try:
+        server = pg_cluster.start(folder, options=(
+            f"-c ssl=on -c ssl_cert_file={certs / 'server.crt'} "
+            f"-c ssl_key_file={certs / 'server.key'}"))
+        url = new_database(server).replace("127.0.0.1", "localhost")
+        good = f"{url}?sslmode=verify-full&sslrootcert={certs / 'ca.crt'}"
+        checked = run_monet("check-server", good)
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+        assert "encrypted (TLS)" in checked.stdout
+        made = run_monet("search", "anything", "--database-url", good, home=tmp_path / "a")
+        assert made.returncode == 0, made.stderr
+        refusals = {
+            "signed by an unknown CA":
+                f"{url}?sslmode=verify-full&sslrootcert={certs / 'other.crt'}",
+            "the name does not match": good.replace("localhost", "127.0.0.1"),
+            "is not on this device":
+                f"{url}?sslmode=verify-full&sslrootcert={certs / 'missing.crt'}",
+        }
+        plain_url = pg_cluster.start(plain)
+        refusals["does not offer TLS"] = f"{new_database(plain_url)}?sslmode=require"
+        for said, target in refusals.items():
+            home = tmp_path / f"h{len(said)}"
+            done = run_monet("search", "anything", "--database-url", target, home=home)
+            assert done.returncode == 2 and said in done.stderr, done.stderr
+            assert not NOT_WORDS.search(done.stdout + done.stderr)
+            check = run_monet("check-server", target)
+            assert check.returncode == 2 and said in check.stdout + check.stderr
+    finally:
+        pg_cluster.stop(folder)
+        pg_cluster.stop(plain)
+        shutil.rmtree(certs, ignore_errors=True)

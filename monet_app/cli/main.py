@@ -210,6 +210,8 @@ def build_parser() -> argparse.ArgumentParser:
     pw = sub.add_parser("server-password",
                         help="keep the history server's password in the OS keyring (read "
                              "from standard input, or asked for without echo)")
+    pw.add_argument("target", nargs="?", help="postgresql://user@host:5432/monet (default: "
+                                              "this device's, --database-url or device.json)")
     pw.add_argument("--forget", action="store_true", help="remove it from the keyring")
     pw.add_argument("--home", dest="sub_home")
 
@@ -450,7 +452,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
         print(f"monet: {exc}", file=sys.stderr)
         return 2
     if args.command == "server-password":
-        return _server_password(home, forget=args.forget)
+        return _server_password(home, forget=args.forget, target=args.target)
     if args.command == "check-server":  # reads nothing of this device but its URL
         from monet_app.cli.server import check_server
 
@@ -491,7 +493,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
-def _server_password(home: Path, *, forget: bool) -> int:
+def _server_password(home: Path, *, forget: bool, target: str | None = None) -> int:
     """``monet server-password``: the password of this device's history server into the OS
     keyring (or out of it). Nothing is opened; the password is never printed."""
     import getpass
@@ -500,7 +502,7 @@ def _server_password(home: Path, *, forget: bool) -> int:
     from storage.where import database_url, redact_url
 
     try:
-        url = database_url(home)
+        url = database_url(home, target) if target else database_url(home)
         if url is None:
             print("monet: this device's history is the SQLite file in its data folder; give "
                   "the server with --database-url (or device.json). Nothing was stored.",
