@@ -506,6 +506,14 @@ class Database:
         script = ScriptDirectory.from_config(cfg)
         current = MigrationContext.configure(conn).get_current_revision()
         known = {rev.revision for rev in script.walk_revisions()}
+        if current is not None and current not in known and current < HEAD_REVISION:
+            # (revisions are numbered: a lower one this MONET does not know is an older
+            # build's, not a newer one's)
+            raise DatabaseError(
+                "The database {path} was written by an older MONET whose schema ({current}) "
+                "this MONET cannot upgrade. Open it with that MONET and make a backup "
+                "(monet backup), then restore the backup here; it was not changed.",
+                path=where, current=current)
         if current is not None and current not in known:
             raise DatabaseTooNewError(
                 "The database {path} was written by a newer MONET (schema {current}). Update "

@@ -309,3 +309,25 @@ def test_a_copy_keeps_roll_ups_made_after_the_lines_they_gather(tmp_path: Path) 
     assert parents["the week"] is None
     source.close()
     target.close()
+
+
+@pytest.mark.sqlite_only
+def test_a_schema_older_than_any_this_monet_knows_is_not_called_newer(tmp_path) -> None:
+    """A revision this MONET does not know is said as what it is: below the head, an older
+    build's (open it there and bring a backup), above it, a newer MONET's."""
+    from sqlalchemy import create_engine, text
+
+    from storage import Database
+    from storage.errors import DatabaseError, DatabaseTooNewError
+
+    for revision, said, kind in (("0000a", "older MONET", DatabaseError),
+                                 ("9999", "newer MONET", DatabaseTooNewError)):
+        home = tmp_path / revision
+        Database(home).close()
+        engine = create_engine(f"sqlite:///{home / 'monet.db'}")
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE alembic_version SET version_num = :r"), {"r": revision})
+        engine.dispose()
+        with pytest.raises(kind) as raised:
+            Database(home)
+        assert said in str(raised.value)

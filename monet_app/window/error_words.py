@@ -309,6 +309,12 @@ JA: dict[str, str] = {
         "データベース {path} はこの MONET のスキーマへの更新が必要ですが、"
         "ここでは書き込めません（読み取り専用）。書き込める場所で一度開いてください。"
         "データベースは変更していません。",
+    "The database {path} was written by an older MONET whose schema ({current}) this MONET "
+    "cannot upgrade. Open it with that MONET and make a backup (monet backup), then restore the "
+    "backup here; it was not changed.":
+        "データベース {path} は古い MONET で書かれていて、そのスキーマ（{current}）をこの MONET "
+        "は更新できません。その MONET で開いてバックアップを作り（monet backup）、ここで復元して"
+        "ください。データベースは変更していません。",
     "The database {path} was written by a newer MONET (schema {current}). Update MONET to open "
     "it; it was not changed.":
         "データベース {path} は新しい MONET で書かれています（スキーマ {current}）。"
