@@ -22,12 +22,16 @@ The file is measured before it is read (``read_measured``): a reply is bounded b
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
+import os
 from pathlib import Path
 from typing import Any
 
 from storage.files import NotAFile, TooLarge, read_measured, write_text_atomic
 
+log = logging.getLogger(__name__)
 HELD_FILE = "held.json"
 #: The most a held file may be: a few replies of 128k tokens each, with room to spare.
 HELD_LIMIT = 16 * 1024 * 1024
@@ -45,11 +49,19 @@ class Held:
 
     def read(self) -> dict[str, Any]:
         """What is held: ``{"draft": {...} | None, "writes": [...]}``; an unreadable or
-        foreign file reads as nothing held (and is left where it is, for a person to see)."""
+        foreign file reads as nothing held and is moved aside (``held.json.unreadable``,
+        for a person to see), never overwritten."""
         try:
             found = json.loads(read_measured(self.path, HELD_LIMIT, "held reply"))
-        except (OSError, ValueError, NotAFile, TooLarge):
+        except FileNotFoundError:
             found = {}
+        except (OSError, ValueError, NotAFile, TooLarge) as exc:
+            found = {}
+            aside = self.path.with_name(f"{HELD_FILE}.unreadable")
+            log.error("%s cannot be read (%s); moved to %s, left for a person to see",
+                      self.path, exc, aside.name)
+            with contextlib.suppress(OSError):
+                os.replace(self.path, aside)
         if not isinstance(found, dict):
             found = {}
         writes = found.get("writes")

@@ -202,7 +202,7 @@ READ_ONLY = {
 HANDS_OVER = {"versions": {"regenerate"}}
 #: Steps of an action that run inside the hold of the operation calling them (a reply's
 #: settling, an edit's setting aside within the message's transaction).
-WITHIN_A_HOLD = {"versions": {"settle", "set_aside_exchange"}}
+WITHIN_A_HOLD = {"versions": {"settle", "set_aside_exchange", "write_held_first"}}
 
 
 def _public_functions(module: str) -> dict[str, ast.FunctionDef]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import stat
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -152,3 +153,37 @@ def test_the_window_keeps_a_reply_whose_server_stopped_and_writes_it_when_it_is_
         qtbot.keyClick(c.window.compose.field, Qt.Key.Key_Escape)
     finally:
         pg_cluster.stop(folder)
+
+
+def test_a_send_after_the_server_is_back_writes_the_held_reply_first(
+        tmp_path: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The person sends before the window's watch wrote the held reply: the reply goes
+    in first, in its place, then the new message; a retry of the held exchange asks
+    nothing (its reply is there now)."""
+    from monet_app.operations import conversation
+    from tests.helpers import World
+
+    monkeypatch.setenv("MONET_DATABASE_URL", pg_url)
+    w = World(tmp_path / "home", Settings())
+    stored = w.cm.record_reply
+    calls = {"n": 0}
+
+    def away_once(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise ServerAwayError("The database server {where} cannot be reached. Check "
+                                  "that it is running and that this device can reach it.",
+                                  where="nas")
+        return stored(*args, **kwargs)
+
+    monkeypatch.setattr(w.cm, "record_reply", away_once)
+    w.model.expect("the held answer")
+    assert w.runner.send("first question", "chat").held
+    asked = w.model.calls
+    retry = conversation.reply(w.core, "chat", lambda _t: None, threading.Event())
+    assert retry.value.reply is None and not retry.value.held
+    assert w.model.calls == asked  # (nothing asked again)
+    w.later(1)
+    conversation.commit(w.core, "second question", "chat")
+    assert [m[1] for m in _messages(w.db)] == ["first question", "the held answer",
+                                               "second question"]

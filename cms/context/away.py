@@ -79,12 +79,15 @@ class Away:
                    usage: UsageNote | None, day: str) -> Talk | None:
         """Store the reply with its ledger line, or, while the server is away, keep both
         here until it answers (None: held)."""
-        try:
+        if not self.cm.db.server:
             return self.cm.record_reply(text, tab, status=status, usage=usage)
+        stamp = self._stamp(day)
+        try:  # (its id goes in with it: a commit whose answer was lost is not written twice)
+            return self.cm.record_reply(text, tab, status=status, usage=usage,
+                                        within=partial(_remember, ids=[stamp["id"]]))
         except ServerAwayError:
-            if not self.cm.db.server:
-                raise
-        self.held.add({**self._stamp(day), "kind": "reply", "text": text, "tab": tab,
+            pass
+        self.held.add({**stamp, "kind": "reply", "text": text, "tab": tab,
                        "status": str(status),
                        "usage": usage.as_json() if usage is not None else None})
         return None

@@ -249,12 +249,12 @@ def _key_note(env_file: Path) -> str:
             return f"API key: the service reads it from {env_file} (mode 600)."
         return (f"API key: {env_file} has no ANTHROPIC_API_KEY=... line, so the service "
                 "will summarize offline; windows that have a key do their own passes.")
-    key, where = load_api_key()
+    key, where = load_api_key(environment=False)  # (what the service's own start finds)
     if key and where == "keyring":
         return ("API key: the service reads it from your keyring, as you. On a machine "
                 "without a desktop session the keyring may stay locked: then put the line "
                 f"ANTHROPIC_API_KEY=sk-ant-... in {env_file} (chmod 600).")
-    if key and where == "environment":
+    if os.environ.get("ANTHROPIC_API_KEY", "").strip():
         return ("API key: the ANTHROPIC_API_KEY of this shell is not the service's, so it "
                 "would summarize offline; windows that have a key do their own passes. Put "
                 f"the line ANTHROPIC_API_KEY=sk-ant-... in {env_file} (chmod 600).")
@@ -271,9 +271,13 @@ def _linger_note() -> str:
     user = getpass.getuser()
     state = ""
     if shutil.which("loginctl"):
-        done = subprocess.run(["loginctl", "show-user", user, "--property=Linger", "--value"],
-                              capture_output=True, text=True, check=False, timeout=10)
-        state = done.stdout.strip() if done.returncode == 0 else ""
+        try:
+            done = subprocess.run(["loginctl", "show-user", user, "--property=Linger",
+                                   "--value"], capture_output=True, text=True, check=False,
+                                  timeout=10)
+            state = done.stdout.strip() if done.returncode == 0 else ""
+        except (OSError, subprocess.TimeoutExpired):
+            state = ""
     if not state:
         state = "yes" if (Path("/var/lib/systemd/linger") / user).exists() else "unknown"
     if state == "yes":

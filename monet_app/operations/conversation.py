@@ -32,6 +32,7 @@ from monet_app.operations.changes import NOTHING, TALK, Done
 from monet_app.services.backup import finish_forgetting
 from monet_app.services.gate import Ticket, Work
 from monet_app.services.wiring import Core
+from storage.errors import InputError
 from storage.models import MessageStatus
 from storage.talk import Talk
 
@@ -42,6 +43,9 @@ def commit(core: Core, text: str, tab: str, *, ticket: Ticket | None = None,
     sent yet. ``replaces``: edit and resend of the person's message of that id: it and
     its answer are set aside in the same transaction, until the new reply is stored."""
     with core.gate.hold(Work.REPLY, ticket):
+        if versions.write_held_first(core) and replaces:  # (it may be what was edited)
+            raise InputError("The reply kept while the server was away is in the history "
+                             "now; nothing else was changed. Look at it, then try again.")
         within = partial(versions.set_aside_exchange, replaces) if replaces else None
         return Done(core.context.commit_user_message(text, tab, attachments, within=within),
                     TALK)
@@ -51,11 +55,15 @@ def reply(core: Core, tab: str, on_text: Callable[[str], None], cancel: threadin
           *, ticket: Ticket | None = None) -> Done[TurnResult]:
     """Ask Claude for the reply to the newest stored message (a send or a retry)."""
     with core.gate.hold(Work.REPLY, ticket):
+        if versions.write_held_first(core):  # (a retry of a reply that was kept: it is in)
+            last = core.context.last_user_message()
+            return Done(TurnResult(user_message=last, reply=None), TALK)
         try:
             core.chat_model()  # made here, off the GUI thread (the SDK's import, the key)
             result = core.runner.resume(tab, on_text, cancel)
         except BaseException:
-            versions.settle(core, replaced=False)  # the old answer comes back
+            if not core.context.away.waiting():  # (held: settled when it is written)
+                versions.settle(core, replaced=False)  # the old answer comes back
             raise
         if result.held:  # the server is away: settled when the reply is written
             return Done(result, TALK)
@@ -73,9 +81,7 @@ def write_held(core: Core) -> Done[int]:
     if not core.context.away.waiting():  # (a stat: nothing asked of the gate or server)
         return Done(0, NOTHING)
     with core.gate.hold(Work.REPLY):
-        stored = core.context.away.write_held()
-        versions.settle(core, replaced=None)
-        return Done(len(stored), TALK)
+        return Done(versions.write_held_first(core), TALK)
 
 
 def stop(cancel: threading.Event) -> None:

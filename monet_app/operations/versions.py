@@ -18,6 +18,7 @@ from monet_app.services.gate import Ticket, Work
 from monet_app.services.wiring import Core
 from storage import talk
 from storage.database import Session
+from storage.errors import InputError
 from storage.models import Message, MessageRole, MessageStatus, ReplyVersion
 from storage.prompt_state import bump_memory
 from storage.settings import read_value, setting_json, write_value
@@ -53,12 +54,29 @@ def regenerate(core: Core, answer_ids: list[int], *, ticket: Ticket | None = Non
     return set_aside(core, answer_ids, ticket=ticket)
 
 
+def write_held_first(core: Core) -> int:
+    """Inside a ``Work.REPLY`` step: a reply held on this device while the history's
+    server was away (``cms/context/away.py``) goes into the history before anything
+    else of a send, in its place, and what it replaced is settled; the number written
+    (``ServerAwayError`` while the server is still away: the step is refused, nothing
+    changed). Nothing to do on a SQLite file (a stat otherwise)."""
+    if not core.context.away.waiting():
+        return 0
+    written = len(core.context.away.write_held())
+    settle(core, replaced=None)
+    return written
+
+
 def set_aside(core: Core, message_ids: list[int], *,
               ticket: Ticket | None = None) -> Done[int]:
     """Hide these messages from Claude until the next reply is stored (then they are
     deleted) or fails (then they come back); 0 if none. Messages already hidden (a
-    forgotten memory's sources) stay as they are."""
+    forgotten memory's sources) stay as they are. A held reply written first changes
+    what "the latest reply" is: refused then, to be chosen again on screen."""
     with core.gate.hold(Work.REPLY, ticket):
+        if write_held_first(core):
+            raise InputError("The reply kept while the server was away is in the history "
+                             "now; nothing else was changed. Look at it, then try again.")
         if not message_ids:
             return Done(0)
         with core.db.session() as session:

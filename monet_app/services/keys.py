@@ -51,12 +51,13 @@ def keyring_available() -> bool:
     return _keyring() is not None
 
 
-def load_api_key() -> tuple[str | None, str]:
+def load_api_key(*, environment: bool = True) -> tuple[str | None, str]:
     """(key, where it came from: "environment", "keyring", "session" or "none").
 
     Precedence: the environment variable, then the OS keyring, then the session key (set
-    by ``store_api_key`` only when there is no keyring, cleared when one is stored)."""
-    env = os.environ.get("ANTHROPIC_API_KEY", "").strip()
+    by ``store_api_key`` only when there is no keyring, cleared when one is stored).
+    ``environment=False``: as a process without the variable would find it."""
+    env = os.environ.get("ANTHROPIC_API_KEY", "").strip() if environment else ""
     if env:
         return env, "environment"
     ring = _keyring()

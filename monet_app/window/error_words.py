@@ -309,6 +309,10 @@ JA: dict[str, str] = {
         "データベース {path} はこの MONET のスキーマへの更新が必要ですが、"
         "ここでは書き込めません（読み取り専用）。書き込める場所で一度開いてください。"
         "データベースは変更していません。",
+    "The reply kept while the server was away is in the history now; nothing else was "
+    "changed. Look at it, then try again.":
+        "サーバーに接続できないあいだ保存していた返事を、いま履歴に書き込みました。ほかは何も"
+        "変更していません。内容を確かめてから、もう一度試してください。",
     "The database {path} was written by an older MONET whose schema ({current}) this MONET "
     "cannot upgrade. Open it with that MONET and make a backup (monet backup), then restore the "
     "backup here; it was not changed.":

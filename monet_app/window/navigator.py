@@ -347,7 +347,7 @@ def _when(ts: str, today: str, day_start: dt_time) -> str:
     "2026-03-02 14:02" before ("" for none)."""
     if not ts:
         return ""
-    moment = parse_ts(ts)
+    moment = parse_ts(ts).astimezone()  # (the service's host may keep another offset)
     return moment.strftime("%H:%M" if day_of(moment, day_start) == today else "%Y-%m-%d %H:%M")
 
 

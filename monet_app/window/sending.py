@@ -135,11 +135,8 @@ class SendFlow(QObject):
             self.c.panes.unread.add(self.c.stream.tab)  # a dot on its tab until it is seen
         if done.value.held:
             # the history's server is away: the reply stays on screen as it streamed and
-            # is written as soon as the server answers (now, or by the share watch)
+            # is written as soon as the server answers (the share watch asks every 2 s)
             self.c.window.show_error(self.c.words.held_reply(), can_retry=False)
-            run_op(partial(conversation.write_held, self.c.core),
-                   lambda written: self.c.refresh(written.changes, keep_place=True),
-                   lambda _problem: None)
             return
         self.c.refresh(TALK, keep_place=True)
 

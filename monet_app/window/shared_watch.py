@@ -56,24 +56,28 @@ class SharedWatch(QObject):
         if self._asking or self.c.stream.busy or self.c.core.gate.busy(Work.RESTORE):
             return  # (a restore replaces the database: the window reopens after it)
         self._asking = True
-        if self.c.core.db.server:  # a reply held while the server was away goes in first
-            run_op(partial(conversation.write_held, self.c.core), self._held_written,
-                   self._failed)
-        else:
-            self._ask_generation()
-
-    def _held_written(self, done: Done[int]) -> None:
-        if done.value:
-            self.c.refresh(done.changes, keep_place=True)
-        self._ask_generation()
-
-    def _ask_generation(self) -> None:
         run_op(partial(sharing.generation, self.c.core, self._stamp), self._answered,
                self._failed)
 
     def _answered(self, done: Done[tuple[tuple[int, ...], tuple[int, ...] | None]]) -> None:
         if self.c.words.about_away(self.c.window.error_text()):
             self.c.window.clear_error()  # the server answers again
+        if self.c.core.db.server and not self.c.stream.busy:
+            # a reply held while it was away goes in now (the server has just answered:
+            # the step never holds the reply's gate through a connect timeout)
+            run_op(partial(conversation.write_held, self.c.core),
+                   partial(self._held_written, done), self._failed)
+            return
+        self._seen_generation(done)
+
+    def _held_written(self, asked: Done[tuple[tuple[int, ...], tuple[int, ...] | None]],
+                      written: Done[int]) -> None:
+        if written.value:
+            self.c.refresh(written.changes, keep_place=True)
+        self._seen_generation(asked)
+
+    def _seen_generation(
+            self, done: Done[tuple[tuple[int, ...], tuple[int, ...] | None]]) -> None:
         stamp, counts = done.value
         if counts is None or counts == self._seen or self.c.stream.busy:
             if counts is not None and not self.c.stream.busy:
