@@ -38,14 +38,8 @@ def _usage_lines(db: Any) -> list[tuple[str, str, int]]:
         return [(u.ts, u.day, u.output_tokens) for u in rows]
 
 
-def test_a_reply_that_ends_while_the_server_is_away_is_kept_and_written_once(
-        tmp_path: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from monet_app.operations import conversation
-    from tests.helpers import World
-
-    monkeypatch.setenv("MONET_DATABASE_URL", pg_url)
-    w = World(tmp_path / "home", Settings())
-    w.turn("first, while the server is there", reply="one")
+def _away_at_the_next_reply(w: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server is away when the next reply is stored (once; there after)."""
     stored = w.cm.record_reply
     calls = {"n": 0}
 
@@ -58,6 +52,17 @@ def test_a_reply_that_ends_while_the_server_is_away_is_kept_and_written_once(
         return stored(*args, **kwargs)
 
     monkeypatch.setattr(w.cm, "record_reply", away_once)
+
+
+def test_a_reply_that_ends_while_the_server_is_away_is_kept_and_written_once(
+        tmp_path: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from monet_app.operations import conversation
+    from tests.helpers import World
+
+    monkeypatch.setenv("MONET_DATABASE_URL", pg_url)
+    w = World(tmp_path / "home", Settings())
+    w.turn("first, while the server is there", reply="one")
+    _away_at_the_next_reply(w, monkeypatch)
     w.later(2)
     w.model.expect("two, the whole reply that streamed while the NAS rebooted")
     result = w.runner.send("second, the server goes away", "chat")
@@ -165,18 +170,7 @@ def test_a_send_after_the_server_is_back_writes_the_held_reply_first(
 
     monkeypatch.setenv("MONET_DATABASE_URL", pg_url)
     w = World(tmp_path / "home", Settings())
-    stored = w.cm.record_reply
-    calls = {"n": 0}
-
-    def away_once(*args: Any, **kwargs: Any) -> Any:
-        calls["n"] += 1
-        if calls["n"] == 1:
-            raise ServerAwayError("The database server {where} cannot be reached. Check "
-                                  "that it is running and that this device can reach it.",
-                                  where="nas")
-        return stored(*args, **kwargs)
-
-    monkeypatch.setattr(w.cm, "record_reply", away_once)
+    _away_at_the_next_reply(w, monkeypatch)
     w.model.expect("the held answer")
     assert w.runner.send("first question", "chat").held
     asked = w.model.calls
